@@ -1,0 +1,115 @@
+package io.dta.appliance.engine;
+
+/**
+ * Every count the engine keeps: what came in, what went out, and each named reason a report or a response
+ * was dropped. Nothing is dropped without incrementing exactly one of the {@code DROP_*} or
+ * {@code RESPONSE_DROP_*} counters.
+ */
+public enum EngineCounter
+{
+    /** Frames handed to the engine. */
+    FRAMES_IN("frames in"),
+    /** Well-formed DTA reports seen. */
+    REPORTS_IN("DTA reports in"),
+    /** Reports translated into at least one RoCEv2 operation (or buffered in a batch). */
+    REPORTS_TRANSLATED("reports translated"),
+    /** RoCEv2 frames sent towards collectors. */
+    ROCE_FRAMES_OUT("RoCEv2 frames out"),
+    /** Zero-length probe WRITEs sent after an ACK timeout. */
+    PROBES_OUT("ACK-timeout probes out"),
+    /** NACKs sent to reporters for sequence gaps. */
+    REPORTER_NACKS_OUT("reporter NACKs out"),
+    /** Non-DTA, non-RoCE frames skipped (ARP, other UDP, IPv6 ...). */
+    OTHER_FRAMES("other frames skipped"),
+    /** Reports with the immediate flag (carried, counted). */
+    IMMEDIATE_REPORTS("reports with the immediate flag"),
+    /** Reports with the essential flag. */
+    ESSENTIAL_REPORTS("reports with the essential flag"),
+    /** Append entries placed in a batch. */
+    APPEND_ENTRIES("append entries batched"),
+    /** Partial Append batches flushed by the idle timer or at shutdown. */
+    APPEND_PARTIAL_FLUSHES("partial append batches flushed"),
+    /** Postcard records written. */
+    POSTCARD_RECORDS("postcard records written"),
+    /** Postcard records written before complete because another flow took the cache entry. */
+    POSTCARD_EVICTIONS("postcard records evicted by another flow"),
+    /** Postcard records written before complete because the flow went idle. */
+    POSTCARD_IDLE_FLUSHES("postcard records flushed idle"),
+    /** Valid ACKs accepted. */
+    ACKS_IN("ACKs accepted"),
+    /** Valid ATOMIC ACKs accepted. */
+    ATOMIC_ACKS_IN("ATOMIC ACKs accepted"),
+    /** Valid NAK PSN sequence errors accepted (each one a resynchronisation). */
+    NAK_SEQUENCE_ERRORS_IN("NAK PSN sequence errors (resyncs)"),
+    /** Valid fatal NAKs (0x61, 0x62, 0x63) accepted: the QP stops. */
+    NAK_FATAL_IN("fatal NAKs (QP stopped)"),
+    /** Valid RNR NAKs (not expected for WRITE and atomics). */
+    NAK_RNR_IN("RNR NAKs"),
+    /** Resynchronisations learned from a probe's answer or a responder ahead of us. */
+    PROBE_RESYNCS("resyncs learned from probes"),
+    /** Essential operations re-sent after a resync showed they were not executed. */
+    ESSENTIAL_RESENT("essential operations re-sent"),
+
+    /** Dropped: frame structurally malformed. */
+    DROP_MALFORMED("dropped: malformed frame"),
+    /** Dropped: report truncated. */
+    DROP_TRUNCATED("dropped: truncated report"),
+    /** Dropped: report length does not match its primitive. */
+    DROP_BAD_LENGTH("dropped: bad report length"),
+    /** Dropped: unknown DTA opcode. */
+    DROP_UNKNOWN_OPCODE("dropped: unknown DTA opcode"),
+    /** Dropped: fragmented IPv4 datagram. */
+    DROP_FRAGMENTED("dropped: fragmented datagram"),
+    /** Dropped: bad UDP checksum (only with reports.verifyChecksums). */
+    DROP_BAD_CHECKSUM("dropped: bad UDP/IP checksum"),
+    /** Dropped: no collector / list / region for the report. */
+    DROP_NO_ROUTE("dropped: no route"),
+    /** Dropped: redundancy N outside 1..redundancy.max. */
+    DROP_BAD_REDUNDANCY("dropped: bad redundancy"),
+    /** Dropped: postcard hop outside 1..postcards.hops. */
+    DROP_BAD_HOP("dropped: bad postcard hop"),
+    /** Dropped: Sketch-Merge is not configured in this build. */
+    DROP_UNSUPPORTED_PRIMITIVE("dropped: primitive not supported"),
+    /** Dropped: non-essential report during a QP's grace period. */
+    DROP_GRACE_PERIOD("dropped: grace period"),
+    /** Dropped: report for a QP in the error state. */
+    DROP_QP_ERROR("dropped: QP in error"),
+    /** Dropped: essential backlog full. */
+    DROP_BACKLOG_FULL("dropped: essential backlog full"),
+    /** Dropped: queue of atomics waiting for credit full. */
+    DROP_ATOMIC_QUEUE_FULL("dropped: atomic queue full"),
+    /** Dropped: reporter sequence gap (answered with a NACK). */
+    DROP_SEQUENCE_GAP("dropped: reporter sequence gap (NACKed)"),
+    /** Dropped: reporter table full, report not tracked. */
+    DROP_REPORTER_TABLE_FULL("dropped: reporter table full"),
+    /** Dropped: the output could not take the frame. */
+    DROP_TX_FULL("dropped: transmit full"),
+
+    /** Response dropped: not from a configured collector IP. */
+    RESPONSE_DROP_UNKNOWN_SOURCE("response dropped: unknown source IP"),
+    /** Response dropped: destination QPN is not one of ours. */
+    RESPONSE_DROP_UNKNOWN_QPN("response dropped: unknown QPN"),
+    /** Response dropped: ICRC invalid. */
+    RESPONSE_DROP_BAD_ICRC("response dropped: bad ICRC"),
+    /** Response dropped: PSN outside the QP's outstanding window. */
+    RESPONSE_DROP_OUT_OF_WINDOW("response dropped: PSN outside window"),
+    /** Response dropped: a RoCEv2 opcode the requester does not expect. */
+    RESPONSE_DROP_UNEXPECTED_OPCODE("response dropped: unexpected opcode"),
+    /** Response dropped: the QP is in the error state. */
+    RESPONSE_DROP_QP_ERROR("response dropped: QP in error");
+
+    private final String description;
+
+    EngineCounter(final String description)
+    {
+        this.description = description;
+    }
+
+    /**
+     * @return human-readable description.
+     */
+    public String description()
+    {
+        return description;
+    }
+}

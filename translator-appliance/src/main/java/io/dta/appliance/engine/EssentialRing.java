@@ -1,0 +1,172 @@
+package io.dta.appliance.engine;
+
+import io.dta.codec.Psn;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A bounded FIFO of essential operations for one QP, kept until the collector acknowledges them.
+ * <p>
+ * Entries move through three regions: {@code [ackHead, sendHead)} were sent and await an acknowledgement
+ * (their PSN is known), {@code [sendHead, tail)} wait to be sent (grace period, paused QP, no atomic credit).
+ * A resynchronisation moves {@code sendHead} back so that the entries the responder never executed are sent
+ * again with new PSNs; an acknowledgement pops entries from {@code ackHead}. Storage is preallocated, so
+ * nothing is allocated per operation.
+ */
+final class EssentialRing
+{
+    static final byte WRITE = 1;
+    static final byte FETCH_ADD = 2;
+
+    /**
+     * Largest payload an essential WRITE can carry (an Append record of 16 entries plus its trailer fits).
+     */
+    static final int MAX_PAYLOAD = 128;
+
+    private final int capacity;
+    private final byte[] type;
+    private final long[] va;
+    private final long[] add;
+    private final int[] payloadLength;
+    private final int[] psn;
+    private final UnsafeBuffer payloads;
+    private long ackHead;
+    private long sendHead;
+    private long tail;
+
+    EssentialRing(final int capacity)
+    {
+        this.capacity = capacity;
+        type = new byte[capacity];
+        va = new long[capacity];
+        add = new long[capacity];
+        payloadLength = new int[capacity];
+        psn = new int[capacity];
+        payloads = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(1, capacity) * MAX_PAYLOAD));
+    }
+
+    boolean isFull()
+    {
+        return tail - ackHead >= capacity;
+    }
+
+    boolean hasUnsent()
+    {
+        return sendHead < tail;
+    }
+
+    boolean hasUnacknowledged()
+    {
+        return ackHead < sendHead;
+    }
+
+    int size()
+    {
+        return (int)(tail - ackHead);
+    }
+
+    boolean offerWrite(final long address, final DirectBuffer src, final int offset, final int length)
+    {
+        if (isFull() || length > MAX_PAYLOAD)
+        {
+            return false;
+        }
+        final int i = (int)(tail % capacity);
+        type[i] = WRITE;
+        va[i] = address;
+        payloadLength[i] = length;
+        payloads.putBytes(i * MAX_PAYLOAD, src, offset, length);
+        tail++;
+        return true;
+    }
+
+    boolean offerFetchAdd(final long address, final long addend)
+    {
+        if (isFull())
+        {
+            return false;
+        }
+        final int i = (int)(tail % capacity);
+        type[i] = FETCH_ADD;
+        va[i] = address;
+        add[i] = addend;
+        payloadLength[i] = 0;
+        tail++;
+        return true;
+    }
+
+    int nextUnsentIndex()
+    {
+        return (int)(sendHead % capacity);
+    }
+
+    byte type(final int index)
+    {
+        return type[index];
+    }
+
+    long va(final int index)
+    {
+        return va[index];
+    }
+
+    long add(final int index)
+    {
+        return add[index];
+    }
+
+    int payloadLength(final int index)
+    {
+        return payloadLength[index];
+    }
+
+    int payloadOffset(final int index)
+    {
+        return index * MAX_PAYLOAD;
+    }
+
+    DirectBuffer payloads()
+    {
+        return payloads;
+    }
+
+    void markSent(final int packetPsn)
+    {
+        psn[(int)(sendHead % capacity)] = packetPsn;
+        sendHead++;
+    }
+
+    /**
+     * Pops every sent entry whose PSN is at or before {@code ackedPsn}.
+     *
+     * @param ackedPsn highest PSN acknowledged.
+     * @return entries popped.
+     */
+    int acknowledge(final int ackedPsn)
+    {
+        int popped = 0;
+        while (ackHead < sendHead && Psn.compare(psn[(int)(ackHead % capacity)], ackedPsn) <= 0)
+        {
+            ackHead++;
+            popped++;
+        }
+        return popped;
+    }
+
+    /**
+     * After a resync to {@code expectedPsn}: sent entries before it count as executed, the rest go back to the
+     * unsent region to be sent again.
+     *
+     * @param expectedPsn the responder's expected PSN.
+     * @return entries that will be re-sent.
+     */
+    int rewindTo(final int expectedPsn)
+    {
+        acknowledge(Psn.add(expectedPsn, -1));
+        final int resend = (int)(sendHead - ackHead);
+        sendHead = ackHead;
+        return resend;
+    }
+}

@@ -1,0 +1,716 @@
+package io.dta.appliance.engine;
+
+import io.dta.codec.Psn;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * One RC queue pair towards a collector region, owned by the engine thread: PSN, AckReq policy, ACK timeout and
+ * probe, NAK resynchronisation with a grace period, fatal-NAK stop, the credit limit on outstanding atomics and
+ * the essential backlog (translation.md §4–§6).
+ * <p>
+ * The newest frame of the QP is <em>held</em> (built, not yet sent) until the next frame of the same QP
+ * arrives or the QP has been idle for {@code holdNanos}; when it goes out because the QP went idle it carries
+ * AckReq. That is how "the last packet before the QP goes idle" gets AckReq deterministically, from the
+ * engine clock alone, whatever the I/O batching.
+ * <p>
+ * PSN bookkeeping: {@code lastAckedPsn} is the highest PSN known executed, {@code nextPsn} the next PSN to
+ * use and {@code highestSentPsn} the highest PSN ever sent. A response is only believed when its PSN lies in
+ * {@code [lastAckedPsn, highestSentPsn]} (a NAK's expected PSN one further), so a forged or stale response
+ * can never move the PSN to a value this QP did not send.
+ */
+public final class QueuePairSender
+{
+    /**
+     * The QP's states.
+     */
+    public enum State
+    {
+        /** Sending normally. */
+        ACTIVE,
+        /** After a resync: non-essential traffic dropped, essential traffic queued. */
+        GRACE,
+        /** ACK overdue: a probe is out, new traffic waits until its answer tells the responder's PSN. */
+        PROBING,
+        /** The responder reported a fatal error: nothing is sent any more. */
+        ERROR
+    }
+
+    private static final int MAX_FRAME = 2048;
+
+    private final QpPath path;
+    private final RoceFrameBuilder builder;
+    private final FrameSink sink;
+    private final EngineCounters counters;
+    private final int requestInterval;
+    private final long ackTimeoutNanos;
+    private final long graceNanos;
+    private final long gracePackets;
+    private final long holdNanos;
+    private final int maxOutstandingAtomics;
+
+    private final UnsafeBuffer held = new UnsafeBuffer(ByteBuffer.allocateDirect(MAX_FRAME));
+    private boolean hasHeld;
+    private int heldLength;
+    private int heldPsn;
+    private boolean heldAckReq;
+    private long heldSinceNanos;
+
+    private State state = State.ACTIVE;
+    private int nextPsn;
+    private int lastAckedPsn;
+    private int highestSentPsn;
+    private int highestEverSentPsn;
+    private int sinceAckReq;
+    private boolean awaitingAck;
+    private int awaitedPsn;
+    private long ackDeadlineNanos;
+    private int acksSinceProbe;
+    private long graceEndNanos;
+    private long graceDropsLeft;
+    private boolean errorLogged;
+
+    private final int[] atomicPsns;
+    private int atomicHead;
+    private int outstandingAtomics;
+    private final long[] waitingVa;
+    private final long[] waitingAdd;
+    private int waitingHead;
+    private int waitingCount;
+
+    private final EssentialRing essentials;
+
+    private long framesOut;
+    private long bytesOut;
+    private long resyncs;
+
+    /**
+     * Creates the sender of one QP.
+     *
+     * @param path        the QP's addressing.
+     * @param builder     frame builder shared by the engine's senders.
+     * @param sink        where frames go.
+     * @param counters    engine counters.
+     * @param settings    timing and limits.
+     */
+    public QueuePairSender(
+        final QpPath path,
+        final RoceFrameBuilder builder,
+        final FrameSink sink,
+        final EngineCounters counters,
+        final SenderSettings settings)
+    {
+        this.path = path;
+        this.builder = builder;
+        this.sink = sink;
+        this.counters = counters;
+        this.requestInterval = settings.ackRequestInterval();
+        this.ackTimeoutNanos = settings.ackTimeoutNanos();
+        this.graceNanos = settings.graceNanos();
+        this.gracePackets = settings.gracePackets();
+        this.holdNanos = settings.holdNanos();
+        this.maxOutstandingAtomics = settings.maxOutstandingAtomics();
+        this.atomicPsns = new int[Math.max(1, maxOutstandingAtomics)];
+        this.waitingVa = new long[Math.max(1, settings.atomicQueueSize())];
+        this.waitingAdd = new long[waitingVa.length];
+        this.essentials = new EssentialRing(settings.essentialBacklog());
+        this.nextPsn = path.startPsn();
+        this.lastAckedPsn = Psn.add(path.startPsn(), -1);
+        this.highestSentPsn = lastAckedPsn;
+        this.highestEverSentPsn = lastAckedPsn;
+    }
+
+    /**
+     * @return the QP's addressing.
+     */
+    public QpPath path()
+    {
+        return path;
+    }
+
+    /**
+     * @return current state.
+     */
+    public State state()
+    {
+        return state;
+    }
+
+    /**
+     * @return the PSN the next new packet will carry.
+     */
+    public int nextPsn()
+    {
+        return nextPsn;
+    }
+
+    /**
+     * @return the highest PSN known executed by the responder.
+     */
+    public int lastAckedPsn()
+    {
+        return lastAckedPsn;
+    }
+
+    /**
+     * @return frames sent on this QP.
+     */
+    public long framesOut()
+    {
+        return framesOut;
+    }
+
+    /**
+     * @return bytes sent on this QP.
+     */
+    public long bytesOut()
+    {
+        return bytesOut;
+    }
+
+    /**
+     * @return resynchronisations of this QP.
+     */
+    public long resyncs()
+    {
+        return resyncs;
+    }
+
+    /**
+     * @return essential operations queued or awaiting acknowledgement.
+     */
+    public int essentialBacklog()
+    {
+        return essentials.size();
+    }
+
+    /**
+     * @return true when nothing is held, waiting or unacknowledged: the QP is quiescent.
+     */
+    public boolean isQuiescent()
+    {
+        return !hasHeld && !awaitingAck && 0 == outstandingAtomics && 0 == waitingCount &&
+            !essentials.hasUnsent() && !essentials.hasUnacknowledged() && State.PROBING != state;
+    }
+
+    /**
+     * Decides whether an operation may go ahead, counting the drop under its reason when it may not. Handlers
+     * call this before they commit any state for the operation (an Append head, a batch sequence number), so
+     * a dropped report leaves no hole behind.
+     *
+     * @param essential whether the report was flagged essential.
+     * @param nowNanos  engine clock.
+     * @return true when {@link #write} or {@link #fetchAdd} may follow.
+     */
+    public boolean admit(final boolean essential, final long nowNanos)
+    {
+        updateState(nowNanos);
+        if (essential)
+        {
+            if (essentials.isFull())
+            {
+                counters.increment(EngineCounter.DROP_BACKLOG_FULL);
+                return false;
+            }
+            return true;
+        }
+        if (!admitNonEssential(nowNanos))
+        {
+            return false;
+        }
+        if (0 == maxOutstandingAtomics || waitingCount < waitingVa.length || outstandingAtomics < maxOutstandingAtomics)
+        {
+            return true;
+        }
+        counters.increment(EngineCounter.DROP_ATOMIC_QUEUE_FULL);
+        return false;
+    }
+
+    /**
+     * Sends, or queues, one admitted RDMA WRITE.
+     *
+     * @param address   remote virtual address.
+     * @param payload   payload bytes.
+     * @param offset    payload offset.
+     * @param length    payload length.
+     * @param essential whether the report was flagged essential.
+     * @param nowNanos  engine clock.
+     */
+    public void write(
+        final long address,
+        final DirectBuffer payload,
+        final int offset,
+        final int length,
+        final boolean essential,
+        final long nowNanos)
+    {
+        if (essential)
+        {
+            if (!essentials.offerWrite(address, payload, offset, length))
+            {
+                counters.increment(EngineCounter.DROP_BACKLOG_FULL);
+                return;
+            }
+            drainEssentials(nowNanos);
+            return;
+        }
+        sendWrite(address, payload, offset, length, nowNanos);
+    }
+
+    /**
+     * Sends, or queues for credit, one admitted FETCH_ADD.
+     *
+     * @param address   remote virtual address (8-byte aligned).
+     * @param addend    value to add.
+     * @param essential whether the report was flagged essential.
+     * @param nowNanos  engine clock.
+     */
+    public void fetchAdd(final long address, final long addend, final boolean essential, final long nowNanos)
+    {
+        if (essential)
+        {
+            if (!essentials.offerFetchAdd(address, addend))
+            {
+                counters.increment(EngineCounter.DROP_BACKLOG_FULL);
+                return;
+            }
+            drainEssentials(nowNanos);
+            return;
+        }
+        if (outstandingAtomics < maxOutstandingAtomics && 0 == waitingCount && !essentials.hasUnsent())
+        {
+            sendFetchAdd(address, addend, nowNanos);
+        }
+        else if (waitingCount < waitingVa.length)
+        {
+            final int i = (waitingHead + waitingCount) % waitingVa.length;
+            waitingVa[i] = address;
+            waitingAdd[i] = addend;
+            waitingCount++;
+        }
+        else
+        {
+            counters.increment(EngineCounter.DROP_ATOMIC_QUEUE_FULL);
+        }
+    }
+
+    private boolean admitNonEssential(final long nowNanos)
+    {
+        switch (state)
+        {
+            case ACTIVE:
+                return true;
+            case GRACE:
+            case PROBING:
+                counters.increment(EngineCounter.DROP_GRACE_PERIOD);
+                if (State.GRACE == state && graceDropsLeft > 0 && 0 == --graceDropsLeft)
+                {
+                    endGraceIfDue(nowNanos);
+                }
+                return false;
+            default:
+                counters.increment(EngineCounter.DROP_QP_ERROR);
+                return false;
+        }
+    }
+
+    /**
+     * Timers: release an idle held frame, end a grace period, time out an ACK and probe, drain queues.
+     *
+     * @param nowNanos engine clock.
+     * @return work done (0 when nothing happened).
+     */
+    public int poll(final long nowNanos)
+    {
+        int work = updateState(nowNanos);
+        if (hasHeld && nowNanos - heldSinceNanos >= holdNanos)
+        {
+            releaseHeld(true, nowNanos);
+            work++;
+        }
+        if (awaitingAck && nowNanos - ackDeadlineNanos >= 0)
+        {
+            onAckTimeout(nowNanos);
+            work++;
+        }
+        return work;
+    }
+
+    /**
+     * Sends whatever is held, with AckReq, because input ended or the engine is shutting down.
+     *
+     * @param nowNanos engine clock.
+     */
+    public void flush(final long nowNanos)
+    {
+        if (hasHeld)
+        {
+            releaseHeld(true, nowNanos);
+        }
+    }
+
+    private int updateState(final long nowNanos)
+    {
+        if (State.GRACE == state && endGraceIfDue(nowNanos))
+        {
+            return 1;
+        }
+        return 0;
+    }
+
+    private boolean endGraceIfDue(final long nowNanos)
+    {
+        final boolean timeDone = graceNanos > 0 && nowNanos - graceEndNanos >= 0;
+        final boolean packetsDone = gracePackets > 0 && 0 == graceDropsLeft;
+        if (timeDone || packetsDone || (0 == graceNanos && 0 == gracePackets))
+        {
+            state = State.ACTIVE;
+            drainEssentials(nowNanos);
+            return true;
+        }
+        return false;
+    }
+
+    private void drainEssentials(final long nowNanos)
+    {
+        if (State.ACTIVE != state)
+        {
+            return;
+        }
+        while (essentials.hasUnsent())
+        {
+            final int i = essentials.nextUnsentIndex();
+            if (EssentialRing.FETCH_ADD == essentials.type(i))
+            {
+                if (outstandingAtomics >= maxOutstandingAtomics)
+                {
+                    return;
+                }
+                if (!sendFetchAdd(essentials.va(i), essentials.add(i), nowNanos))
+                {
+                    return;
+                }
+            }
+            else if (!sendWrite(
+                essentials.va(i), essentials.payloads(), essentials.payloadOffset(i), essentials.payloadLength(i),
+                nowNanos))
+            {
+                return;
+            }
+            essentials.markSent(Psn.add(nextPsn, -1));
+        }
+        drainWaitingAtomics(nowNanos);
+    }
+
+    private void drainWaitingAtomics(final long nowNanos)
+    {
+        while (State.ACTIVE == state && waitingCount > 0 && outstandingAtomics < maxOutstandingAtomics &&
+            !essentials.hasUnsent())
+        {
+            final int i = waitingHead;
+            waitingHead = (waitingHead + 1) % waitingVa.length;
+            waitingCount--;
+            sendFetchAdd(waitingVa[i], waitingAdd[i], nowNanos);
+        }
+    }
+
+    private boolean sendWrite(
+        final long address, final DirectBuffer payload, final int offset, final int length, final long nowNanos)
+    {
+        releaseHeld(false, nowNanos);
+        final int psn = nextPsn;
+        heldLength = builder.writeOnly(held, 0, path, psn, false, address, payload, offset, length);
+        return hold(psn, nowNanos);
+    }
+
+    private boolean sendFetchAdd(final long address, final long addend, final long nowNanos)
+    {
+        releaseHeld(false, nowNanos);
+        final int psn = nextPsn;
+        heldLength = builder.fetchAdd(held, 0, path, psn, false, address, addend);
+        atomicPsns[(atomicHead + outstandingAtomics) % atomicPsns.length] = psn;
+        outstandingAtomics++;
+        return hold(psn, nowNanos);
+    }
+
+    private boolean hold(final int psn, final long nowNanos)
+    {
+        hasHeld = true;
+        heldPsn = psn;
+        heldSinceNanos = nowNanos;
+        heldAckReq = ++sinceAckReq >= requestInterval;
+        nextPsn = Psn.next(psn);
+        highestSentPsn = psn;
+        if (Psn.compare(psn, highestEverSentPsn) > 0)
+        {
+            highestEverSentPsn = psn;
+        }
+        return true;
+    }
+
+    private void releaseHeld(final boolean idle, final long nowNanos)
+    {
+        if (!hasHeld)
+        {
+            return;
+        }
+        hasHeld = false;
+        final boolean ackReq = heldAckReq || idle;
+        if (ackReq)
+        {
+            builder.requestAck(held, 0, heldLength);
+            sinceAckReq = 0;
+            if (!awaitingAck)
+            {
+                awaitingAck = true;
+                ackDeadlineNanos = nowNanos + ackTimeoutNanos;
+            }
+            awaitedPsn = heldPsn;
+        }
+        transmit(held, heldLength, nowNanos);
+    }
+
+    private void transmit(final DirectBuffer frame, final int length, final long nowNanos)
+    {
+        final int offset = sink.claim(length);
+        if (offset < 0)
+        {
+            counters.increment(EngineCounter.DROP_TX_FULL);
+            return;
+        }
+        final MutableDirectBuffer out = sink.buffer();
+        out.putBytes(offset, frame, 0, length);
+        sink.commit(offset, length, nowNanos);
+        framesOut++;
+        bytesOut += length;
+        counters.increment(EngineCounter.ROCE_FRAMES_OUT);
+    }
+
+    private void onAckTimeout(final long nowNanos)
+    {
+        if (State.ERROR == state)
+        {
+            awaitingAck = false;
+            return;
+        }
+        if (State.PROBING == state && acksSinceProbe > 0)
+        {
+            // The link is FIFO and nothing new was sent while probing, so the newest ACK is the probe's answer:
+            // the responder expects lastAckedPsn + 1.
+            finishProbe(nowNanos);
+            return;
+        }
+        state = State.PROBING;
+        acksSinceProbe = 0;
+        releaseHeld(true, nowNanos);
+        // A zero-length WRITE on an already-executed PSN is a duplicate: the responder answers with an ACK for
+        // its expected PSN - 1, whatever happened to the earlier ACKs and NAKs.
+        final int length = builder.writeOnly(held, 0, path, lastAckedPsn, true, path.baseAddress(), held, 0, 0);
+        transmit(held, length, nowNanos);
+        counters.increment(EngineCounter.PROBES_OUT);
+        awaitingAck = true;
+        ackDeadlineNanos = nowNanos + ackTimeoutNanos;
+    }
+
+    private void finishProbe(final long nowNanos)
+    {
+        awaitingAck = false;
+        acksSinceProbe = 0;
+        final int expected = Psn.next(lastAckedPsn);
+        if (expected == nextPsn)
+        {
+            state = State.ACTIVE;
+            drainEssentials(nowNanos);
+            return;
+        }
+        counters.increment(EngineCounter.PROBE_RESYNCS);
+        resync(expected, nowNanos);
+    }
+
+    /**
+     * A positive ACK with PSN {@code psn}, already checked for source, QPN and ICRC.
+     *
+     * @param psn      the ACK's PSN.
+     * @param nowNanos engine clock.
+     */
+    public void onAck(final int psn, final long nowNanos)
+    {
+        if (!acceptAck(psn, EngineCounter.ACKS_IN))
+        {
+            return;
+        }
+        if (Psn.compare(psn, nextPsn) >= 0)
+        {
+            // The responder is ahead of us: we rewound too far on stale knowledge. Everything we sent since was
+            // a duplicate for it and was not executed.
+            counters.increment(EngineCounter.PROBE_RESYNCS);
+            resync(Psn.next(psn), nowNanos);
+            return;
+        }
+        acknowledge(psn, nowNanos);
+    }
+
+    /**
+     * An ATOMIC ACK with PSN {@code psn}.
+     *
+     * @param psn      the ATOMIC ACK's PSN.
+     * @param nowNanos engine clock.
+     */
+    public void onAtomicAck(final int psn, final long nowNanos)
+    {
+        if (!acceptAck(psn, EngineCounter.ATOMIC_ACKS_IN))
+        {
+            return;
+        }
+        if (Psn.compare(psn, nextPsn) >= 0)
+        {
+            counters.increment(EngineCounter.PROBE_RESYNCS);
+            resync(Psn.next(psn), nowNanos);
+            return;
+        }
+        acknowledge(psn, nowNanos);
+    }
+
+    private boolean acceptAck(final int psn, final EngineCounter counter)
+    {
+        if (State.ERROR == state)
+        {
+            counters.increment(EngineCounter.RESPONSE_DROP_QP_ERROR);
+            return false;
+        }
+        // While probing, an answer may reveal that the responder is ahead of a rewind we made on stale
+        // knowledge: accept any PSN this QP ever sent then, and only then.
+        final int upper = State.PROBING == state ? highestEverSentPsn : highestSentPsn;
+        if (Psn.compare(psn, lastAckedPsn) < 0 || Psn.compare(psn, upper) > 0)
+        {
+            counters.increment(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW);
+            return false;
+        }
+        counters.increment(counter);
+        if (State.PROBING == state)
+        {
+            acksSinceProbe++;
+        }
+        return true;
+    }
+
+    private void acknowledge(final int psn, final long nowNanos)
+    {
+        if (Psn.compare(psn, lastAckedPsn) > 0)
+        {
+            lastAckedPsn = psn;
+        }
+        while (outstandingAtomics > 0 && Psn.compare(atomicPsns[atomicHead], psn) <= 0)
+        {
+            atomicHead = (atomicHead + 1) % atomicPsns.length;
+            outstandingAtomics--;
+        }
+        essentials.acknowledge(psn);
+        if (State.PROBING != state && awaitingAck && Psn.compare(psn, awaitedPsn) >= 0)
+        {
+            awaitingAck = false;
+        }
+        if (State.PROBING == state && Psn.next(lastAckedPsn) == nextPsn)
+        {
+            finishProbe(nowNanos);
+            return;
+        }
+        if (!awaitingAck && (outstandingAtomics > 0 || essentials.hasUnacknowledged()))
+        {
+            // Atomics and essential writes need confirmation even when no AckReq'd PSN is pending.
+            awaitingAck = true;
+            awaitedPsn = Psn.add(nextPsn, -1);
+            ackDeadlineNanos = nowNanos + ackTimeoutNanos;
+        }
+        drainEssentials(nowNanos);
+        drainWaitingAtomics(nowNanos);
+    }
+
+    /**
+     * A NAK with the given syndrome and PSN.
+     *
+     * @param syndrome AETH syndrome byte.
+     * @param psn      the NAK's PSN (for 0x60 the responder's expected PSN).
+     * @param nowNanos engine clock.
+     */
+    public void onNak(final int syndrome, final int psn, final long nowNanos)
+    {
+        if (State.ERROR == state)
+        {
+            counters.increment(EngineCounter.RESPONSE_DROP_QP_ERROR);
+            return;
+        }
+        final int type = (syndrome >> 5) & 3;
+        if (1 == type)
+        {
+            counters.increment(EngineCounter.NAK_RNR_IN);
+            return;
+        }
+        if (Psn.compare(psn, Psn.next(lastAckedPsn)) < 0 || Psn.compare(psn, Psn.next(highestSentPsn)) > 0)
+        {
+            counters.increment(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW);
+            return;
+        }
+        if (0x60 == syndrome)
+        {
+            counters.increment(EngineCounter.NAK_SEQUENCE_ERRORS_IN);
+            resync(psn, nowNanos);
+            return;
+        }
+        counters.increment(EngineCounter.NAK_FATAL_IN);
+        state = State.ERROR;
+        awaitingAck = false;
+        hasHeld = false;
+        if (!errorLogged)
+        {
+            errorLogged = true;
+            System.err.printf("dta: QP %s (local QPN 0x%06x) stopped: responder sent NAK 0x%02x at PSN 0x%06x%n",
+                path.name(), path.localQpn(), syndrome, psn);
+        }
+    }
+
+    private void resync(final int expectedPsn, final long nowNanos)
+    {
+        resyncs++;
+        if (hasHeld)
+        {
+            // Built but never sent: the responder cannot have it. Essential copies are still in the ring.
+            hasHeld = false;
+            counters.increment(EngineCounter.DROP_GRACE_PERIOD);
+        }
+        final int executed = Psn.add(expectedPsn, -1);
+        while (outstandingAtomics > 0)
+        {
+            // Atomics at or before the expected PSN executed; the rest were dropped by the responder.
+            if (Psn.compare(atomicPsns[atomicHead], executed) > 0)
+            {
+                outstandingAtomics = 0;
+                break;
+            }
+            atomicHead = (atomicHead + 1) % atomicPsns.length;
+            outstandingAtomics--;
+        }
+        final int resend = essentials.rewindTo(expectedPsn);
+        counters.add(EngineCounter.ESSENTIAL_RESENT, resend);
+        lastAckedPsn = executed;
+        nextPsn = expectedPsn;
+        highestSentPsn = executed;
+        awaitingAck = false;
+        acksSinceProbe = 0;
+        sinceAckReq = 0;
+        if (graceNanos > 0 || gracePackets > 0)
+        {
+            state = State.GRACE;
+            graceEndNanos = nowNanos + graceNanos;
+            graceDropsLeft = gracePackets;
+        }
+        else
+        {
+            state = State.ACTIVE;
+            drainEssentials(nowNanos);
+        }
+    }
+}

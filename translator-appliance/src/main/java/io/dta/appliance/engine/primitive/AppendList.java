@@ -1,0 +1,152 @@
+package io.dta.appliance.engine.primitive;
+
+import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.EngineCounters;
+import io.dta.appliance.engine.QueuePairSender;
+import io.dta.collector.layout.ListLayout;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * One Append list (translation.md §3): entries gathered into batches of B, each entry stored little-endian,
+ * one RDMA WRITE per batch, a partial batch flushed after {@code idleFlushNanos} without new entries and at
+ * shutdown. Where a batch lands is {@link ListLayout}'s business; a batch the QP refuses (grace period) does
+ * not move the head or consume a sequence number, so it leaves no hole.
+ */
+public final class AppendList
+{
+    private final int listId;
+    private final QueuePairSender sender;
+    private final EngineCounters counters;
+    private final ListLayout layout;
+    private final long baseAddress;
+    private final long idleFlushNanos;
+    private final int batchSize;
+    private final UnsafeBuffer batch;
+    private int count;
+    private boolean essential;
+    private long lastEntryNanos;
+    private int head;
+    private long sequence = 1;
+
+    /**
+     * @param listId         the list id reports carry.
+     * @param sender         the list's QP.
+     * @param counters       engine counters.
+     * @param layout         the list's layout.
+     * @param baseAddress    region address.
+     * @param idleFlushNanos idle time after which a partial batch goes out.
+     */
+    public AppendList(
+        final int listId,
+        final QueuePairSender sender,
+        final EngineCounters counters,
+        final ListLayout layout,
+        final long baseAddress,
+        final long idleFlushNanos)
+    {
+        this.listId = listId;
+        this.sender = sender;
+        this.counters = counters;
+        this.layout = layout;
+        this.baseAddress = baseAddress;
+        this.idleFlushNanos = idleFlushNanos;
+        this.batchSize = layout.batchSize();
+        this.batch = new UnsafeBuffer(ByteBuffer.allocateDirect(ListLayout.recordLength(batchSize)));
+    }
+
+    /**
+     * @return the list id.
+     */
+    public int listId()
+    {
+        return listId;
+    }
+
+    /**
+     * @return entries waiting in the current batch.
+     */
+    public int pending()
+    {
+        return count;
+    }
+
+    /**
+     * Adds one entry, sending the batch when it is full.
+     *
+     * @param data           the entry as read from the wire (big-endian).
+     * @param essentialEntry essential flag of the report.
+     * @param nowNanos       engine clock.
+     */
+    public void onEntry(final int data, final boolean essentialEntry, final long nowNanos)
+    {
+        batch.putInt(count * ListLayout.ENTRY_LENGTH, data, ByteOrder.LITTLE_ENDIAN);
+        count++;
+        essential |= essentialEntry;
+        lastEntryNanos = nowNanos;
+        counters.increment(EngineCounter.APPEND_ENTRIES);
+        if (count == batchSize)
+        {
+            flush(nowNanos);
+        }
+    }
+
+    /**
+     * Sends a partial batch that has been idle long enough.
+     *
+     * @param nowNanos engine clock.
+     * @return 1 when a batch went out.
+     */
+    public int poll(final long nowNanos)
+    {
+        if (count > 0 && nowNanos - lastEntryNanos >= idleFlushNanos)
+        {
+            counters.increment(EngineCounter.APPEND_PARTIAL_FLUSHES);
+            flush(nowNanos);
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * Sends the current batch, full or not.
+     *
+     * @param nowNanos engine clock.
+     */
+    public void flush(final long nowNanos)
+    {
+        if (0 == count)
+        {
+            return;
+        }
+        final int entries = count;
+        final boolean batchEssential = essential;
+        count = 0;
+        essential = false;
+        if (!sender.admit(batchEssential, nowNanos))
+        {
+            return;
+        }
+        if (ListLayout.Kind.REFERENCE == layout.kind())
+        {
+            final int slot = layout.referenceWriteSlot(head, entries);
+            head = layout.referenceNextHead(slot, entries);
+            sender.write(baseAddress + (long)slot * ListLayout.ENTRY_LENGTH, batch, 0,
+                entries * ListLayout.ENTRY_LENGTH, batchEssential, nowNanos);
+        }
+        else
+        {
+            for (int i = entries; i < batchSize; i++)
+            {
+                batch.putInt(i * ListLayout.ENTRY_LENGTH, 0);
+            }
+            batch.putInt(layout.countOffsetInRecord(), entries, ByteOrder.LITTLE_ENDIAN);
+            batch.putInt(layout.sequenceOffsetInRecord(), (int)sequence, ByteOrder.LITTLE_ENDIAN);
+            final long address = baseAddress + layout.recordOffset(sequence);
+            sequence++;
+            sender.write(address, batch, 0, ListLayout.recordLength(batchSize), batchEssential, nowNanos);
+        }
+    }
+}

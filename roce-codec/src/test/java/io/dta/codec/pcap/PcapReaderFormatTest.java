@@ -1,0 +1,292 @@
+package io.dta.codec.pcap;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class PcapReaderFormatTest
+{
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @CsvSource({ "BIG_ENDIAN, false", "BIG_ENDIAN, true", "LITTLE_ENDIAN, false", "LITTLE_ENDIAN, true" })
+    void shouldReadHandBuiltFileInEitherByteOrderAndResolution(final String orderName, final boolean nanos)
+        throws Exception
+    {
+        final ByteOrder order = "BIG_ENDIAN".equals(orderName) ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+        final int magic = nanos ? PcapFormat.MAGIC_NANOSECONDS : PcapFormat.MAGIC_MICROSECONDS;
+        final long fraction = nanos ? 999_999_999L : 999_999L;
+        final byte[] first = PcapFileBuilder.pattern(60, 1);
+        final byte[] second = PcapFileBuilder.pattern(0, 2);
+        final byte[] third = PcapFileBuilder.pattern(1514, 3);
+        final byte[] file = new PcapFileBuilder(order)
+            .globalHeader(magic, 1600, 1)
+            .record(0xFFFF_FFFFL, fraction, first) // seconds above Integer.MAX_VALUE: must be read unsigned
+            .record(1, 5, second)
+            .record(1_700_000_000L, 123, 40, 1514, PcapFileBuilder.pattern(40, 3))
+            .record(1_700_000_001L, 0, third)
+            .toByteArray();
+
+        try (PcapReader reader = open(file))
+        {
+            assertEquals(order, reader.fileByteOrder());
+            assertEquals(nanos, reader.nanosecondResolution());
+            assertEquals(1600, reader.snapLength());
+            assertEquals(1, reader.linkType());
+
+            assertTrue(reader.next());
+            assertEquals(0xFFFF_FFFFL * 1_000_000_000L + (nanos ? fraction : fraction * 1000), reader.timestampNanos());
+            assertEquals(
+                PcapFormat.MAX_TIMESTAMP_NANOS, nanos ? reader.timestampNanos() : reader.timestampNanos() + 999);
+            assertPacket(first, reader);
+
+            assertTrue(reader.next());
+            assertEquals(1_000_000_000L + (nanos ? 5 : 5_000), reader.timestampNanos());
+            assertPacket(second, reader);
+            assertEquals(24 + 16 + 60, reader.recordOffset());
+
+            assertTrue(reader.next());
+            assertEquals(1_700_000_000_000_000_000L + (nanos ? 123 : 123_000), reader.timestampNanos());
+            assertEquals(40, reader.capturedLength());
+            assertEquals(1514, reader.originalLength());
+            assertPacket(PcapFileBuilder.pattern(40, 3), reader);
+
+            assertTrue(reader.next());
+            assertEquals(3, reader.packetIndex());
+            assertPacket(third, reader);
+            assertFalse(reader.next());
+        }
+    }
+
+    @Test
+    void shouldTolerateCapturedLengthAboveSnapLengthUpToSanityCap() throws Exception
+    {
+        final byte[] packet = PcapFileBuilder.pattern(70_000, 9);
+        final byte[] file = new PcapFileBuilder(ByteOrder.LITTLE_ENDIAN)
+            .globalHeader(PcapFormat.MAGIC_MICROSECONDS, 65535, 1)
+            .record(1, 0, packet)
+            .toByteArray();
+
+        try (PcapReader reader = open(file))
+        {
+            assertTrue(reader.next());
+            assertPacket(packet, reader);
+            assertFalse(reader.next());
+        }
+    }
+
+    @Test
+    void shouldRefuseCapturedLengthAboveSanityCapWithOffset() throws Exception
+    {
+        final byte[] file = new PcapFileBuilder(ByteOrder.BIG_ENDIAN)
+            .globalHeader(PcapFormat.MAGIC_MICROSECONDS, 65535, 1)
+            .record(1, 0, PcapFileBuilder.pattern(10, 1))
+            .record(1, 0, 262_145, 262_145, new byte[0])
+            .toByteArray();
+
+        try (PcapReader reader = open(file))
+        {
+            assertTrue(reader.next());
+            final PcapFormatException ex = assertThrows(PcapFormatException.class, reader::next);
+            assertContains(ex, "captured length 262145 exceeds snap length 65535");
+            assertContains(ex, "at byte offset 50");
+            assertEquals(50, ex.byteOffset());
+            assertSame(ex, assertThrows(PcapFormatException.class, reader::next), "failure must be sticky");
+        }
+    }
+
+    @Test
+    void shouldRefuseCapturedLengthGreaterThanOriginalLength() throws Exception
+    {
+        final byte[] file = new PcapFileBuilder(ByteOrder.LITTLE_ENDIAN)
+            .globalHeader(PcapFormat.MAGIC_MICROSECONDS, 65535, 1)
+            .record(1, 0, 100, 90, PcapFileBuilder.pattern(100, 1))
+            .toByteArray();
+
+        try (PcapReader reader = open(file))
+        {
+            final PcapFormatException ex = assertThrows(PcapFormatException.class, reader::next);
+            assertContains(ex, "captured length 100 greater than original length 90 at byte offset 24");
+        }
+    }
+
+    @Test
+    void shouldRefuseOutOfRangeTimestampFraction() throws Exception
+    {
+        final byte[] file = new PcapFileBuilder(ByteOrder.LITTLE_ENDIAN)
+            .globalHeader(PcapFormat.MAGIC_MICROSECONDS, 65535, 1)
+            .record(1, 1_000_000, PcapFileBuilder.pattern(10, 1))
+            .toByteArray();
+
+        try (PcapReader reader = open(file))
+        {
+            final PcapFormatException ex = assertThrows(PcapFormatException.class, reader::next);
+            assertContains(ex, "timestamp fraction 1000000 out of range");
+            assertContains(ex, "at byte offset 24");
+        }
+    }
+
+    @Test
+    void shouldRefuseOtherLinkTypeNamingIt() throws Exception
+    {
+        final byte[] file = new PcapFileBuilder(ByteOrder.LITTLE_ENDIAN)
+            .globalHeader(PcapFormat.MAGIC_MICROSECONDS, 65535, 101)
+            .toByteArray();
+
+        final PcapFormatException ex = assertThrows(PcapFormatException.class, () -> open(file));
+        assertContains(ex, "unsupported link type 101");
+        assertContains(ex, "at byte offset 0");
+    }
+
+    @Test
+    void shouldRefuseEthernetWithFcsFlag() throws Exception
+    {
+        final byte[] file = new PcapFileBuilder(ByteOrder.BIG_ENDIAN)
+            .globalHeader(PcapFormat.MAGIC_MICROSECONDS, 65535, 0x1400_0001) // F bit set, 4-byte FCS
+            .toByteArray();
+
+        final PcapFormatException ex = assertThrows(PcapFormatException.class, () -> open(file));
+        assertContains(ex, "link type field 0x14000001");
+    }
+
+    @Test
+    void shouldRefuseOtherVersion() throws Exception
+    {
+        final byte[] file = new PcapFileBuilder(ByteOrder.LITTLE_ENDIAN)
+            .globalHeader(PcapFormat.MAGIC_MICROSECONDS, 3, 0, 65535, 1)
+            .toByteArray();
+
+        final PcapFormatException ex = assertThrows(PcapFormatException.class, () -> open(file));
+        assertContains(ex, "unsupported pcap version 3.0 at byte offset 0");
+    }
+
+    @Test
+    void shouldRefusePcapngWithConversionHint() throws Exception
+    {
+        // Minimal Section Header Block: type, length 28, byte-order magic, version 1.0, section length -1, length.
+        final byte[] file = new PcapFileBuilder(ByteOrder.LITTLE_ENDIAN)
+            .raw(new byte[] {
+                0x0a, 0x0d, 0x0d, 0x0a, 28, 0, 0, 0, 0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0,
+                -1, -1, -1, -1, -1, -1, -1, -1, 28, 0, 0, 0 })
+            .toByteArray();
+
+        final PcapFormatException ex = assertThrows(PcapFormatException.class, () -> open(file));
+        assertContains(ex, "pcapng is not supported");
+        assertContains(ex, "editcap -F pcap in.pcapng out.pcap");
+        assertContains(ex, "at byte offset 0");
+        assertFalse(PcapReader.isPcap(write(file)));
+    }
+
+    @Test
+    void shouldRefuseModifiedPcapVariant() throws Exception
+    {
+        final byte[] file = new PcapFileBuilder(ByteOrder.LITTLE_ENDIAN)
+            .globalHeader(PcapFormat.MAGIC_MODIFIED, 65535, 1)
+            .toByteArray();
+
+        final PcapFormatException ex = assertThrows(PcapFormatException.class, () -> open(file));
+        assertContains(ex, "modified (Kuznetzov) pcap variant is not supported");
+    }
+
+    @Test
+    void shouldRefuseBadMagic() throws Exception
+    {
+        final byte[] file = new PcapFileBuilder(ByteOrder.BIG_ENDIAN)
+            .globalHeader(0x12345678, 65535, 1)
+            .toByteArray();
+
+        final PcapFormatException ex = assertThrows(PcapFormatException.class, () -> open(file));
+        assertContains(ex, "bad magic 0x12345678 at byte offset 0: not a pcap file");
+        assertEquals(0, ex.byteOffset());
+    }
+
+    @Test
+    void shouldRefuseEmptyFile() throws Exception
+    {
+        final PcapFormatException ex = assertThrows(PcapFormatException.class, () -> open(new byte[0]));
+        assertContains(ex, "truncated global header at byte offset 0: need 24 bytes, 0 present");
+    }
+
+    @Test
+    void shouldReportTruncatedRecordLikeTheBrief() throws Exception
+    {
+        final PcapFileBuilder builder = new PcapFileBuilder(ByteOrder.LITTLE_ENDIAN)
+            .globalHeader(PcapFormat.MAGIC_MICROSECONDS, 65535, 1);
+        while (builder.size() < 1234)
+        {
+            builder.record(1, 0, PcapFileBuilder.pattern(Math.min(1234 - builder.size() - 16, 100), 1));
+        }
+        assertEquals(1234, builder.size());
+        final byte[] full = builder.record(1, 0, PcapFileBuilder.pattern(90, 1)).toByteArray();
+        final byte[] truncated = java.util.Arrays.copyOf(full, full.length - 50);
+
+        try (PcapReader reader = open(truncated))
+        {
+            final PcapFormatException ex = assertThrows(PcapFormatException.class, () ->
+            {
+                while (reader.next())
+                {
+                    assertTrue(reader.recordOffset() < 1234);
+                }
+            });
+            assertContains(ex, "truncated packet record at byte offset 1234: header says 90 captured bytes, 40 remain");
+            assertEquals(1234, ex.byteOffset());
+        }
+    }
+
+    @Test
+    void shouldRejectUseAfterCloseWithoutTouchingFreedMemory() throws Exception
+    {
+        final byte[] file = new PcapFileBuilder(ByteOrder.LITTLE_ENDIAN)
+            .globalHeader(PcapFormat.MAGIC_MICROSECONDS, 65535, 1)
+            .record(1, 0, PcapFileBuilder.pattern(60, 1))
+            .toByteArray();
+
+        final PcapReader reader = open(file);
+        assertTrue(reader.next());
+        final int offset = reader.offset();
+        reader.close();
+        reader.close();
+        assertThrows(IllegalStateException.class, reader::next);
+        assertThrows(IndexOutOfBoundsException.class, () -> reader.buffer().getByte(offset));
+    }
+
+    private PcapReader open(final byte[] bytes) throws Exception
+    {
+        return new PcapReader(write(bytes));
+    }
+
+    private Path write(final byte[] bytes) throws Exception
+    {
+        final Path file = Files.createTempFile(dir, "hand", ".pcap");
+        Files.write(file, bytes);
+        return file;
+    }
+
+    private static void assertPacket(final byte[] expected, final PcapReader reader)
+    {
+        assertEquals(expected.length, reader.capturedLength());
+        final byte[] actual = new byte[reader.capturedLength()];
+        reader.buffer().getBytes(reader.offset(), actual);
+        assertArrayEquals(expected, actual);
+    }
+
+    static void assertContains(final Exception ex, final String expected)
+    {
+        assertTrue(ex.getMessage().contains(expected),
+            "message '" + ex.getMessage() + "' should contain '" + expected + "'");
+    }
+}

@@ -1,0 +1,74 @@
+package io.dta.appliance.engine;
+
+import io.dta.codec.DtaNackFlyweight;
+import io.dta.codec.EthernetFlyweight;
+import io.dta.codec.FrameDecoder;
+import io.dta.codec.Ipv4Flyweight;
+import io.dta.codec.UdpFlyweight;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * Answers a reporter's sequence gap with a DTA NACK (translation.md §7, dta-reference.md §1.6): a UDP datagram
+ * to the reporter on the NACK port carrying {@code seqnum = last in-order value} and the NACK bit. It comes
+ * from the address the report was sent to (the collector's), as in the reference, so a reporter that talks to
+ * its collector recognises the answer; unlike the reference, MACs, ports and lengths are all set correctly.
+ */
+final class ReporterNackSender
+{
+    private static final int NACK_FRAME_MIN = 60;
+    private static final int IP_OFFSET = EthernetFlyweight.HEADER_LENGTH;
+    private static final int UDP_OFFSET = IP_OFFSET + Ipv4Flyweight.MIN_HEADER_LENGTH;
+    private static final int NACK_OFFSET = UDP_OFFSET + UdpFlyweight.HEADER_LENGTH;
+    private static final int UDP_LENGTH = UdpFlyweight.HEADER_LENGTH + DtaNackFlyweight.LENGTH;
+
+    private final FrameSink sink;
+    private final EngineCounters counters;
+    private final long sourceMac;
+    private final int reportPort;
+    private final int nackPort;
+    private final EthernetFlyweight ethernet = new EthernetFlyweight();
+    private final Ipv4Flyweight ipv4 = new Ipv4Flyweight();
+    private final UdpFlyweight udp = new UdpFlyweight();
+    private final DtaNackFlyweight nack = new DtaNackFlyweight();
+
+    ReporterNackSender(
+        final FrameSink sink, final EngineCounters counters, final long sourceMac, final int reportPort,
+        final int nackPort)
+    {
+        this.sink = sink;
+        this.counters = counters;
+        this.sourceMac = sourceMac;
+        this.reportPort = reportPort;
+        this.nackPort = nackPort;
+    }
+
+    void send(final FrameDecoder report, final int lastInOrderSeqnum, final long nowNanos)
+    {
+        final int offset = sink.claim(NACK_FRAME_MIN);
+        if (offset < 0)
+        {
+            counters.increment(EngineCounter.DROP_TX_FULL);
+            return;
+        }
+        final MutableDirectBuffer out = sink.buffer();
+        out.setMemory(offset, NACK_FRAME_MIN, (byte)0);
+        ethernet.wrap(out, offset).dstMac(report.ethernet().srcMac()).srcMac(sourceMac)
+            .etherType(EthernetFlyweight.ETHER_TYPE_IPV4);
+        ipv4.wrap(out, offset + IP_OFFSET)
+            .versionAndIhl(5)
+            .tos(0)
+            .totalLength(Ipv4Flyweight.MIN_HEADER_LENGTH + UDP_LENGTH)
+            .identification(0)
+            .flagsAndFragmentOffset(0x4000)
+            .ttl(64)
+            .protocol(Ipv4Flyweight.PROTOCOL_UDP)
+            .headerChecksum(0)
+            .src(report.ipv4().dst())
+            .dst(report.ipv4().src())
+            .updateChecksum();
+        udp.wrap(out, offset + UDP_OFFSET).srcPort(reportPort).dstPort(nackPort).length(UDP_LENGTH).checksum(0);
+        nack.wrap(out, offset + NACK_OFFSET).seqnum(lastInOrderSeqnum).nack(true);
+        sink.commit(offset, NACK_FRAME_MIN, nowNanos);
+        counters.increment(EngineCounter.REPORTER_NACKS_OUT);
+    }
+}

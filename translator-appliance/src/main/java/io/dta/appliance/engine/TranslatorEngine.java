@@ -1,0 +1,524 @@
+package io.dta.appliance.engine;
+
+import io.dta.appliance.engine.primitive.AppendList;
+import io.dta.appliance.engine.primitive.KeyIncrementHandler;
+import io.dta.appliance.engine.primitive.KeyWriteHandler;
+import io.dta.appliance.engine.primitive.PostcardHandler;
+import io.dta.codec.AethFlyweight;
+import io.dta.codec.DtaBaseHeaderFlyweight;
+import io.dta.codec.DtaBaseHeaderForm;
+import io.dta.codec.DtaOpcode;
+import io.dta.codec.FrameDecoder;
+import io.dta.codec.FrameKind;
+import io.dta.codec.KeyWriteFlyweight;
+import io.dta.codec.RoceOpcode;
+import io.dta.collector.layout.ListLayout;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.CollectorConfig;
+import io.dta.config.ListConfig;
+import io.dta.config.RegionConfig;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The translator: DTA reports in, RoCEv2 frames out (translation.md §1–§7). Single-threaded and driven by an
+ * explicit clock, so a replay of a capture is deterministic; it does not know where frames come from or go.
+ * <p>
+ * Per frame: {@link FrameDecoder} classifies it; a DTA report is sequence-checked, routed (collector by IPv4
+ * destination, list by id) and handed to its primitive's handler, which computes addresses and payloads and
+ * hands operations to the region's {@link QueuePairSender}; a RoCEv2 response is checked (collector source IP,
+ * local QPN, ICRC) and handed to the QP it belongs to. {@link #poll(long)} runs the timers.
+ */
+public final class TranslatorEngine
+{
+    /**
+     * How long a QP's newest frame is held for a successor before it goes out alone, with AckReq.
+     */
+    public static final long HOLD_NANOS = 20_000;
+
+    /**
+     * Flows the postcard cache of each collector holds at once.
+     */
+    public static final int POSTCARD_CACHE_ENTRIES = 4096;
+
+    /**
+     * Reporters whose sequence numbers are tracked at once (three quarters of the table).
+     */
+    public static final int REPORTER_TABLE_SIZE = 1 << 16;
+
+    /**
+     * Engine clock granularity for timer checks.
+     */
+    public static final long TIMER_GRANULARITY_NANOS = 1_000;
+
+    private final FrameDecoder decoder = new FrameDecoder();
+    private final EngineCounters counters = new EngineCounters();
+    private final ReporterNackSender nackSender;
+    private final ReporterSequenceTracker sequenceTracker = new ReporterSequenceTracker(REPORTER_TABLE_SIZE);
+    private final Int2ObjectHashMap<CollectorRoutes> collectorsByIp = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<AppendList> listsById = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<QueuePairSender> sendersByLocalQpn = new Int2ObjectHashMap<>();
+    private final QueuePairSender[] senders;
+    private final AppendList[] lists;
+    private final PostcardHandler[] postcardHandlers;
+    private final int redundancyMax;
+    private final int postcardHops;
+    private final boolean verifyChecksums;
+    private long nextTimerNanos = Long.MIN_VALUE;
+
+    /**
+     * Builds the engine for a validated configuration.
+     *
+     * @param config the configuration.
+     * @param sink   where frames go.
+     */
+    public TranslatorEngine(final ApplianceConfig config, final FrameSink sink)
+    {
+        final var translator = config.translator();
+        final RoceFrameBuilder builder = new RoceFrameBuilder(
+            translator.mac(), translator.ip(), (translator.dscp() << 2) | translator.ecn(), translator.ttl(),
+            translator.pKey());
+        nackSender = new ReporterNackSender(sink, counters, translator.mac(), config.reports().udpPort(),
+            config.reports().nackPort());
+        redundancyMax = config.redundancy().max();
+        postcardHops = config.postcards().hops();
+        verifyChecksums = config.reports().verifyChecksums();
+        decoder.dtaPort(config.reports().udpPort())
+            .baseHeaderForm(switch (config.reports().baseHeader())
+            {
+                case TWO -> DtaBaseHeaderForm.TWO;
+                case AUTO -> DtaBaseHeaderForm.AUTO;
+                default -> DtaBaseHeaderForm.THREE;
+            })
+            .verifyUdpChecksum(verifyChecksums);
+
+        final List<QueuePairSender> allSenders = new ArrayList<>();
+        final List<AppendList> allLists = new ArrayList<>();
+        final List<PostcardHandler> allPostcards = new ArrayList<>();
+        final long hold = HOLD_NANOS;
+        for (final CollectorConfig collector : config.collectors())
+        {
+            final CollectorRoutes routes = new CollectorRoutes();
+            if (null != collector.keyWrite())
+            {
+                final RegionConfig r = collector.keyWrite().region();
+                final QueuePairSender s = sender(config, collector, r, "keyWrite", 16, 1, builder, sink, hold);
+                routes.keyWrite = new KeyWriteHandler(s, r.address(), r.length(), collector.keyWrite().slotSize());
+                decoder.keyWriteDataLength(collector.keyWrite().slotSize() - 4);
+                allSenders.add(s);
+            }
+            if (null != collector.keyIncrement())
+            {
+                final var ki = collector.keyIncrement();
+                final RegionConfig r = ki.region();
+                final QueuePairSender s = sender(config, collector, r, "keyIncrement", ki.maxOutstandingAtomics(),
+                    ki.atomicQueueSize(), builder, sink, hold);
+                routes.keyIncrement = new KeyIncrementHandler(s, r.address(), r.length());
+                allSenders.add(s);
+            }
+            if (null != collector.postcards())
+            {
+                final RegionConfig r = collector.postcards().region();
+                final QueuePairSender s = sender(config, collector, r, "postcards", 16, 1, builder, sink, hold);
+                routes.postcards = new PostcardHandler(s, counters, r.address(), r.length(), postcardHops,
+                    config.postcards().idleFlushMicros() * 1000, POSTCARD_CACHE_ENTRIES);
+                allPostcards.add(routes.postcards);
+                allSenders.add(s);
+            }
+            for (final ListConfig list : collector.lists())
+            {
+                final RegionConfig r = list.region();
+                final QueuePairSender s = sender(config, collector, r, "list" + list.id(), 16, 1, builder, sink, hold);
+                final ListLayout.Kind kind = io.dta.config.ListLayout.REFERENCE == list.layout() ?
+                    ListLayout.Kind.REFERENCE : ListLayout.Kind.SEQUENCED;
+                final AppendList appendList = new AppendList((int)list.id(), s, counters,
+                    new ListLayout(kind, config.append().batchSize(), r.length()), r.address(),
+                    config.append().idleFlushMicros() * 1000);
+                listsById.put((int)list.id(), appendList);
+                allLists.add(appendList);
+                allSenders.add(s);
+            }
+            collectorsByIp.put(collector.ip(), routes);
+        }
+        for (final QueuePairSender s : allSenders)
+        {
+            sendersByLocalQpn.put(s.path().localQpn(), s);
+        }
+        senders = allSenders.toArray(new QueuePairSender[0]);
+        lists = allLists.toArray(new AppendList[0]);
+        postcardHandlers = allPostcards.toArray(new PostcardHandler[0]);
+    }
+
+    private QueuePairSender sender(
+        final ApplianceConfig config,
+        final CollectorConfig collector,
+        final RegionConfig region,
+        final String regionName,
+        final int maxOutstandingAtomics,
+        final int atomicQueueSize,
+        final RoceFrameBuilder builder,
+        final FrameSink sink,
+        final long holdNanos)
+    {
+        final QpPath path = new QpPath(collector.name() + "/" + regionName, collector.mac(), collector.ip(),
+            region.udpSourcePort(), region.localQpn(), region.qpn(), (int)region.rkey(), region.address(),
+            region.length(), region.startPsn(), collector.pathMtu());
+        final SenderSettings settings = new SenderSettings(
+            config.acks().requestInterval(),
+            config.acks().timeoutMicros() * 1000,
+            config.resync().graceMicros() * 1000,
+            config.resync().gracePackets(),
+            holdNanos,
+            maxOutstandingAtomics,
+            atomicQueueSize,
+            config.essential().backlog());
+        return new QueuePairSender(path, builder, sink, counters, settings);
+    }
+
+    /**
+     * @return the engine's counters.
+     */
+    public EngineCounters counters()
+    {
+        return counters;
+    }
+
+    /**
+     * @return every QP sender, in configuration order.
+     */
+    public List<QueuePairSender> senders()
+    {
+        return Collections.unmodifiableList(List.of(senders));
+    }
+
+    /**
+     * Takes one frame from the wire: a report, a collector's response, or something to count and skip.
+     *
+     * @param buffer   frame memory.
+     * @param offset   frame start.
+     * @param length   frame length.
+     * @param nowNanos engine clock.
+     */
+    public void onFrame(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
+    {
+        counters.increment(EngineCounter.FRAMES_IN);
+        final FrameKind kind = decoder.decode(buffer, offset, length);
+        switch (kind)
+        {
+            case DTA -> onReport(nowNanos);
+            case ROCE -> onResponse(nowNanos);
+            case MALFORMED -> onMalformed();
+            default -> counters.increment(EngineCounter.OTHER_FRAMES);
+        }
+    }
+
+    private void onMalformed()
+    {
+        switch (decoder.malformedReason())
+        {
+            case TRUNCATED_DTA ->
+            {
+                counters.increment(EngineCounter.REPORTS_IN);
+                counters.increment(EngineCounter.DROP_TRUNCATED);
+            }
+            case BAD_DTA_LENGTH ->
+            {
+                counters.increment(EngineCounter.REPORTS_IN);
+                counters.increment(EngineCounter.DROP_BAD_LENGTH);
+            }
+            case UNKNOWN_DTA_OPCODE ->
+            {
+                counters.increment(EngineCounter.REPORTS_IN);
+                counters.increment(EngineCounter.DROP_UNKNOWN_OPCODE);
+            }
+            case BAD_UDP_CHECKSUM ->
+            {
+                counters.increment(EngineCounter.REPORTS_IN);
+                counters.increment(EngineCounter.DROP_BAD_CHECKSUM);
+            }
+            case FRAGMENTED -> counters.increment(EngineCounter.DROP_FRAGMENTED);
+            default -> counters.increment(EngineCounter.DROP_MALFORMED);
+        }
+    }
+
+    private void onReport(final long nowNanos)
+    {
+        counters.increment(EngineCounter.REPORTS_IN);
+        if (verifyChecksums && !decoder.ipChecksumValid())
+        {
+            counters.increment(EngineCounter.DROP_BAD_CHECKSUM);
+            return;
+        }
+        final DtaBaseHeaderFlyweight base = decoder.dtaBase();
+        final boolean essential = base.hasSeqnum() && base.essential();
+        if (base.immediate())
+        {
+            counters.increment(EngineCounter.IMMEDIATE_REPORTS);
+        }
+        if (essential)
+        {
+            counters.increment(EngineCounter.ESSENTIAL_REPORTS);
+        }
+        if (base.hasSeqnum() && base.retransmittable() && !checkSequence(base.seqnum(), nowNanos))
+        {
+            return;
+        }
+        final int opcode = decoder.dtaOpcode();
+        final boolean translated = switch (opcode)
+        {
+            case DtaOpcode.KEY_WRITE -> keyWrite(essential, nowNanos);
+            case DtaOpcode.KEY_INCREMENT -> keyIncrement(essential, nowNanos);
+            case DtaOpcode.APPEND -> append(essential, nowNanos);
+            case DtaOpcode.POSTCARD -> postcard(essential, nowNanos);
+            default ->
+            {
+                counters.increment(EngineCounter.DROP_UNSUPPORTED_PRIMITIVE);
+                yield false;
+            }
+        };
+        if (translated)
+        {
+            counters.increment(EngineCounter.REPORTS_TRANSLATED);
+        }
+    }
+
+    private boolean checkSequence(final int seqnum, final long nowNanos)
+    {
+        final int outcome = sequenceTracker.track(decoder.ipv4().src(), seqnum);
+        if (ReporterSequenceTracker.IN_ORDER == outcome)
+        {
+            return true;
+        }
+        if (ReporterSequenceTracker.TABLE_FULL == outcome)
+        {
+            counters.increment(EngineCounter.DROP_REPORTER_TABLE_FULL);
+            return false;
+        }
+        counters.increment(EngineCounter.DROP_SEQUENCE_GAP);
+        nackSender.send(decoder, outcome, nowNanos);
+        return false;
+    }
+
+    private CollectorRoutes routes()
+    {
+        return collectorsByIp.get(decoder.ipv4().dst());
+    }
+
+    private boolean keyWrite(final boolean essential, final long nowNanos)
+    {
+        final CollectorRoutes routes = routes();
+        if (null == routes || null == routes.keyWrite)
+        {
+            counters.increment(EngineCounter.DROP_NO_ROUTE);
+            return false;
+        }
+        final KeyWriteFlyweight kw = decoder.keyWrite();
+        final int n = kw.redundancy();
+        if (n < 1 || n > redundancyMax)
+        {
+            counters.increment(EngineCounter.DROP_BAD_REDUNDANCY);
+            return false;
+        }
+        if (kw.dataLength() != routes.keyWrite.dataLength())
+        {
+            counters.increment(EngineCounter.DROP_BAD_LENGTH);
+            return false;
+        }
+        routes.keyWrite.onReport(n, (int)kw.key(), kw.buffer(), kw.dataOffset(), essential, nowNanos);
+        return true;
+    }
+
+    private boolean keyIncrement(final boolean essential, final long nowNanos)
+    {
+        final CollectorRoutes routes = routes();
+        if (null == routes || null == routes.keyIncrement)
+        {
+            counters.increment(EngineCounter.DROP_NO_ROUTE);
+            return false;
+        }
+        final var ki = decoder.keyIncrement();
+        final int n = ki.redundancy();
+        if (n < 1 || n > redundancyMax)
+        {
+            counters.increment(EngineCounter.DROP_BAD_REDUNDANCY);
+            return false;
+        }
+        routes.keyIncrement.onReport(n, (int)ki.key(), ki.counter(), essential, nowNanos);
+        return true;
+    }
+
+    private boolean append(final boolean essential, final long nowNanos)
+    {
+        final var ap = decoder.append();
+        final long listId = ap.listId();
+        final AppendList list = listId > Integer.MAX_VALUE ? null : listsById.get((int)listId);
+        if (null == list)
+        {
+            counters.increment(EngineCounter.DROP_NO_ROUTE);
+            return false;
+        }
+        list.onEntry((int)ap.data(), essential, nowNanos);
+        return true;
+    }
+
+    private boolean postcard(final boolean essential, final long nowNanos)
+    {
+        final CollectorRoutes routes = routes();
+        if (null == routes || null == routes.postcards)
+        {
+            counters.increment(EngineCounter.DROP_NO_ROUTE);
+            return false;
+        }
+        final var pc = decoder.postcard();
+        final int hop = pc.hop();
+        if (hop < 1 || hop > postcardHops)
+        {
+            counters.increment(EngineCounter.DROP_BAD_HOP);
+            return false;
+        }
+        routes.postcards.onReport((int)pc.key(), hop, (int)pc.data(), essential, nowNanos);
+        return true;
+    }
+
+    private void onResponse(final long nowNanos)
+    {
+        final int opcode = decoder.roceOpcode();
+        if (RoceOpcode.RC_ACKNOWLEDGE != opcode && RoceOpcode.RC_ATOMIC_ACKNOWLEDGE != opcode)
+        {
+            counters.increment(EngineCounter.RESPONSE_DROP_UNEXPECTED_OPCODE);
+            return;
+        }
+        final int sourceIp = decoder.ipv4().src();
+        if (null == collectorsByIp.get(sourceIp))
+        {
+            counters.increment(EngineCounter.RESPONSE_DROP_UNKNOWN_SOURCE);
+            return;
+        }
+        final QueuePairSender sender = sendersByLocalQpn.get(decoder.bth().destQp());
+        if (null == sender)
+        {
+            counters.increment(EngineCounter.RESPONSE_DROP_UNKNOWN_QPN);
+            return;
+        }
+        if (sender.path().collectorIp() != sourceIp)
+        {
+            counters.increment(EngineCounter.RESPONSE_DROP_UNKNOWN_SOURCE);
+            return;
+        }
+        if (!decoder.icrcValid())
+        {
+            counters.increment(EngineCounter.RESPONSE_DROP_BAD_ICRC);
+            return;
+        }
+        final AethFlyweight aeth = decoder.aeth();
+        final int psn = decoder.bth().psn();
+        if (aeth.isAck())
+        {
+            if (RoceOpcode.RC_ATOMIC_ACKNOWLEDGE == opcode)
+            {
+                sender.onAtomicAck(psn, nowNanos);
+            }
+            else
+            {
+                sender.onAck(psn, nowNanos);
+            }
+        }
+        else
+        {
+            sender.onNak(aeth.syndrome(), psn, nowNanos);
+        }
+    }
+
+    /**
+     * Runs the timers: idle Append batches, idle postcards, held frames, ACK timeouts and grace ends. Cheap when
+     * called often: it does nothing until the clock moved by {@link #TIMER_GRANULARITY_NANOS}.
+     *
+     * @param nowNanos engine clock.
+     * @return work done.
+     */
+    public int poll(final long nowNanos)
+    {
+        if (nowNanos - nextTimerNanos < 0)
+        {
+            return 0;
+        }
+        nextTimerNanos = nowNanos + TIMER_GRANULARITY_NANOS;
+        int work = 0;
+        for (final AppendList list : lists)
+        {
+            work += list.poll(nowNanos);
+        }
+        for (final PostcardHandler handler : postcardHandlers)
+        {
+            work += handler.poll(nowNanos);
+        }
+        for (final QueuePairSender sender : senders)
+        {
+            work += sender.poll(nowNanos);
+        }
+        return work;
+    }
+
+    /**
+     * End of input or shutdown: sends partial Append batches, cached postcards and held frames (with AckReq).
+     *
+     * @param nowNanos engine clock.
+     */
+    public void flush(final long nowNanos)
+    {
+        for (final AppendList list : lists)
+        {
+            if (list.pending() > 0)
+            {
+                counters.increment(EngineCounter.APPEND_PARTIAL_FLUSHES);
+            }
+            list.flush(nowNanos);
+        }
+        for (final PostcardHandler handler : postcardHandlers)
+        {
+            handler.flush(nowNanos);
+        }
+        for (final QueuePairSender sender : senders)
+        {
+            sender.flush(nowNanos);
+        }
+    }
+
+    /**
+     * Runs {@link #poll(long)} regardless of the granularity (tests and end-of-run loops).
+     *
+     * @param nowNanos engine clock.
+     * @return work done.
+     */
+    public int pollNow(final long nowNanos)
+    {
+        nextTimerNanos = nowNanos;
+        return poll(nowNanos);
+    }
+
+    /**
+     * @return true when every QP is quiescent: nothing held, queued or awaiting acknowledgement.
+     */
+    public boolean isQuiescent()
+    {
+        for (final QueuePairSender sender : senders)
+        {
+            if (!sender.isQuiescent() && QueuePairSender.State.ERROR != sender.state())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final class CollectorRoutes
+    {
+        KeyWriteHandler keyWrite;
+        KeyIncrementHandler keyIncrement;
+        PostcardHandler postcards;
+    }
+}

@@ -1,0 +1,782 @@
+package io.dta.codec;
+
+import org.agrona.DirectBuffer;
+
+import java.nio.ByteOrder;
+
+/**
+ * Classifies a received Ethernet frame as a DTA report, a RoCEv2 packet, something else, or malformed, and leaves
+ * the matching flyweights wrapped over it.
+ * <p>
+ * The decoder never throws: every read is preceded by a length check, and a last-resort catch maps an unexpected
+ * runtime exception to {@link MalformedReason#INTERNAL_ERROR}. It allocates nothing per decode. Trailing bytes
+ * after the IP datagram (Ethernet padding of short frames) are ignored; the IP total length and then the UDP
+ * length are authoritative.
+ * <p>
+ * Classification rules:
+ * <ul>
+ *     <li>Non-IPv4 EtherTypes (ARP, IPv6, ...), more than two VLAN tags, IPv4 protocols other than UDP and UDP to
+ *     other ports are {@link FrameKind#OTHER}.</li>
+ *     <li>A fragmented IPv4 UDP datagram is {@link FrameKind#MALFORMED} with {@link MalformedReason#FRAGMENTED}
+ *     (non-first fragments carry no UDP header, so the port cannot be checked; neither reports nor RoCEv2 are
+ *     ever fragmented, and the translator drops and counts them).</li>
+ *     <li>UDP to the DTA port is {@link FrameKind#DTA} if the opcode is known and the length fits the base-header
+ *     form; UDP to 4791 is {@link FrameKind#ROCE} if the BTH opcode is known and the lengths are consistent.</li>
+ * </ul>
+ * Checksums and the ICRC do not affect the classification (except the UDP checksum when
+ * {@link #verifyUdpChecksum(boolean)} is on); they are evaluated lazily by {@link #ipChecksumValid()} and
+ * {@link #icrcValid()}.
+ * <p>
+ * In {@link DtaBaseHeaderForm#AUTO} mode a Sketch-Merge report (variable length) is read with the 3-byte form.
+ * In a fixed form, bytes after the primitive's sub-header (within the UDP length) are tolerated and ignored, as
+ * the reference does. Not thread-safe: one decoder per thread.
+ */
+public final class FrameDecoder
+{
+    /** Default UDP destination port of DTA reports. */
+    public static final int DEFAULT_DTA_PORT = 40040;
+
+    private static final int UNKNOWN = 0;
+    private static final int VALID = 1;
+    private static final int INVALID = 2;
+
+    private final EthernetFlyweight ethernet = new EthernetFlyweight();
+    private final Ipv4Flyweight ipv4 = new Ipv4Flyweight();
+    private final UdpFlyweight udp = new UdpFlyweight();
+    private final DtaBaseHeaderFlyweight dtaBase = new DtaBaseHeaderFlyweight();
+    private final KeyWriteFlyweight keyWrite = new KeyWriteFlyweight();
+    private final KeyIncrementFlyweight keyIncrement = new KeyIncrementFlyweight();
+    private final AppendFlyweight append = new AppendFlyweight();
+    private final PostcardFlyweight postcard = new PostcardFlyweight();
+    private final BthFlyweight bth = new BthFlyweight();
+    private final RethFlyweight reth = new RethFlyweight();
+    private final AtomicEthFlyweight atomicEth = new AtomicEthFlyweight();
+    private final AethFlyweight aeth = new AethFlyweight();
+    private final AtomicAckEthFlyweight atomicAckEth = new AtomicAckEthFlyweight();
+    private final Icrc icrc = new Icrc();
+
+    private int dtaPort = DEFAULT_DTA_PORT;
+    private DtaBaseHeaderForm baseHeaderForm = DtaBaseHeaderForm.THREE;
+    private int keyWriteDataLength = DtaOpcode.DEFAULT_KEY_WRITE_DATA_LENGTH;
+    private boolean verifyUdpChecksum;
+
+    private DirectBuffer buffer;
+    private FrameKind kind = FrameKind.MALFORMED;
+    private MalformedReason reason = MalformedReason.NONE;
+    private int frameOffset;
+    private int frameLength;
+    private int vlanTagCount;
+    private int etherType;
+    private int ipOffset;
+    private int ipEnd;
+    private int udpOffset;
+    private int udpLength;
+    private int dtaOffset;
+    private int dtaOpcode;
+    private DtaBaseHeaderForm dtaForm;
+    private int bthOffset;
+    private int roceOpcode;
+    private int payloadOffset;
+    private int payloadLength;
+    private int padCount;
+    private int icrcOffset;
+    private int ipChecksumState;
+    private int udpChecksumState;
+    private int icrcState;
+
+    /**
+     * @param port UDP destination port of DTA reports (default 40040).
+     * @return this.
+     */
+    public FrameDecoder dtaPort(final int port)
+    {
+        this.dtaPort = port;
+        return this;
+    }
+
+    /**
+     * @return UDP destination port of DTA reports.
+     */
+    public int dtaPort()
+    {
+        return dtaPort;
+    }
+
+    /**
+     * @param form base-header form, THREE (default), TWO or AUTO.
+     * @return this.
+     */
+    public FrameDecoder baseHeaderForm(final DtaBaseHeaderForm form)
+    {
+        this.baseHeaderForm = form;
+        return this;
+    }
+
+    /**
+     * @return configured base-header form.
+     */
+    public DtaBaseHeaderForm baseHeaderForm()
+    {
+        return baseHeaderForm;
+    }
+
+    /**
+     * @param length Key-Write data bytes, slotSize - 4 (default 4).
+     * @return this.
+     */
+    public FrameDecoder keyWriteDataLength(final int length)
+    {
+        this.keyWriteDataLength = length;
+        return this;
+    }
+
+    /**
+     * @return configured Key-Write data length.
+     */
+    public int keyWriteDataLength()
+    {
+        return keyWriteDataLength;
+    }
+
+    /**
+     * @param verify when true, a DTA or RoCEv2 datagram with a non-zero wrong UDP checksum is
+     *               {@link MalformedReason#BAD_UDP_CHECKSUM} (default false: the reference generators send
+     *               stale checksums).
+     * @return this.
+     */
+    public FrameDecoder verifyUdpChecksum(final boolean verify)
+    {
+        this.verifyUdpChecksum = verify;
+        return this;
+    }
+
+    /**
+     * Decode one frame. Never throws.
+     *
+     * @param buffer the buffer holding the frame.
+     * @param offset frame start (Ethernet destination MAC).
+     * @param length frame length (FCS excluded; trailing padding allowed).
+     * @return the classification, also available from {@link #kind()}.
+     */
+    public FrameKind decode(final DirectBuffer buffer, final int offset, final int length)
+    {
+        reset(buffer, offset, length);
+        try
+        {
+            kind = decodeFrame(buffer, offset, length);
+        }
+        catch (final RuntimeException ex)
+        {
+            // Last resort only: malformed input is caught by the length checks; this marks a decoder bug.
+            kind = FrameKind.MALFORMED;
+            reason = MalformedReason.INTERNAL_ERROR;
+        }
+
+        return kind;
+    }
+
+    private void reset(final DirectBuffer buffer, final int offset, final int length)
+    {
+        this.buffer = buffer;
+        kind = FrameKind.MALFORMED;
+        reason = MalformedReason.NONE;
+        frameOffset = offset;
+        frameLength = length;
+        vlanTagCount = 0;
+        etherType = -1;
+        ipOffset = -1;
+        ipEnd = -1;
+        udpOffset = -1;
+        udpLength = -1;
+        dtaOffset = -1;
+        dtaOpcode = -1;
+        dtaForm = null;
+        bthOffset = -1;
+        roceOpcode = -1;
+        payloadOffset = -1;
+        payloadLength = 0;
+        padCount = 0;
+        icrcOffset = -1;
+        ipChecksumState = UNKNOWN;
+        udpChecksumState = UNKNOWN;
+        icrcState = UNKNOWN;
+    }
+
+    private FrameKind malformed(final MalformedReason reason)
+    {
+        this.reason = reason;
+        return FrameKind.MALFORMED;
+    }
+
+    private FrameKind decodeFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (null == buffer || offset < 0 || length < 0 || offset > buffer.capacity() - length)
+        {
+            return malformed(MalformedReason.FRAME_OUT_OF_BUFFER);
+        }
+
+        final int end = offset + length;
+        if (length < EthernetFlyweight.HEADER_LENGTH)
+        {
+            return malformed(MalformedReason.TRUNCATED_ETHERNET);
+        }
+        ethernet.wrap(buffer, offset);
+
+        int typeOffset = offset + EthernetFlyweight.ETHER_TYPE_OFFSET;
+        int type = buffer.getShort(typeOffset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+        int tags = 0;
+        while (EthernetFlyweight.isVlanTpid(type) && tags < EthernetFlyweight.MAX_VLAN_TAGS)
+        {
+            typeOffset += EthernetFlyweight.VLAN_TAG_LENGTH;
+            if (typeOffset + 2 > end)
+            {
+                return malformed(MalformedReason.TRUNCATED_ETHERNET);
+            }
+            type = buffer.getShort(typeOffset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+            tags++;
+        }
+        vlanTagCount = tags;
+        etherType = type;
+        if (EthernetFlyweight.isVlanTpid(type) || type != EthernetFlyweight.ETHER_TYPE_IPV4)
+        {
+            return FrameKind.OTHER;
+        }
+
+        final int ip = typeOffset + 2;
+        if (end - ip < Ipv4Flyweight.MIN_HEADER_LENGTH)
+        {
+            return malformed(MalformedReason.TRUNCATED_IPV4);
+        }
+        ipv4.wrap(buffer, ip);
+        if (ipv4.version() != 4)
+        {
+            return malformed(MalformedReason.BAD_IP_VERSION);
+        }
+        final int ihl = ipv4.ihl();
+        if (ihl < 5)
+        {
+            return malformed(MalformedReason.BAD_IHL);
+        }
+        final int headerLength = ihl * 4;
+        if (end - ip < headerLength)
+        {
+            return malformed(MalformedReason.TRUNCATED_IPV4);
+        }
+        ipOffset = ip;
+        final int totalLength = ipv4.totalLength();
+        if (totalLength < headerLength)
+        {
+            return malformed(MalformedReason.BAD_IP_TOTAL_LENGTH);
+        }
+        if (totalLength > end - ip)
+        {
+            return malformed(MalformedReason.TRUNCATED_IPV4);
+        }
+        ipEnd = ip + totalLength;
+
+        if (ipv4.protocol() != Ipv4Flyweight.PROTOCOL_UDP)
+        {
+            return FrameKind.OTHER;
+        }
+        if (ipv4.isFragment())
+        {
+            return malformed(MalformedReason.FRAGMENTED);
+        }
+
+        final int udpStart = ip + headerLength;
+        if (ipEnd - udpStart < UdpFlyweight.HEADER_LENGTH)
+        {
+            return malformed(MalformedReason.TRUNCATED_UDP);
+        }
+        udp.wrap(buffer, udpStart);
+        udpOffset = udpStart;
+        final int udpLen = udp.length();
+        if (udpLen < UdpFlyweight.HEADER_LENGTH || udpLen > ipEnd - udpStart)
+        {
+            return malformed(MalformedReason.BAD_UDP_LENGTH);
+        }
+        udpLength = udpLen;
+
+        final int dstPort = udp.dstPort();
+        final boolean isDta = dstPort == dtaPort;
+        if (!isDta && dstPort != UdpFlyweight.ROCEV2_PORT)
+        {
+            return FrameKind.OTHER;
+        }
+        if (verifyUdpChecksum && !udpChecksumValid())
+        {
+            return malformed(MalformedReason.BAD_UDP_CHECKSUM);
+        }
+
+        return isDta ? decodeDta(buffer) : decodeRoce(buffer);
+    }
+
+    private FrameKind decodeDta(final DirectBuffer buffer)
+    {
+        final int start = udpOffset + UdpFlyweight.HEADER_LENGTH;
+        final int available = udpLength - UdpFlyweight.HEADER_LENGTH;
+        if (available < 1)
+        {
+            return malformed(MalformedReason.TRUNCATED_DTA);
+        }
+        dtaOffset = start;
+        final int opcode = buffer.getByte(start) & 0xFF;
+        dtaOpcode = opcode;
+        if (!DtaOpcode.isKnown(opcode))
+        {
+            return malformed(MalformedReason.UNKNOWN_DTA_OPCODE);
+        }
+
+        final int subLength = DtaOpcode.subHeaderLength(opcode, keyWriteDataLength);
+        final DtaBaseHeaderForm form;
+        if (baseHeaderForm == DtaBaseHeaderForm.AUTO)
+        {
+            if (subLength < 0)
+            {
+                form = DtaBaseHeaderForm.THREE;
+            }
+            else if (available == DtaBaseHeaderForm.THREE.length() + subLength)
+            {
+                form = DtaBaseHeaderForm.THREE;
+            }
+            else if (available == DtaBaseHeaderForm.TWO.length() + subLength)
+            {
+                form = DtaBaseHeaderForm.TWO;
+            }
+            else if (available < DtaBaseHeaderForm.TWO.length() + subLength)
+            {
+                return malformed(MalformedReason.TRUNCATED_DTA);
+            }
+            else
+            {
+                return malformed(MalformedReason.BAD_DTA_LENGTH);
+            }
+        }
+        else
+        {
+            form = baseHeaderForm;
+        }
+
+        final int baseLength = form.length();
+        if (available < baseLength + Math.max(subLength, 0))
+        {
+            return malformed(MalformedReason.TRUNCATED_DTA);
+        }
+
+        dtaForm = form;
+        dtaBase.wrap(buffer, start, form);
+        final int sub = start + baseLength;
+        payloadOffset = sub;
+        payloadLength = start + available - sub;
+        switch (opcode)
+        {
+            case DtaOpcode.KEY_WRITE:
+                keyWrite.wrap(buffer, sub, keyWriteDataLength);
+                break;
+            case DtaOpcode.APPEND:
+                append.wrap(buffer, sub);
+                break;
+            case DtaOpcode.KEY_INCREMENT:
+                keyIncrement.wrap(buffer, sub);
+                break;
+            case DtaOpcode.POSTCARD:
+                postcard.wrap(buffer, sub);
+                break;
+            default:
+                break;
+        }
+
+        return FrameKind.DTA;
+    }
+
+    private FrameKind decodeRoce(final DirectBuffer buffer)
+    {
+        final int start = udpOffset + UdpFlyweight.HEADER_LENGTH;
+        final int end = udpOffset + udpLength;
+        if (end - start < BthFlyweight.LENGTH + Icrc.LENGTH)
+        {
+            return malformed(MalformedReason.TRUNCATED_BTH);
+        }
+        bthOffset = start;
+        bth.wrap(buffer, start);
+        final int opcode = bth.opcode();
+        roceOpcode = opcode;
+        if (bth.tver() != 0)
+        {
+            return malformed(MalformedReason.BAD_TVER);
+        }
+        final int extLength = RoceOpcode.headerLengthAfterBth(opcode);
+        if (extLength < 0)
+        {
+            return malformed(MalformedReason.UNKNOWN_ROCE_OPCODE);
+        }
+        final int payloadStart = start + BthFlyweight.LENGTH + extLength;
+        final int icrcStart = end - Icrc.LENGTH;
+        if (payloadStart > icrcStart)
+        {
+            return malformed(MalformedReason.TRUNCATED_ROCE_HEADERS);
+        }
+
+        final int pad = bth.padCount();
+        final int raw = icrcStart - payloadStart;
+        if (RoceOpcode.carriesPayload(opcode))
+        {
+            if (pad > raw)
+            {
+                return malformed(MalformedReason.BAD_PAD);
+            }
+        }
+        else
+        {
+            if (pad != 0)
+            {
+                return malformed(MalformedReason.BAD_PAD);
+            }
+            if (raw != 0)
+            {
+                return malformed(MalformedReason.UNEXPECTED_ROCE_PAYLOAD);
+            }
+        }
+
+        padCount = pad;
+        payloadOffset = payloadStart;
+        payloadLength = raw - pad;
+        icrcOffset = icrcStart;
+
+        final int ext = start + BthFlyweight.LENGTH;
+        if (RoceOpcode.hasReth(opcode))
+        {
+            reth.wrap(buffer, ext);
+        }
+        else if (RoceOpcode.hasAtomicEth(opcode))
+        {
+            atomicEth.wrap(buffer, ext);
+        }
+        else if (RoceOpcode.hasAeth(opcode))
+        {
+            aeth.wrap(buffer, ext);
+            if (opcode == RoceOpcode.RC_ATOMIC_ACKNOWLEDGE)
+            {
+                atomicAckEth.wrap(buffer, ext + AethFlyweight.LENGTH);
+            }
+        }
+
+        return FrameKind.ROCE;
+    }
+
+    /**
+     * @return the last classification.
+     */
+    public FrameKind kind()
+    {
+        return kind;
+    }
+
+    /**
+     * @return why the last frame was malformed, or {@link MalformedReason#NONE}.
+     */
+    public MalformedReason malformedReason()
+    {
+        return reason;
+    }
+
+    /**
+     * IPv4 header checksum verdict, computed on first call after a decode.
+     *
+     * @return true if an IPv4 header was found complete in the frame and its checksum is correct.
+     */
+    public boolean ipChecksumValid()
+    {
+        if (ipChecksumState == UNKNOWN)
+        {
+            ipChecksumState = ipOffset >= 0 && ipv4.isChecksumValid() ? VALID : INVALID;
+        }
+
+        return ipChecksumState == VALID;
+    }
+
+    /**
+     * UDP checksum verdict (a zero checksum means "none" and is valid), computed on first call after a decode.
+     *
+     * @return true if a complete UDP datagram was found and its checksum is absent or correct.
+     */
+    public boolean udpChecksumValid()
+    {
+        if (udpChecksumState == UNKNOWN)
+        {
+            udpChecksumState = udpLength >= UdpFlyweight.HEADER_LENGTH &&
+                UdpFlyweight.isIpv4ChecksumValid(buffer, ipOffset, udpOffset, udpLength) ? VALID : INVALID;
+        }
+
+        return udpChecksumState == VALID;
+    }
+
+    /**
+     * RoCEv2 ICRC verdict, computed on first call after a decode.
+     *
+     * @return true if the frame is {@link FrameKind#ROCE}, the IPv4 header has IHL 5 and the ICRC is correct.
+     */
+    public boolean icrcValid()
+    {
+        if (icrcState == UNKNOWN)
+        {
+            icrcState = kind == FrameKind.ROCE && icrc.verify(buffer, ipOffset, udpOffset + udpLength) ?
+                VALID : INVALID;
+        }
+
+        return icrcState == VALID;
+    }
+
+    /**
+     * @return the buffer of the last frame.
+     */
+    public DirectBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * @return offset of the last frame.
+     */
+    public int frameOffset()
+    {
+        return frameOffset;
+    }
+
+    /**
+     * @return length of the last frame as given.
+     */
+    public int frameLength()
+    {
+        return frameLength;
+    }
+
+    /**
+     * @return number of VLAN tags (0..2).
+     */
+    public int vlanTagCount()
+    {
+        return vlanTagCount;
+    }
+
+    /**
+     * @return the EtherType after the VLAN tags, or -1 if not reached.
+     */
+    public int etherType()
+    {
+        return etherType;
+    }
+
+    /**
+     * @return offset of the IPv4 header, or -1.
+     */
+    public int ipOffset()
+    {
+        return ipOffset;
+    }
+
+    /**
+     * @return end of the IP datagram (exclusive; Ethernet padding excluded), or -1.
+     */
+    public int ipEnd()
+    {
+        return ipEnd;
+    }
+
+    /**
+     * @return offset of the UDP header, or -1.
+     */
+    public int udpOffset()
+    {
+        return udpOffset;
+    }
+
+    /**
+     * @return UDP length (validated), or -1.
+     */
+    public int udpLength()
+    {
+        return udpLength;
+    }
+
+    /**
+     * @return offset of the DTA base header, or -1.
+     */
+    public int dtaOffset()
+    {
+        return dtaOffset;
+    }
+
+    /**
+     * @return the DTA opcode (also set for {@link MalformedReason#UNKNOWN_DTA_OPCODE}), or -1.
+     */
+    public int dtaOpcode()
+    {
+        return dtaOpcode;
+    }
+
+    /**
+     * @return the base-header form used for the last DTA report (resolved when AUTO), or null.
+     */
+    public DtaBaseHeaderForm dtaBaseHeaderForm()
+    {
+        return dtaForm;
+    }
+
+    /**
+     * @return offset of the BTH, or -1.
+     */
+    public int bthOffset()
+    {
+        return bthOffset;
+    }
+
+    /**
+     * @return the BTH opcode (also set for unknown opcodes), or -1.
+     */
+    public int roceOpcode()
+    {
+        return roceOpcode;
+    }
+
+    /**
+     * For RoCE: start of the payload after the extension headers. For DTA: start of the primitive's sub-header.
+     *
+     * @return the offset, or -1.
+     */
+    public int payloadOffset()
+    {
+        return payloadOffset;
+    }
+
+    /**
+     * For RoCE: payload bytes excluding pad and ICRC. For DTA: bytes from the sub-header to the end of the UDP
+     * datagram.
+     *
+     * @return the length.
+     */
+    public int payloadLength()
+    {
+        return payloadLength;
+    }
+
+    /**
+     * @return RoCE PadCnt.
+     */
+    public int padCount()
+    {
+        return padCount;
+    }
+
+    /**
+     * @return offset of the RoCE ICRC, or -1.
+     */
+    public int icrcOffset()
+    {
+        return icrcOffset;
+    }
+
+    /**
+     * @return Ethernet flyweight (wrapped once the frame had 14 bytes).
+     */
+    public EthernetFlyweight ethernet()
+    {
+        return ethernet;
+    }
+
+    /**
+     * @return IPv4 flyweight (valid when {@link #ipOffset()} is not -1).
+     */
+    public Ipv4Flyweight ipv4()
+    {
+        return ipv4;
+    }
+
+    /**
+     * @return UDP flyweight (valid when {@link #udpOffset()} is not -1).
+     */
+    public UdpFlyweight udp()
+    {
+        return udp;
+    }
+
+    /**
+     * @return DTA base header flyweight (valid for {@link FrameKind#DTA}).
+     */
+    public DtaBaseHeaderFlyweight dtaBase()
+    {
+        return dtaBase;
+    }
+
+    /**
+     * @return Key-Write flyweight (valid for a DTA Key-Write).
+     */
+    public KeyWriteFlyweight keyWrite()
+    {
+        return keyWrite;
+    }
+
+    /**
+     * @return Key-Increment flyweight (valid for a DTA Key-Increment).
+     */
+    public KeyIncrementFlyweight keyIncrement()
+    {
+        return keyIncrement;
+    }
+
+    /**
+     * @return Append flyweight (valid for a DTA Append).
+     */
+    public AppendFlyweight append()
+    {
+        return append;
+    }
+
+    /**
+     * @return Postcard flyweight (valid for a DTA Postcard).
+     */
+    public PostcardFlyweight postcard()
+    {
+        return postcard;
+    }
+
+    /**
+     * @return BTH flyweight (valid for {@link FrameKind#ROCE}).
+     */
+    public BthFlyweight bth()
+    {
+        return bth;
+    }
+
+    /**
+     * @return RETH flyweight (valid when {@link RoceOpcode#hasReth(int)}).
+     */
+    public RethFlyweight reth()
+    {
+        return reth;
+    }
+
+    /**
+     * @return AtomicETH flyweight (valid for FETCH_ADD / COMPARE_SWAP).
+     */
+    public AtomicEthFlyweight atomicEth()
+    {
+        return atomicEth;
+    }
+
+    /**
+     * @return AETH flyweight (valid when {@link RoceOpcode#hasAeth(int)}).
+     */
+    public AethFlyweight aeth()
+    {
+        return aeth;
+    }
+
+    /**
+     * @return AtomicAckETH flyweight (valid for ATOMIC ACKNOWLEDGE).
+     */
+    public AtomicAckEthFlyweight atomicAckEth()
+    {
+        return atomicAckEth;
+    }
+}

@@ -1,0 +1,164 @@
+package io.dta.codec;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32;
+
+/**
+ * RoCEv2 Invariant CRC over IPv4 (rocev2-reference §2): CRC-32 of 8 x 0xFF, the 20-byte IPv4 header with TOS,
+ * TTL and checksum masked to ones, the UDP header with its checksum masked, the BTH with byte 4 masked, then every
+ * byte up to the ICRC; written least-significant byte first.
+ * <p>
+ * The frame is never copied. The constant prefix is fed from a static array, only the 40 masked header bytes are
+ * copied into a reusable direct scratch buffer, and the rest is fed to the (intrinsic) {@link CRC32} in place:
+ * <ul>
+ *     <li>byte-array backed buffers via {@link CRC32#update(byte[], int, int)};</li>
+ *     <li>{@link ByteBuffer} backed buffers via a cached {@link ByteBuffer#duplicate()} view, re-created only when
+ *     the backing buffer changes, so the steady state allocates nothing;</li>
+ *     <li>raw-address buffers (no array, no ByteBuffer) through the scratch buffer in chunks: a documented slow
+ *     path, still allocation-free.</li>
+ * </ul>
+ * Only IPv4 headers with IHL 5 are verifiable: RoCEv2 stacks put exactly 20 IP bytes into the pseudo-header.
+ * <p>
+ * Not thread-safe: use one instance per thread.
+ */
+public final class Icrc
+{
+    /** Length of the ICRC trailer. */
+    public static final int LENGTH = 4;
+    /** Bytes of IPv4 + UDP + BTH headers that are copied and masked. */
+    public static final int MASKED_HEADER_LENGTH = Ipv4Flyweight.MIN_HEADER_LENGTH + UdpFlyweight.HEADER_LENGTH +
+        BthFlyweight.LENGTH;
+    /** CRC-32 over (masked input || correct ICRC bytes) for any good packet. */
+    public static final long RESIDUE = 0x2144DF1CL;
+
+    private static final byte[] MASKED_LRH = { -1, -1, -1, -1, -1, -1, -1, -1 };
+    private static final int CHUNK_LENGTH = 256;
+    private static final int MIN_FRAME_FROM_IP = MASKED_HEADER_LENGTH + LENGTH;
+
+    private final CRC32 crc = new CRC32();
+    private final ByteBuffer scratch = ByteBuffer.allocateDirect(CHUNK_LENGTH);
+    private final UnsafeBuffer scratchBuffer = new UnsafeBuffer(scratch);
+    private ByteBuffer cachedSource;
+    private ByteBuffer cachedView;
+
+    /**
+     * Compute the ICRC value of an IPv4 RoCEv2 packet. The caller guarantees IHL 5 and
+     * {@code icrcOffset >= ipOffset + 40}.
+     *
+     * @param frame      the frame.
+     * @param ipOffset   offset of the IPv4 header.
+     * @param icrcOffset offset of the ICRC (the end of the covered bytes).
+     * @return the CRC-32 value ({@code CRC32.getValue()} narrowed to int).
+     */
+    public int compute(final DirectBuffer frame, final int ipOffset, final int icrcOffset)
+    {
+        crc.reset();
+        crc.update(MASKED_LRH, 0, MASKED_LRH.length);
+
+        frame.getBytes(ipOffset, scratchBuffer, 0, MASKED_HEADER_LENGTH);
+        scratchBuffer.putByte(Ipv4Flyweight.TOS_OFFSET, (byte)0xFF);
+        scratchBuffer.putByte(Ipv4Flyweight.TTL_OFFSET, (byte)0xFF);
+        scratchBuffer.putShort(Ipv4Flyweight.CHECKSUM_OFFSET, (short)0xFFFF);
+        final int udp = Ipv4Flyweight.MIN_HEADER_LENGTH;
+        scratchBuffer.putShort(udp + UdpFlyweight.CHECKSUM_OFFSET, (short)0xFFFF);
+        final int bth = udp + UdpFlyweight.HEADER_LENGTH;
+        scratchBuffer.putByte(bth + BthFlyweight.FECN_BECN_OFFSET, (byte)0xFF);
+        scratch.clear().limit(MASKED_HEADER_LENGTH);
+        crc.update(scratch);
+
+        final int start = ipOffset + MASKED_HEADER_LENGTH;
+        final int length = icrcOffset - start;
+        if (length > 0)
+        {
+            updateInPlace(frame, start, length);
+        }
+
+        return (int)crc.getValue();
+    }
+
+    /**
+     * Compute the ICRC and write it little-endian at {@code icrcOffset}.
+     *
+     * @param frame      the frame, complete up to the ICRC.
+     * @param ipOffset   offset of the IPv4 header (IHL 5).
+     * @param icrcOffset offset of the ICRC.
+     */
+    public void write(final MutableDirectBuffer frame, final int ipOffset, final int icrcOffset)
+    {
+        frame.putInt(icrcOffset, compute(frame, ipOffset, icrcOffset), ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * Can the ICRC of the datagram at {@code ipOffset} be checked? Requires IPv4 with IHL 5 and room for
+     * IP + UDP + BTH + ICRC before {@code frameEnd}.
+     *
+     * @param frame    the frame.
+     * @param ipOffset offset of the IPv4 header.
+     * @param frameEnd end of the IP datagram (exclusive; Ethernet padding excluded).
+     * @return true if {@link #verify(DirectBuffer, int, int)} can give a meaningful answer.
+     */
+    public static boolean isVerifiable(final DirectBuffer frame, final int ipOffset, final int frameEnd)
+    {
+        return ipOffset >= 0 && frameEnd - ipOffset >= MIN_FRAME_FROM_IP && frameEnd <= frame.capacity() &&
+            frame.getByte(ipOffset) == 0x45;
+    }
+
+    /**
+     * Verify the ICRC in the last 4 bytes before {@code frameEnd}.
+     *
+     * @param frame    the frame.
+     * @param ipOffset offset of the IPv4 header.
+     * @param frameEnd end of the IP datagram (exclusive; Ethernet padding excluded).
+     * @return true if verifiable and correct; false otherwise.
+     */
+    public boolean verify(final DirectBuffer frame, final int ipOffset, final int frameEnd)
+    {
+        if (!isVerifiable(frame, ipOffset, frameEnd))
+        {
+            return false;
+        }
+
+        final int icrcOffset = frameEnd - LENGTH;
+        return compute(frame, ipOffset, icrcOffset) == frame.getInt(icrcOffset, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private void updateInPlace(final DirectBuffer frame, final int start, final int length)
+    {
+        final byte[] array = frame.byteArray();
+        if (null != array)
+        {
+            crc.update(array, frame.wrapAdjustment() + start, length);
+            return;
+        }
+
+        final ByteBuffer source = frame.byteBuffer();
+        if (null != source)
+        {
+            if (source != cachedSource)
+            {
+                cachedSource = source;
+                cachedView = source.duplicate();
+            }
+            final int position = frame.wrapAdjustment() + start;
+            cachedView.clear().limit(position + length).position(position);
+            crc.update(cachedView);
+            return;
+        }
+
+        // Slow path: a buffer over raw memory has no Java object that CRC32 can read, so copy in chunks.
+        int done = 0;
+        while (done < length)
+        {
+            final int chunk = Math.min(CHUNK_LENGTH, length - done);
+            frame.getBytes(start + done, scratchBuffer, 0, chunk);
+            scratch.clear().limit(chunk);
+            crc.update(scratch);
+            done += chunk;
+        }
+    }
+}

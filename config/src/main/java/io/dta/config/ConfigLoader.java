@@ -1,0 +1,184 @@
+package io.dta.config;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Loads a translator configuration from YAML or JSON and validates all of it before anything starts. Every
+ * problem is reported with its key path and reason, all together, in one {@link ConfigException}.
+ *
+ * <p>Mapping is done by hand rather than by annotation binding so that each error names the exact key
+ * ({@code collectors[0].lists[1].qpn}), unknown keys are refused, and numbers follow one set of rules whatever
+ * the YAML resolver thought of them.
+ */
+public final class ConfigLoader
+{
+    private static final JsonFactory JSON_FACTORY = JsonFactory.builder().build();
+    private static final YAMLFactory YAML_FACTORY = YAMLFactory.builder().build();
+
+    private ConfigLoader()
+    {
+    }
+
+    /**
+     * Load a file; the format follows the extension ({@code .yaml}, {@code .yml}, {@code .json}), or is sniffed.
+     *
+     * @param path the file.
+     * @return the validated configuration.
+     * @throws ConfigException listing every problem, or if the file cannot be read.
+     */
+    public static ApplianceConfig load(final Path path)
+    {
+        final String content;
+        try
+        {
+            content = Files.readString(path, StandardCharsets.UTF_8);
+        }
+        catch (final IOException ex)
+        {
+            throw new ConfigException(path + ": cannot read: " + ex, ex);
+        }
+        final Path fileName = path.getFileName();
+        final ConfigFormat byName = null == fileName ? null : ConfigFormat.forFileName(fileName.toString());
+        return load(content, null == byName ? ConfigFormat.sniff(content) : byName);
+    }
+
+    /**
+     * Load a document whose format is sniffed from its content.
+     *
+     * @param content the document.
+     * @return the validated configuration.
+     * @throws ConfigException listing every problem.
+     */
+    public static ApplianceConfig load(final String content)
+    {
+        return load(content, ConfigFormat.sniff(content));
+    }
+
+    /**
+     * Load a document in a given format.
+     *
+     * @param content the document.
+     * @param format  its syntax.
+     * @return the validated configuration.
+     * @throws ConfigException listing every problem.
+     */
+    public static ApplianceConfig load(final String content, final ConfigFormat format)
+    {
+        final List<String> problems = new ArrayList<>();
+        final ConfigNode root = parse(content, format, problems);
+        if (!problems.isEmpty())
+        {
+            throw new ConfigException(problems);
+        }
+        return new ConfigMapper().map(root);
+    }
+
+    static ConfigNode parse(final String content, final ConfigFormat format, final List<String> problems)
+    {
+        final JsonFactory factory = format == ConfigFormat.JSON ? JSON_FACTORY : YAML_FACTORY;
+        try (JsonParser parser = factory.createParser(content))
+        {
+            final JsonToken first = parser.nextToken();
+            if (null == first)
+            {
+                problems.add("(document): empty configuration");
+                return null;
+            }
+            final ConfigNode root = read(parser, "", problems);
+            if (null != parser.nextToken())
+            {
+                problems.add("(document): more than one document; expected exactly one");
+            }
+            return root;
+        }
+        catch (final JsonProcessingException ex)
+        {
+            final JsonLocation location = ex.getLocation();
+            final String where = null == location ? "" :
+                " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+            problems.add("(document): not valid " + format + where + ": " + ex.getOriginalMessage());
+            return null;
+        }
+        catch (final IOException ex)
+        {
+            problems.add("(document): cannot parse: " + ex);
+            return null;
+        }
+    }
+
+    private static ConfigNode read(final JsonParser parser, final String path, final List<String> problems)
+        throws IOException
+    {
+        final JsonToken token = parser.currentToken();
+        switch (token)
+        {
+            case START_OBJECT ->
+            {
+                final Map<String, ConfigNode> entries = new LinkedHashMap<>();
+                while (parser.nextToken() == JsonToken.FIELD_NAME)
+                {
+                    final String key = parser.currentName();
+                    parser.nextToken();
+                    final String childPath = path.isEmpty() ? key : path + "." + key;
+                    final ConfigNode value = read(parser, childPath, problems);
+                    if (entries.containsKey(key))
+                    {
+                        problems.add(childPath + ": duplicate key");
+                    }
+                    else
+                    {
+                        entries.put(key, value);
+                    }
+                }
+                return new ConfigNode.MapNode(entries);
+            }
+            case START_ARRAY ->
+            {
+                final List<ConfigNode> items = new ArrayList<>();
+                while (parser.nextToken() != JsonToken.END_ARRAY)
+                {
+                    items.add(read(parser, path + "[" + items.size() + "]", problems));
+                }
+                return new ConfigNode.ListNode(items);
+            }
+            case VALUE_STRING ->
+            {
+                return new ConfigNode.ScalarNode(ConfigNode.Kind.STRING, parser.getText());
+            }
+            case VALUE_NUMBER_INT ->
+            {
+                return new ConfigNode.ScalarNode(ConfigNode.Kind.INTEGER, parser.getText());
+            }
+            case VALUE_NUMBER_FLOAT ->
+            {
+                return new ConfigNode.ScalarNode(ConfigNode.Kind.FLOAT, parser.getText());
+            }
+            case VALUE_TRUE, VALUE_FALSE ->
+            {
+                return new ConfigNode.ScalarNode(ConfigNode.Kind.BOOLEAN, parser.getText());
+            }
+            case VALUE_NULL ->
+            {
+                return new ConfigNode.ScalarNode(ConfigNode.Kind.NULL, "null");
+            }
+            default ->
+            {
+                return new ConfigNode.ScalarNode(ConfigNode.Kind.OTHER, String.valueOf(parser.getText()));
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.dta.config;
+
+/**
+ * How DTA reports arrive and how reporters are NACKed.
+ *
+ * @param udpPort         UDP destination port of reports, default 40040.
+ * @param baseHeader      base header form, default {@link BaseHeader#THREE}.
+ * @param verifyChecksums verify UDP checksums of reports, default false (reference generators send stale ones).
+ * @param nackPort        UDP port reporters receive NACKs on, default 40044.
+ */
+public record ReportsConfig(int udpPort, BaseHeader baseHeader, boolean verifyChecksums, int nackPort)
+{
+    /**
+     * Default report port.
+     */
+    public static final int DEFAULT_UDP_PORT = 40040;
+
+    /**
+     * Default NACK port.
+     */
+    public static final int DEFAULT_NACK_PORT = 40044;
+}

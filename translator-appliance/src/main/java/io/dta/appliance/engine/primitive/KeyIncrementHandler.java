@@ -49,7 +49,7 @@ public final class KeyIncrementHandler
             {
                 continue;
             }
-            final long index = keyHash.slotHash(key, n) & slotMask;
+            final long index = keyHash.slotHash(key & 0xFFFFFFFFL, n) & slotMask;
             sender.fetchAdd(baseAddress + index * COUNTER_LENGTH, counter, essential, nowNanos);
         }
     }

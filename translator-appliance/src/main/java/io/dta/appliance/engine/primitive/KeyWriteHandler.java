@@ -62,7 +62,7 @@ public final class KeyWriteHandler
         final boolean essential,
         final long nowNanos)
     {
-        slot.putInt(0, keyHash.checksum(key), ByteOrder.LITTLE_ENDIAN);
+        slot.putInt(0, (int)keyHash.checksum(key & 0xFFFFFFFFL), ByteOrder.LITTLE_ENDIAN);
         slot.putBytes(4, data, dataOffset, slotSize - 4);
         for (int n = 0; n < redundancy; n++)
         {
@@ -70,7 +70,7 @@ public final class KeyWriteHandler
             {
                 continue;
             }
-            final long index = keyHash.slotHash(key, n) & slotMask;
+            final long index = keyHash.slotHash(key & 0xFFFFFFFFL, n) & slotMask;
             sender.write(baseAddress + index * slotSize, slot, 0, slotSize, essential, nowNanos);
         }
     }

@@ -175,7 +175,7 @@ public final class PostcardHandler
             final int value = 0 != (masks[entry] & (1 << (h - 1))) ? hopData[entry * hops + h - 1] : 0;
             record.putInt(PostcardLayout.hopOffset(h), value, ByteOrder.LITTLE_ENDIAN);
         }
-        final long slot = keyHash.slotHash(key, 0) & slotMask;
+        final long slot = keyHash.slotHash(key & 0xFFFFFFFFL, 0) & slotMask;
         counters.increment(EngineCounter.POSTCARD_RECORDS);
         sender.write(baseAddress + slot * PostcardLayout.SLOT_LENGTH, record, 0, PostcardLayout.recordLength(hops),
             essential[entry], nowNanos);

@@ -1,0 +1,138 @@
+package io.dta.appliance.cli;
+
+import io.dta.codec.DtaBaseHeaderForm;
+import io.dta.codec.FrameDecoder;
+import io.dta.codec.FrameKind;
+import io.dta.codec.pcap.PcapFormatException;
+import io.dta.codec.pcap.PcapReader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code dta decode}: a tshark-like view of DTA reports and RoCEv2 frames that verifies the ICRC and the IPv4
+ * header checksum.
+ */
+@Command(
+    name = "decode",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Decode a pcap capture of DTA reports and RoCEv2 frames, verifying ICRC and IPv4 header checksums.",
+        "Prints one line per frame then a summary, or with --json one JSON object per frame (JSON Lines).",
+        "Exit status: 0 when the file was read (even with bad frames), 1 when it is not a readable pcap." })
+public final class DecodeCommand implements Callable<Integer>
+{
+    @Parameters(index = "0", paramLabel = "FILE.pcap", description = "classic libpcap capture (Ethernet)")
+    private Path file;
+
+    @Option(names = "--json", description = "one JSON object per frame, one per line; no summary")
+    private boolean json;
+
+    @Option(names = "--dta-port", defaultValue = "40040", description = "UDP port of DTA reports (default: ${DEFAULT-VALUE})")
+    private int dtaPort;
+
+    @Option(names = "--base-header", defaultValue = "auto",
+        description = "DTA base header form: 3, 2 or auto (told apart by opcode and UDP length; default: ${DEFAULT-VALUE})")
+    private String baseHeader;
+
+    @Option(names = "--keywrite-data", defaultValue = "4",
+        description = "data bytes of a Key-Write report: slot size - 4 (default: ${DEFAULT-VALUE})")
+    private int keyWriteDataLength;
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public Integer call()
+    {
+        final DtaBaseHeaderForm form = switch (baseHeader.trim().toLowerCase())
+        {
+            case "3" -> DtaBaseHeaderForm.THREE;
+            case "2" -> DtaBaseHeaderForm.TWO;
+            case "auto" -> DtaBaseHeaderForm.AUTO;
+            default -> null;
+        };
+        if (null == form)
+        {
+            System.err.println("dta decode: --base-header must be 3, 2 or auto, not '" + baseHeader + "'");
+            return 2;
+        }
+        if (keyWriteDataLength < 4 || keyWriteDataLength > 28 || keyWriteDataLength % 4 != 0)
+        {
+            System.err.println("dta decode: --keywrite-data must be 4, 12 or 28 (slot size 8, 16 or 32 minus 4)");
+            return 2;
+        }
+        if (!Files.isReadable(file))
+        {
+            System.err.println("dta decode: cannot read " + file + (Files.exists(file) ? "" : ": no such file"));
+            return 1;
+        }
+        final FrameDecoder decoder = new FrameDecoder()
+            .dtaPort(dtaPort).baseHeaderForm(form).keyWriteDataLength(keyWriteDataLength);
+        final FrameDescriber describer = new FrameDescriber();
+        final Map<FrameKind, Long> kinds = new EnumMap<>(FrameKind.class);
+        long frames = 0;
+        long badIcrc = 0;
+        long badIpChecksum = 0;
+        final PrintWriter out = new PrintWriter(new BufferedWriter(
+            new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16), false);
+        try (PcapReader reader = new PcapReader(file))
+        {
+            while (reader.next())
+            {
+                frames++;
+                final FrameKind kind = decoder.decode(reader.buffer(), reader.offset(), reader.capturedLength());
+                kinds.merge(kind, 1L, Long::sum);
+                if (FrameKind.ROCE == kind && !decoder.icrcValid())
+                {
+                    badIcrc++;
+                }
+                if ((FrameKind.ROCE == kind || FrameKind.DTA == kind) && !decoder.ipChecksumValid())
+                {
+                    badIpChecksum++;
+                }
+                out.println(json ?
+                    describer.json(decoder, frames, reader.timestampNanos(), reader.capturedLength()) :
+                    describer.text(decoder, frames, reader.timestampNanos(), reader.capturedLength()));
+            }
+        }
+        catch (final PcapFormatException ex)
+        {
+            out.flush();
+            System.err.println("dta decode: " + ex.getMessage());
+            return 1;
+        }
+        catch (final NoSuchFileException ex)
+        {
+            System.err.println("dta decode: no such file: " + file);
+            return 1;
+        }
+        catch (final IOException ex)
+        {
+            out.flush();
+            System.err.println("dta decode: cannot read " + file + ": " + ex.getMessage());
+            return 1;
+        }
+        if (!json)
+        {
+            out.printf("%n%d frames: %d dta, %d roce, %d other, %d malformed; %d bad ICRC, %d bad IPv4 checksum%n",
+                frames, kinds.getOrDefault(FrameKind.DTA, 0L), kinds.getOrDefault(FrameKind.ROCE, 0L),
+                kinds.getOrDefault(FrameKind.OTHER, 0L), kinds.getOrDefault(FrameKind.MALFORMED, 0L), badIcrc,
+                badIpChecksum);
+        }
+        out.flush();
+        return 0;
+    }
+}

@@ -311,7 +311,8 @@ class ConfigValidationTest
     @Test
     void shouldRefuseDuplicateYamlKeysAndSyntaxErrors()
     {
-        final String yaml = ConfigTestSupport.resource("translator.yaml").replace("  ttl: 64\n", "  ttl: 64\n  ttl: 65\n");
+        final String yaml = ConfigTestSupport.resource("translator.yaml")
+            .replace("  ttl: 64\n", "  ttl: 64\n  ttl: 65\n");
         final ConfigException dup = assertThrows(ConfigException.class, () -> ConfigLoader.load(yaml));
         assertEquals(List.of("translator.ttl: duplicate key"), dup.problems());
 

@@ -1,0 +1,40 @@
+package io.dta.appliance.cli;
+
+import io.dta.config.ApplianceConfig;
+import io.dta.config.ConfigDefaults;
+import io.dta.config.ConfigException;
+import io.dta.config.ConfigLoader;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+
+/**
+ * The {@code --config FILE} option shared by the commands that run the engine; without it the embedded
+ * default configuration is used.
+ */
+final class ConfigOption
+{
+    @Option(names = "--config", paramLabel = "FILE",
+        description = "translator configuration (YAML or JSON); default: the embedded demo configuration")
+    Path file;
+
+    /**
+     * Loads and validates the configuration, printing every problem with its key path when it is invalid.
+     *
+     * @param command the command name for messages.
+     * @return the configuration, or null when it was refused (the caller exits with status 2).
+     */
+    ApplianceConfig load(final String command)
+    {
+        try
+        {
+            return null == file ? ConfigDefaults.load() : ConfigLoader.load(file);
+        }
+        catch (final ConfigException ex)
+        {
+            System.err.println("dta " + command + ": " + (null == file ? "embedded configuration" : file) + ": " +
+                ex.getMessage());
+            return null;
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.dta.appliance.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.EngineCounters;
+import io.dta.appliance.engine.QueuePairSender;
+import io.dta.appliance.engine.TranslatorEngine;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The end-of-run summary of an engine: reports in, frames out per QP, every non-zero counter, drops by reason.
+ */
+final class EngineSummary
+{
+    private EngineSummary()
+    {
+    }
+
+    static Map<String, Object> toMap(final TranslatorEngine engine)
+    {
+        final EngineCounters counters = engine.counters();
+        final Map<String, Object> root = new LinkedHashMap<>();
+        root.put("reportsIn", counters.get(EngineCounter.REPORTS_IN));
+        root.put("reportsTranslated", counters.get(EngineCounter.REPORTS_TRANSLATED));
+        root.put("framesIn", counters.get(EngineCounter.FRAMES_IN));
+        root.put("roceFramesOut", counters.get(EngineCounter.ROCE_FRAMES_OUT));
+        root.put("otherFramesSkipped", counters.get(EngineCounter.OTHER_FRAMES));
+        final List<Map<String, Object>> qps = new ArrayList<>();
+        for (final QueuePairSender s : engine.senders())
+        {
+            final Map<String, Object> qp = new LinkedHashMap<>();
+            qp.put("name", s.path().name());
+            qp.put("localQpn", s.path().localQpn());
+            qp.put("collectorQpn", s.path().remoteQpn());
+            qp.put("framesOut", s.framesOut());
+            qp.put("bytesOut", s.bytesOut());
+            qp.put("nextPsn", s.nextPsn());
+            qp.put("resyncs", s.resyncs());
+            qp.put("state", s.state().name());
+            qp.put("essentialBacklog", s.essentialBacklog());
+            qps.add(qp);
+        }
+        root.put("queuePairs", qps);
+        final Map<String, Long> drops = new LinkedHashMap<>();
+        final Map<String, Long> other = new LinkedHashMap<>();
+        for (final EngineCounter c : EngineCounter.values())
+        {
+            final long value = counters.get(c);
+            if (c.name().startsWith("DROP_") || c.name().startsWith("RESPONSE_DROP_"))
+            {
+                if (0 != value)
+                {
+                    drops.put(camel(c.name()), value);
+                }
+            }
+            else if (0 != value)
+            {
+                other.put(camel(c.name()), value);
+            }
+        }
+        root.put("drops", drops);
+        root.put("counters", other);
+        return root;
+    }
+
+    static void print(final TranslatorEngine engine, final boolean json, final PrintStream out)
+    {
+        if (json)
+        {
+            try
+            {
+                out.println(new ObjectMapper().writeValueAsString(toMap(engine)));
+            }
+            catch (final JsonProcessingException ex)
+            {
+                throw new IllegalStateException(ex);
+            }
+            return;
+        }
+        final EngineCounters counters = engine.counters();
+        out.printf("reports in %d, translated %d, RoCEv2 frames out %d, other frames skipped %d%n",
+            counters.get(EngineCounter.REPORTS_IN), counters.get(EngineCounter.REPORTS_TRANSLATED),
+            counters.get(EngineCounter.ROCE_FRAMES_OUT), counters.get(EngineCounter.OTHER_FRAMES));
+        out.printf("%-28s %10s %10s %12s %10s %8s %-8s%n", "queue pair", "local QPN", "frames", "bytes", "next PSN",
+            "resyncs", "state");
+        for (final QueuePairSender s : engine.senders())
+        {
+            out.printf("%-28s   0x%06x %10d %12d   0x%06x %8d %-8s%n", s.path().name(), s.path().localQpn(),
+                s.framesOut(), s.bytesOut(), s.nextPsn(), s.resyncs(), s.state());
+        }
+        boolean anyDrop = false;
+        for (final EngineCounter c : EngineCounter.values())
+        {
+            if ((c.name().startsWith("DROP_") || c.name().startsWith("RESPONSE_DROP_")) && 0 != counters.get(c))
+            {
+                if (!anyDrop)
+                {
+                    out.println("drops:");
+                    anyDrop = true;
+                }
+                out.printf("  %-45s %d%n", c.description(), counters.get(c));
+            }
+        }
+        if (!anyDrop)
+        {
+            out.println("drops: none");
+        }
+        out.println("counters:");
+        for (final EngineCounter c : EngineCounter.values())
+        {
+            if (!c.name().startsWith("DROP_") && !c.name().startsWith("RESPONSE_DROP_") && 0 != counters.get(c))
+            {
+                out.printf("  %-45s %d%n", c.description(), counters.get(c));
+            }
+        }
+    }
+
+    static String camel(final String constant)
+    {
+        final StringBuilder sb = new StringBuilder();
+        boolean upper = false;
+        for (final char c : constant.toLowerCase().toCharArray())
+        {
+            if ('_' == c)
+            {
+                upper = true;
+            }
+            else
+            {
+                sb.append(upper ? Character.toUpperCase(c) : c);
+                upper = false;
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,89 @@
+package io.dta.appliance.cli;
+
+import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.replay.Replay;
+import io.dta.codec.pcap.PcapFormatException;
+import io.dta.config.ApplianceConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code dta replay}: translates a capture of reports into a capture of RoCEv2 frames, deterministically.
+ */
+@Command(
+    name = "replay",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Translate every DTA report of a capture, in capture order, with the capture timestamps as the clock.",
+        "Collector responses (ACK/NAK/ATOMIC ACK) from --responses are merged in by timestamp. At end of input",
+        "partial batches are flushed and the run is summarised." })
+public final class ReplayCommand implements Callable<Integer>
+{
+    @Mixin
+    private ConfigOption config = new ConfigOption();
+
+    @Option(names = "--in", required = true, paramLabel = "REPORTS.pcap", description = "capture of DTA reports")
+    private Path in;
+
+    @Option(names = "--out", required = true, paramLabel = "ROCE.pcap", description = "capture to write RoCEv2 frames to")
+    private Path out;
+
+    @Option(names = "--responses", paramLabel = "RESP.pcap", description = "capture of the collector's responses")
+    private Path responses;
+
+    @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk",
+        description = "I/O path: java (pcap files read by the JVM; default)")
+    private String io;
+
+    @Option(names = "--json", description = "print the summary as one JSON object")
+    private boolean json;
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public Integer call()
+    {
+        if (!"java".equals(io))
+        {
+            System.err.println("dta replay: --io " + io + " is not available in this build (only --io java)");
+            return 2;
+        }
+        final ApplianceConfig appliance = config.load("replay");
+        if (null == appliance)
+        {
+            return 2;
+        }
+        for (final Path p : null == responses ? new Path[] { in } : new Path[] { in, responses })
+        {
+            if (!Files.isReadable(p))
+            {
+                System.err.println("dta replay: cannot read " + p);
+                return 1;
+            }
+        }
+        try
+        {
+            final TranslatorEngine engine = Replay.run(appliance, in, responses, out);
+            EngineSummary.print(engine, json, System.out);
+            return 0;
+        }
+        catch (final PcapFormatException ex)
+        {
+            System.err.println("dta replay: " + ex.getMessage());
+            return 1;
+        }
+        catch (final IOException | UncheckedIOException ex)
+        {
+            System.err.println("dta replay: " + ex.getMessage());
+            return 1;
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.dta.appliance.replay;
+
+import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.io.PcapFrameSink;
+import io.dta.codec.pcap.PcapReader;
+import io.dta.codec.pcap.PcapWriter;
+import io.dta.config.ApplianceConfig;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Offline translation of a capture: every report in capture order, with the capture timestamps as the engine
+ * clock, and the collector's responses (ACK, NAK, ATOMIC ACK) from a second capture merged in by timestamp
+ * (a response and a report with the same timestamp: the response first). At end of input the partial batches,
+ * cached postcards and held frames are flushed.
+ */
+public final class Replay
+{
+    private Replay()
+    {
+    }
+
+    /**
+     * Runs one replay.
+     *
+     * @param config    validated configuration.
+     * @param reports   capture of reports (and anything else; other frames are counted and skipped).
+     * @param responses optional capture of collector responses, or null.
+     * @param output    capture to write the RoCEv2 frames to.
+     * @return the engine after the run, for its counters and QP states.
+     * @throws IOException if a capture cannot be read or written.
+     */
+    public static TranslatorEngine run(
+        final ApplianceConfig config, final Path reports, final Path responses, final Path output) throws IOException
+    {
+        try (PcapFrameSink sink = new PcapFrameSink(new PcapWriter(output, true));
+            PcapReader in = new PcapReader(reports);
+            PcapReader back = null == responses ? null : new PcapReader(responses))
+        {
+            final TranslatorEngine engine = new TranslatorEngine(config, sink);
+            boolean haveIn = in.next();
+            boolean haveBack = null != back && back.next();
+            long now = Long.MIN_VALUE;
+            while (haveIn || haveBack)
+            {
+                final boolean takeBack = haveBack && (!haveIn || back.timestampNanos() <= in.timestampNanos());
+                final PcapReader from = takeBack ? back : in;
+                now = Math.max(now, from.timestampNanos());
+                engine.poll(now);
+                engine.onFrame(from.buffer(), from.offset(), from.capturedLength(), now);
+                if (takeBack)
+                {
+                    haveBack = back.next();
+                }
+                else
+                {
+                    haveIn = in.next();
+                }
+            }
+            engine.flush(Long.MIN_VALUE == now ? 0 : now);
+            return engine;
+        }
+    }
+}

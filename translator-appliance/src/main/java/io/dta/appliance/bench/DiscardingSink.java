@@ -1,0 +1,62 @@
+package io.dta.appliance.bench;
+
+import io.dta.appliance.engine.FrameSink;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A {@link FrameSink} that takes every frame and throws it away, counting frames and bytes: the engine's cost
+ * alone, without I/O.
+ */
+public final class DiscardingSink implements FrameSink
+{
+    private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(16 * 1024));
+    private long frames;
+    private long bytes;
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public MutableDirectBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public int claim(final int maxLength)
+    {
+        return 0;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public void commit(final int offset, final int length, final long timeNanos)
+    {
+        frames++;
+        bytes += length;
+    }
+
+    /**
+     * @return frames taken.
+     */
+    public long frames()
+    {
+        return frames;
+    }
+
+    /**
+     * @return bytes taken.
+     */
+    public long bytes()
+    {
+        return bytes;
+    }
+}

@@ -1,0 +1,250 @@
+package io.dta.appliance.bench;
+
+import io.dta.appliance.engine.QueuePairSender;
+import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.codec.AppendFlyweight;
+import io.dta.codec.DtaBaseHeaderFlyweight;
+import io.dta.codec.DtaBaseHeaderForm;
+import io.dta.codec.EthernetFlyweight;
+import io.dta.codec.Ipv4Flyweight;
+import io.dta.codec.KeyIncrementFlyweight;
+import io.dta.codec.KeyWriteFlyweight;
+import io.dta.codec.PostcardFlyweight;
+import io.dta.codec.RoceFrameEncoder;
+import io.dta.codec.RoceOpcode;
+import io.dta.codec.UdpFlyweight;
+import io.dta.config.AppendConfig;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.CollectorConfig;
+import io.dta.config.ListConfig;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+
+/**
+ * The engine alone on one thread: pre-built report frames in memory, frames out to a {@link DiscardingSink}.
+ * After every burst of {@link #BURST} reports each QP that sent something is answered with one ACK for its
+ * newest PSN, as a collector would, so credits, AckReq timers and the response path run as in production.
+ * The measured phase follows a warm-up; allocation is the measuring thread's own allocation counter.
+ */
+public final class EngineBench
+{
+    /**
+     * Reports per burst, as a NIC receive burst would deliver them.
+     */
+    public static final int BURST = 32;
+
+    private static final int STRIDE = 128;
+    private static final int DISTINCT_REPORTS = 1 << 14;
+
+    private final BenchPrimitive primitive;
+    private final ApplianceConfig config;
+    private final DiscardingSink sink = new DiscardingSink();
+    private final TranslatorEngine engine;
+    private final UnsafeBuffer reports = new UnsafeBuffer(ByteBuffer.allocateDirect(DISTINCT_REPORTS * STRIDE));
+    private final int[] lengths = new int[DISTINCT_REPORTS];
+    private final UnsafeBuffer ack = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
+    private final RoceFrameEncoder ackEncoder = new RoceFrameEncoder();
+    private final QueuePairSender[] senders;
+    private final int[] lastAckedPsn;
+    private int cursor;
+
+    /**
+     * The result of a measured run.
+     *
+     * @param primitive               what was driven.
+     * @param reports                 reports measured.
+     * @param frames                  RoCEv2 frames produced in the measured phase.
+     * @param seconds                 measured wall time.
+     * @param reportsPerSecond        reports per second.
+     * @param framesPerSecond         frames per second.
+     * @param allocatedBytesPerReport bytes the thread allocated per report in the measured phase.
+     * @param gcCount                 garbage collections during the measured phase.
+     */
+    public record Result(
+        BenchPrimitive primitive,
+        long reports,
+        long frames,
+        double seconds,
+        double reportsPerSecond,
+        double framesPerSecond,
+        double allocatedBytesPerReport,
+        long gcCount)
+    {
+    }
+
+    /**
+     * @param primitive  what to drive.
+     * @param base       configuration whose first collector serves the reports.
+     * @param redundancy N for Key-Write and Key-Increment.
+     * @param batchSize  Append batch size (overrides the configuration).
+     * @param seed       seed of the report contents.
+     */
+    public EngineBench(
+        final BenchPrimitive primitive,
+        final ApplianceConfig base,
+        final int redundancy,
+        final int batchSize,
+        final long seed)
+    {
+        this.primitive = primitive;
+        this.config = new ApplianceConfig(base.translator(), base.reports(), base.redundancy(),
+            new AppendConfig(batchSize, base.append().idleFlushMicros()), base.postcards(), base.acks(),
+            base.resync(), base.essential(), base.collectors());
+        this.engine = new TranslatorEngine(config, sink);
+        this.senders = engine.senders().toArray(new QueuePairSender[0]);
+        this.lastAckedPsn = new int[senders.length];
+        for (int i = 0; i < senders.length; i++)
+        {
+            lastAckedPsn[i] = senders[i].nextPsn();
+        }
+        buildReports(redundancy, seed);
+        final CollectorConfig collector = config.collectors().get(0);
+        ackEncoder.srcMac(collector.mac()).dstMac(config.translator().mac()).srcIp(collector.ip())
+            .dstIp(config.translator().ip()).srcPort(0xD001).dstPort(4791).dontFragment(true).ttl(64).migReq(true)
+            .pKey(config.translator().pKey()).opcode(RoceOpcode.RC_ACKNOWLEDGE).syndrome(0x1F).noPayload();
+    }
+
+    private void buildReports(final int redundancy, final long seed)
+    {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final CollectorConfig collector = config.collectors().get(0);
+        final long[] listIds = collector.lists().stream().mapToLong(ListConfig::id).toArray();
+        final int hops = config.postcards().hops();
+        final int dataLength = null == collector.keyWrite() ? 4 : collector.keyWrite().slotSize() - 4;
+        final EthernetFlyweight eth = new EthernetFlyweight();
+        final Ipv4Flyweight ip = new Ipv4Flyweight();
+        final UdpFlyweight udp = new UdpFlyweight();
+        final DtaBaseHeaderFlyweight base = new DtaBaseHeaderFlyweight();
+        for (int i = 0; i < DISTINCT_REPORTS; i++)
+        {
+            final int offset = i * STRIDE;
+            final int subOffset = offset + 42 + 3;
+            final int subLength;
+            switch (primitive)
+            {
+                case KEYWRITE ->
+                {
+                    new KeyWriteFlyweight().wrap(reports, subOffset, dataLength).redundancy(redundancy)
+                        .key(random.nextInt() & 0xFFFFFFFFL).data(random.nextInt() & 0xFFFFFFFFL);
+                    subLength = KeyWriteFlyweight.FIXED_LENGTH + dataLength;
+                }
+                case KEYINCREMENT ->
+                {
+                    new KeyIncrementFlyweight().wrap(reports, subOffset).redundancy(redundancy)
+                        .key(random.nextInt() & 0xFFFFFFFFL).counter(1 + random.nextInt(1000));
+                    subLength = KeyIncrementFlyweight.LENGTH;
+                }
+                case APPEND ->
+                {
+                    new AppendFlyweight().wrap(reports, subOffset).listId(listIds[i % listIds.length])
+                        .data(random.nextInt() & 0xFFFFFFFFL);
+                    subLength = AppendFlyweight.LENGTH;
+                }
+                default ->
+                {
+                    // Consecutive reports walk each flow through all its hops, so every path completes.
+                    new PostcardFlyweight().wrap(reports, subOffset).key(i / hops).hop(1 + i % hops)
+                        .data(random.nextInt() & 0xFFFFFFFFL);
+                    subLength = PostcardFlyweight.LENGTH;
+                }
+            }
+            final int udpLength = 8 + 3 + subLength;
+            eth.wrap(reports, offset).dstMac(collector.mac()).srcMac(0x020000000000L | (i & 0xFF))
+                .etherType(EthernetFlyweight.ETHER_TYPE_IPV4);
+            ip.wrap(reports, offset + 14).versionAndIhl(5).tos(0).totalLength(20 + udpLength).identification(i)
+                .flagsAndFragmentOffset(0).ttl(64).protocol(Ipv4Flyweight.PROTOCOL_UDP).headerChecksum(0)
+                .src(0x0a000100 | (i & 0xFF)).dst(collector.ip()).updateChecksum();
+            udp.wrap(reports, offset + 34).srcPort(40041).dstPort(config.reports().udpPort()).length(udpLength)
+                .checksum(0);
+            base.wrap(reports, offset + 42, DtaBaseHeaderForm.THREE).opcode(primitive.opcode()).seqnum(0).flags(0);
+            lengths[i] = 42 + udpLength;
+        }
+    }
+
+    /**
+     * Feeds {@code count} reports (rounded up to whole bursts) through the engine.
+     *
+     * @param count reports to feed.
+     */
+    public void feed(final long count)
+    {
+        final long bursts = (count + BURST - 1) / BURST;
+        for (long b = 0; b < bursts; b++)
+        {
+            final long now = System.nanoTime();
+            engine.poll(now);
+            for (int i = 0; i < BURST; i++)
+            {
+                final int r = cursor;
+                cursor = (cursor + 1) & (DISTINCT_REPORTS - 1);
+                engine.onFrame(reports, r * STRIDE, lengths[r], now);
+            }
+            acknowledge(now);
+        }
+    }
+
+    private void acknowledge(final long now)
+    {
+        for (int i = 0; i < senders.length; i++)
+        {
+            final QueuePairSender sender = senders[i];
+            final int next = sender.nextPsn();
+            if (next != lastAckedPsn[i])
+            {
+                lastAckedPsn[i] = next;
+                final int length = ackEncoder.destQp(sender.path().localQpn()).psn((next - 1) & 0xFFFFFF)
+                    .srcIp(sender.path().collectorIp()).encode(ack, 0);
+                engine.onFrame(ack, 0, length, now);
+            }
+        }
+    }
+
+    /**
+     * Warms up, then measures.
+     *
+     * @param warmupReports   reports fed before measuring.
+     * @param measuredReports reports measured.
+     * @return the measurement.
+     */
+    public Result run(final long warmupReports, final long measuredReports)
+    {
+        feed(warmupReports);
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final long thread = Thread.currentThread().threadId();
+        final long gcBefore = gcCount();
+        final long framesBefore = sink.frames();
+        final long allocatedBefore = threads.getThreadAllocatedBytes(thread);
+        final long start = System.nanoTime();
+        feed(measuredReports);
+        final long elapsed = System.nanoTime() - start;
+        final long allocated = threads.getThreadAllocatedBytes(thread) - allocatedBefore;
+        final long frames = sink.frames() - framesBefore;
+        final long reportsFed = (measuredReports + BURST - 1) / BURST * BURST;
+        final double seconds = elapsed / 1e9;
+        return new Result(primitive, reportsFed, frames, seconds, reportsFed / seconds, frames / seconds,
+            (double)allocated / reportsFed, gcCount() - gcBefore);
+    }
+
+    /**
+     * @return the engine under test.
+     */
+    public TranslatorEngine engine()
+    {
+        return engine;
+    }
+
+    private static long gcCount()
+    {
+        long count = 0;
+        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())
+        {
+            count += Math.max(0, gc.getCollectionCount());
+        }
+        return count;
+    }
+}

@@ -18,8 +18,8 @@ public enum MalformedReason
     BAD_IP_VERSION("EtherType IPv4 but IP version is not 4"),
     /** IHL below 5. */
     BAD_IHL("IPv4 IHL below 5"),
-    /** IPv4 total length smaller than its header (or than header + UDP header). */
-    BAD_IP_TOTAL_LENGTH("IPv4 total length smaller than the IPv4 header plus the UDP header"),
+    /** IPv4 total length smaller than its header. */
+    BAD_IP_TOTAL_LENGTH("IPv4 total length smaller than the IPv4 header"),
     /** A UDP IPv4 fragment: reports and RoCEv2 are never fragmented and fragments are not reassembled. */
     FRAGMENTED("fragmented IPv4 UDP datagram (not reassembled)"),
     /** The IP payload is shorter than a UDP header. */

@@ -38,13 +38,22 @@ public final class Icrc
 
     private static final byte[] MASKED_LRH = { -1, -1, -1, -1, -1, -1, -1, -1 };
     private static final int CHUNK_LENGTH = 256;
+    private static final int SLOW_PATH_OFFSET = 64;
     private static final int MIN_FRAME_FROM_IP = MASKED_HEADER_LENGTH + LENGTH;
 
     private final CRC32 crc = new CRC32();
-    private final ByteBuffer scratch = ByteBuffer.allocateDirect(CHUNK_LENGTH);
+    private final ByteBuffer scratch = ByteBuffer.allocateDirect(SLOW_PATH_OFFSET + CHUNK_LENGTH);
     private final UnsafeBuffer scratchBuffer = new UnsafeBuffer(scratch);
     private ByteBuffer cachedSource;
     private ByteBuffer cachedView;
+
+    /**
+     * Creates an ICRC calculator; not thread-safe, one per thread.
+     */
+    public Icrc()
+    {
+        scratchBuffer.putBytes(0, MASKED_LRH);
+    }
 
     /**
      * Compute the ICRC value of an IPv4 RoCEv2 packet. The caller guarantees IHL 5 and
@@ -58,17 +67,18 @@ public final class Icrc
     public int compute(final DirectBuffer frame, final int ipOffset, final int icrcOffset)
     {
         crc.reset();
-        crc.update(MASKED_LRH, 0, MASKED_LRH.length);
-
-        frame.getBytes(ipOffset, scratchBuffer, 0, MASKED_HEADER_LENGTH);
-        scratchBuffer.putByte(Ipv4Flyweight.TOS_OFFSET, (byte)0xFF);
-        scratchBuffer.putByte(Ipv4Flyweight.TTL_OFFSET, (byte)0xFF);
-        scratchBuffer.putShort(Ipv4Flyweight.CHECKSUM_OFFSET, (short)0xFFFF);
-        final int udp = Ipv4Flyweight.MIN_HEADER_LENGTH;
+        // The masked LRH stands at the start of the scratch buffer for good, so the masked pseudo-header is
+        // one CRC update of 48 bytes and the rest of the frame a second one.
+        final int ip = MASKED_LRH.length;
+        frame.getBytes(ipOffset, scratchBuffer, ip, MASKED_HEADER_LENGTH);
+        scratchBuffer.putByte(ip + Ipv4Flyweight.TOS_OFFSET, (byte)0xFF);
+        scratchBuffer.putByte(ip + Ipv4Flyweight.TTL_OFFSET, (byte)0xFF);
+        scratchBuffer.putShort(ip + Ipv4Flyweight.CHECKSUM_OFFSET, (short)0xFFFF);
+        final int udp = ip + Ipv4Flyweight.MIN_HEADER_LENGTH;
         scratchBuffer.putShort(udp + UdpFlyweight.CHECKSUM_OFFSET, (short)0xFFFF);
         final int bth = udp + UdpFlyweight.HEADER_LENGTH;
         scratchBuffer.putByte(bth + BthFlyweight.FECN_BECN_OFFSET, (byte)0xFF);
-        scratch.clear().limit(MASKED_HEADER_LENGTH);
+        scratch.clear().limit(ip + MASKED_HEADER_LENGTH);
         crc.update(scratch);
 
         final int start = ipOffset + MASKED_HEADER_LENGTH;
@@ -155,8 +165,8 @@ public final class Icrc
         while (done < length)
         {
             final int chunk = Math.min(CHUNK_LENGTH, length - done);
-            frame.getBytes(start + done, scratchBuffer, 0, chunk);
-            scratch.clear().limit(chunk);
+            frame.getBytes(start + done, scratchBuffer, SLOW_PATH_OFFSET, chunk);
+            scratch.clear().limit(SLOW_PATH_OFFSET + chunk).position(SLOW_PATH_OFFSET);
             crc.update(scratch);
             done += chunk;
         }

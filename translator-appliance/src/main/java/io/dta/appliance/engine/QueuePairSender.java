@@ -90,20 +90,18 @@ public final class QueuePairSender
     /**
      * Creates the sender of one QP.
      *
-     * @param path        the QP's addressing.
-     * @param builder     frame builder shared by the engine's senders.
+     * @param builder     this QP's frame builder (its path is the QP's path).
      * @param sink        where frames go.
      * @param counters    engine counters.
      * @param settings    timing and limits.
      */
     public QueuePairSender(
-        final QpPath path,
         final RoceFrameBuilder builder,
         final FrameSink sink,
         final EngineCounters counters,
         final SenderSettings settings)
     {
-        this.path = path;
+        this.path = builder.path();
         this.builder = builder;
         this.sink = sink;
         this.counters = counters;
@@ -422,7 +420,7 @@ public final class QueuePairSender
     {
         releaseHeld(false, nowNanos);
         final int psn = nextPsn;
-        heldLength = builder.writeOnly(held, 0, path, psn, false, address, payload, offset, length);
+        heldLength = builder.writeOnly(held, 0, psn, false, address, payload, offset, length);
         return hold(psn, nowNanos);
     }
 
@@ -430,7 +428,7 @@ public final class QueuePairSender
     {
         releaseHeld(false, nowNanos);
         final int psn = nextPsn;
-        heldLength = builder.fetchAdd(held, 0, path, psn, false, address, addend);
+        heldLength = builder.fetchAdd(held, 0, psn, false, address, addend);
         atomicPsns[(atomicHead + outstandingAtomics) % atomicPsns.length] = psn;
         outstandingAtomics++;
         return hold(psn, nowNanos);
@@ -508,7 +506,7 @@ public final class QueuePairSender
         releaseHeld(true, nowNanos);
         // A zero-length WRITE on an already-executed PSN is a duplicate: the responder answers with an ACK for
         // its expected PSN - 1, whatever happened to the earlier ACKs and NAKs.
-        final int length = builder.writeOnly(held, 0, path, lastAckedPsn, true, path.baseAddress(), held, 0, 0);
+        final int length = builder.writeOnly(held, 0, lastAckedPsn, true, path.baseAddress(), held, 0, 0);
         transmit(held, length, nowNanos);
         counters.increment(EngineCounter.PROBES_OUT);
         awaitingAck = true;

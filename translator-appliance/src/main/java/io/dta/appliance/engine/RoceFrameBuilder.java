@@ -11,8 +11,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * Builds the engine's outgoing RoCEv2 frames (translation.md §4) with the codec's encoder: the appliance's
- * addressing and QoS marking, then one QP's addressing, PSN and operation, ICRC always computed.
+ * Builds one QP's outgoing RoCEv2 frames (translation.md §4) with the codec's encoder: the appliance's and the
+ * QP's addressing are set once, each frame then only sets PSN, AckReq and the operation; ICRC always computed.
+ * One builder per QP also keeps the ICRC calculator's view of the QP's frame buffer cached.
  * <p>
  * The IPv4 identification is the low 16 bits of the PSN: predictable for anyone checking our frames, varying
  * from frame to frame, and irrelevant to reassembly since DF is set.
@@ -25,6 +26,7 @@ public final class RoceFrameBuilder
 
     private final RoceFrameEncoder encoder = new RoceFrameEncoder();
     private final Icrc icrc = new Icrc();
+    private final QpPath path;
 
     /**
      * @param sourceMac appliance MAC.
@@ -32,11 +34,23 @@ public final class RoceFrameBuilder
      * @param tos       IPv4 TOS byte (DSCP and ECN).
      * @param ttl       IPv4 TTL.
      * @param pKey      BTH P_Key.
+     * @param path      the QP.
      */
-    public RoceFrameBuilder(final long sourceMac, final int sourceIp, final int tos, final int ttl, final int pKey)
+    public RoceFrameBuilder(
+        final long sourceMac, final int sourceIp, final int tos, final int ttl, final int pKey, final QpPath path)
     {
+        this.path = path;
         encoder.srcMac(sourceMac).srcIp(sourceIp).tos(tos).ttl(ttl).pKey(pKey).dontFragment(true).migReq(true)
-            .dstPort(4791);
+            .dstPort(4791).dstMac(path.collectorMac()).dstIp(path.collectorIp()).srcPort(path.udpSourcePort())
+            .destQp(path.remoteQpn()).rKey(path.rkey() & 0xFFFFFFFFL);
+    }
+
+    /**
+     * @return the QP this builder writes for.
+     */
+    public QpPath path()
+    {
+        return path;
     }
 
     /**
@@ -44,7 +58,6 @@ public final class RoceFrameBuilder
      *
      * @param dst           destination buffer.
      * @param offset        where the frame starts.
-     * @param path          the QP.
      * @param psn           the packet's PSN.
      * @param ackReq        AckReq bit.
      * @param address       remote virtual address.
@@ -56,7 +69,6 @@ public final class RoceFrameBuilder
     public int writeOnly(
         final MutableDirectBuffer dst,
         final int offset,
-        final QpPath path,
         final int psn,
         final boolean ackReq,
         final long address,
@@ -64,8 +76,8 @@ public final class RoceFrameBuilder
         final int payloadOffset,
         final int payloadLength)
     {
-        addressing(path, psn, ackReq).opcode(RoceOpcode.RC_RDMA_WRITE_ONLY)
-            .virtualAddress(address).rKey(path.rkey() & 0xFFFFFFFFL).dmaLength(payloadLength);
+        encoder.psn(psn).ackReq(ackReq).identification(psn & 0xFFFF).opcode(RoceOpcode.RC_RDMA_WRITE_ONLY)
+            .virtualAddress(address).dmaLength(payloadLength);
         if (payloadLength > 0)
         {
             encoder.payload(payload, payloadOffset, payloadLength);
@@ -82,7 +94,6 @@ public final class RoceFrameBuilder
      *
      * @param dst     destination buffer.
      * @param offset  where the frame starts.
-     * @param path    the QP.
      * @param psn     the packet's PSN.
      * @param ackReq  AckReq bit.
      * @param address remote virtual address (8-byte aligned).
@@ -92,14 +103,13 @@ public final class RoceFrameBuilder
     public int fetchAdd(
         final MutableDirectBuffer dst,
         final int offset,
-        final QpPath path,
         final int psn,
         final boolean ackReq,
         final long address,
         final long addend)
     {
-        addressing(path, psn, ackReq).opcode(RoceOpcode.RC_FETCH_ADD)
-            .virtualAddress(address).rKey(path.rkey() & 0xFFFFFFFFL).swapAddData(addend).compareData(0).noPayload();
+        encoder.psn(psn).ackReq(ackReq).identification(psn & 0xFFFF).opcode(RoceOpcode.RC_FETCH_ADD)
+            .virtualAddress(address).swapAddData(addend).compareData(0).noPayload();
         return encoder.encode(dst, offset);
     }
 
@@ -115,12 +125,6 @@ public final class RoceFrameBuilder
         final int at = offset + ACK_REQ_OFFSET;
         frame.putByte(at, (byte)(frame.getByte(at) | 0x80));
         icrc.write(frame, offset + EthernetFlyweight.HEADER_LENGTH, offset + length - Icrc.LENGTH);
-    }
-
-    private RoceFrameEncoder addressing(final QpPath path, final int psn, final boolean ackReq)
-    {
-        return encoder.dstMac(path.collectorMac()).dstIp(path.collectorIp()).srcPort(path.udpSourcePort())
-            .destQp(path.remoteQpn()).psn(psn).ackReq(ackReq).identification(psn & 0xFFFF);
     }
 
     static int bthOffset()

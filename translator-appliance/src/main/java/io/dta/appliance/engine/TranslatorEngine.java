@@ -79,9 +79,6 @@ public final class TranslatorEngine
     public TranslatorEngine(final ApplianceConfig config, final FrameSink sink)
     {
         final var translator = config.translator();
-        final RoceFrameBuilder builder = new RoceFrameBuilder(
-            translator.mac(), translator.ip(), (translator.dscp() << 2) | translator.ecn(), translator.ttl(),
-            translator.pKey());
         nackSender = new ReporterNackSender(sink, counters, translator.mac(), config.reports().udpPort(),
             config.reports().nackPort());
         redundancyMax = config.redundancy().max();
@@ -106,7 +103,7 @@ public final class TranslatorEngine
             if (null != collector.keyWrite())
             {
                 final RegionConfig r = collector.keyWrite().region();
-                final QueuePairSender s = sender(config, collector, r, "keyWrite", 16, 1, builder, sink, hold);
+                final QueuePairSender s = sender(config, collector, r, "keyWrite", 16, 1, sink, hold);
                 routes.keyWrite = new KeyWriteHandler(s, r.address(), r.length(), collector.keyWrite().slotSize());
                 decoder.keyWriteDataLength(collector.keyWrite().slotSize() - 4);
                 allSenders.add(s);
@@ -116,14 +113,14 @@ public final class TranslatorEngine
                 final var ki = collector.keyIncrement();
                 final RegionConfig r = ki.region();
                 final QueuePairSender s = sender(config, collector, r, "keyIncrement", ki.maxOutstandingAtomics(),
-                    ki.atomicQueueSize(), builder, sink, hold);
+                    ki.atomicQueueSize(), sink, hold);
                 routes.keyIncrement = new KeyIncrementHandler(s, r.address(), r.length());
                 allSenders.add(s);
             }
             if (null != collector.postcards())
             {
                 final RegionConfig r = collector.postcards().region();
-                final QueuePairSender s = sender(config, collector, r, "postcards", 16, 1, builder, sink, hold);
+                final QueuePairSender s = sender(config, collector, r, "postcards", 16, 1, sink, hold);
                 routes.postcards = new PostcardHandler(s, counters, r.address(), r.length(), postcardHops,
                     config.postcards().idleFlushMicros() * 1000, POSTCARD_CACHE_ENTRIES);
                 allPostcards.add(routes.postcards);
@@ -132,7 +129,7 @@ public final class TranslatorEngine
             for (final ListConfig list : collector.lists())
             {
                 final RegionConfig r = list.region();
-                final QueuePairSender s = sender(config, collector, r, "list" + list.id(), 16, 1, builder, sink, hold);
+                final QueuePairSender s = sender(config, collector, r, "list" + list.id(), 16, 1, sink, hold);
                 final ListLayout.Kind kind = io.dta.config.ListLayout.REFERENCE == list.layout() ?
                     ListLayout.Kind.REFERENCE : ListLayout.Kind.SEQUENCED;
                 final AppendList appendList = new AppendList((int)list.id(), s, counters,
@@ -160,7 +157,6 @@ public final class TranslatorEngine
         final String regionName,
         final int maxOutstandingAtomics,
         final int atomicQueueSize,
-        final RoceFrameBuilder builder,
         final FrameSink sink,
         final long holdNanos)
     {
@@ -176,7 +172,10 @@ public final class TranslatorEngine
             maxOutstandingAtomics,
             atomicQueueSize,
             config.essential().backlog());
-        return new QueuePairSender(path, builder, sink, counters, settings);
+        final var translator = config.translator();
+        final RoceFrameBuilder builder = new RoceFrameBuilder(translator.mac(), translator.ip(),
+            (translator.dscp() << 2) | translator.ecn(), translator.ttl(), translator.pKey(), path);
+        return new QueuePairSender(builder, sink, counters, settings);
     }
 
     /**

@@ -1,0 +1,183 @@
+package io.dta.appliance.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DecodeCommandTest
+{
+    private static final Path VECTORS = Path.of("..", "roce-codec", "src", "test", "resources", "vectors");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private static List<JsonNode> jsonLines(final String out) throws IOException
+    {
+        final List<JsonNode> nodes = new ArrayList<>();
+        for (final String line : out.split("\n"))
+        {
+            if (!line.isBlank())
+            {
+                nodes.add(JSON.readTree(line));
+            }
+        }
+        return nodes;
+    }
+
+    private JsonNode decodeOne(final String file) throws IOException
+    {
+        final CliRunner.Result r = CliRunner.run("decode", "--json", VECTORS.resolve(file).toString());
+        assertEquals(0, r.exitCode(), r.err());
+        final List<JsonNode> nodes = jsonLines(r.out());
+        assertEquals(1, nodes.size(), r.out());
+        return nodes.get(0);
+    }
+
+    @Test
+    void shouldDecodeWriteOnlyVectorWithEveryField() throws IOException
+    {
+        final JsonNode n = decodeOne("rocev2_write_only.pcap");
+        assertEquals(1, n.get("index").asInt());
+        assertEquals("roce", n.get("kind").asText());
+        assertEquals(0x0A, n.get("opcode").asInt());
+        assertEquals(0x112, n.get("destQp").asInt());
+        assertEquals(0x123456, n.get("psn").asInt());
+        assertTrue(n.get("ackReq").asBoolean());
+        assertTrue(n.get("icrcOk").asBoolean());
+        assertTrue(n.get("ipChecksumOk").asBoolean());
+        assertEquals(0x00007F1234560040L, n.get("va").asLong());
+        assertEquals(0x00A1B2C3L, n.get("rkey").asLong());
+        assertEquals(13, n.get("dmaLength").asInt());
+        assertEquals("68656c6c6f2c20726f63657632", n.get("payload").asText());
+        assertEquals(3, n.get("padCount").asInt());
+    }
+
+    @Test
+    void shouldDecodeFetchAddVector() throws IOException
+    {
+        final JsonNode n = decodeOne("rocev2_fetch_add.pcap");
+        assertEquals(0x14, n.get("opcode").asInt());
+        assertEquals(0x123457, n.get("psn").asInt());
+        assertEquals(0x00007F1234560100L, n.get("va").asLong());
+        assertEquals(1, n.get("addData").asLong());
+        assertEquals(0, n.get("compareData").asLong());
+        assertTrue(n.get("icrcOk").asBoolean());
+    }
+
+    @Test
+    void shouldDecodeAckNakAndAtomicAckVectors() throws IOException
+    {
+        final JsonNode ack = decodeOne("rocev2_ack.pcap");
+        assertEquals(0x11, ack.get("opcode").asInt());
+        assertEquals(0x77, ack.get("destQp").asInt());
+        assertEquals(0x1F, ack.get("aethSyndrome").asInt());
+        assertEquals(1, ack.get("msn").asInt());
+        assertTrue(ack.get("icrcOk").asBoolean());
+
+        final JsonNode nak = decodeOne("rocev2_nak_seq_err.pcap");
+        assertEquals(0x60, nak.get("aethSyndrome").asInt());
+        assertEquals(0x123457, nak.get("psn").asInt());
+        assertTrue(nak.get("icrcOk").asBoolean());
+
+        final JsonNode atomicAck = decodeOne("rocev2_atomic_ack.pcap");
+        assertEquals(0x12, atomicAck.get("opcode").asInt());
+        assertEquals(2, atomicAck.get("msn").asInt());
+        assertEquals(5, atomicAck.get("originalValue").asLong());
+        assertTrue(atomicAck.get("icrcOk").asBoolean());
+    }
+
+    @Test
+    void shouldReportBadIcrcAndBadChecksumWithoutFailing() throws IOException
+    {
+        final byte[] pcap = Files.readAllBytes(VECTORS.resolve("rocev2_write_only.pcap"));
+        final byte[] corrupted = pcap.clone();
+        corrupted[corrupted.length - 5] ^= 0x01;
+        corrupted[40 + 24] ^= 0x01;
+        final Path file = dir.resolve("bad.pcap");
+        Files.write(file, corrupted);
+        final CliRunner.Result r = CliRunner.run("decode", "--json", file.toString());
+        assertEquals(0, r.exitCode());
+        final JsonNode n = jsonLines(r.out()).get(0);
+        assertFalse(n.get("icrcOk").asBoolean());
+        assertFalse(n.get("ipChecksumOk").asBoolean());
+    }
+
+    @Test
+    void shouldDecodeDtaReportsOfBothBaseHeaderForms() throws IOException
+    {
+        final byte[] keyWrite3 = HexFormat.of().parseHex(
+            "b8cef6d212c7000000000000080045000028000100004011" + "65ca0a0000c80a0000339c699c680014b0f3010000040000000100000001");
+        final byte[] append2 = HexFormat.of().parseHex(
+            "b8cef6d212c70000000000000800450000260001000040116" + "5cc0a0000c80a0000339c699c680012000002800000000700000009");
+        final Path file = dir.resolve("reports.pcap");
+        PcapFiles.write(file, keyWrite3, append2, new byte[] { 1, 2, 3 });
+        final CliRunner.Result r = CliRunner.run("decode", "--json", file.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        final List<JsonNode> nodes = jsonLines(r.out());
+        assertEquals(3, nodes.size());
+        final JsonNode kw = nodes.get(0);
+        assertEquals("dta", kw.get("kind").asText());
+        assertEquals("keywrite", kw.get("primitive").asText());
+        assertEquals(1, kw.get("opcode").asInt());
+        assertEquals(0, kw.get("seqnum").asInt());
+        assertEquals(4, kw.get("redundancy").asInt());
+        assertEquals(1, kw.get("key").asLong());
+        assertEquals(1, kw.get("data").asLong());
+        final JsonNode ap = nodes.get(1);
+        assertEquals("append", ap.get("primitive").asText());
+        assertEquals(2, ap.get("baseHeader").asInt());
+        assertFalse(ap.has("seqnum"));
+        assertEquals(0x80, ap.get("flags").asInt());
+        assertEquals(7, ap.get("listId").asLong());
+        assertEquals(9, ap.get("data").asLong());
+        assertEquals("malformed", nodes.get(2).get("kind").asText());
+        assertTrue(nodes.get(2).get("error").asText().contains("TRUNCATED_ETHERNET"));
+    }
+
+    @Test
+    void shouldPrintOneLinePerFrameAndASummary()
+    {
+        final CliRunner.Result r = CliRunner.run("decode", VECTORS.resolve("rocev2_ack.pcap").toString());
+        assertEquals(0, r.exitCode());
+        assertTrue(r.out().contains("RC_ACKNOWLEDGE"), r.out());
+        assertTrue(r.out().contains("icrc=ok"), r.out());
+        assertTrue(r.out().contains("1 frames: 0 dta, 1 roce, 0 other, 0 malformed; 0 bad ICRC"), r.out());
+    }
+
+    @Test
+    void shouldRefuseAFileThatIsNotAPcap() throws IOException
+    {
+        final Path file = dir.resolve("not.pcap");
+        Files.writeString(file, "hello, this is not a capture at all");
+        final CliRunner.Result r = CliRunner.run("decode", file.toString());
+        assertEquals(1, r.exitCode());
+        assertTrue(r.err().contains("byte offset 0"), r.err());
+        final CliRunner.Result missing = CliRunner.run("decode", dir.resolve("missing.pcap").toString());
+        assertEquals(1, missing.exitCode());
+        assertTrue(missing.err().contains("missing.pcap"), missing.err());
+    }
+
+    @Test
+    void shouldReadATruncatedCaptureUpToTheDamageThenFail() throws IOException
+    {
+        final byte[] pcap = Files.readAllBytes(VECTORS.resolve("rocev2_write_only.pcap"));
+        final Path file = dir.resolve("cut.pcap");
+        Files.write(file, java.util.Arrays.copyOf(pcap, pcap.length - 10));
+        final CliRunner.Result r = CliRunner.run("decode", file.toString());
+        assertEquals(1, r.exitCode());
+        assertTrue(r.err().contains("truncated"), r.err());
+    }
+}

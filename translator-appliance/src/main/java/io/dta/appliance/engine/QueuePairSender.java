@@ -329,7 +329,7 @@ public final class QueuePairSender
             releaseHeld(true, nowNanos);
             work++;
         }
-        if (awaitingAck && nowNanos - ackDeadlineNanos >= 0)
+        if (awaitingAck && ackTimeoutNanos > 0 && nowNanos - ackDeadlineNanos >= 0)
         {
             onAckTimeout(nowNanos);
             work++;

@@ -4,7 +4,8 @@ package io.dta.appliance.engine;
  * Per-QP timing and limits, taken from the validated configuration once at start.
  *
  * @param ackRequestInterval    AckReq on every n-th packet (acks.requestInterval).
- * @param ackTimeoutNanos       how long an AckReq'd PSN may stay unacknowledged before a probe.
+ * @param ackTimeoutNanos       how long an AckReq'd PSN may stay unacknowledged before a probe; 0 = never
+ *                              (open loop: no responses will come).
  * @param graceNanos            grace period after a resync, by time (0 = off).
  * @param gracePackets          grace period after a resync, by dropped packets (0 = off).
  * @param holdNanos             idle time after which the QP's newest frame goes out with AckReq.

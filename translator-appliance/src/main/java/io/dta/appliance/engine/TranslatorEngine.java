@@ -70,14 +70,30 @@ public final class TranslatorEngine
     private final boolean verifyChecksums;
     private long nextTimerNanos = Long.MIN_VALUE;
 
+    private final boolean closedLoop;
+
     /**
-     * Builds the engine for a validated configuration.
+     * Builds the engine for a validated configuration, in closed loop (responses from the collectors reach it).
      *
      * @param config the configuration.
      * @param sink   where frames go.
      */
     public TranslatorEngine(final ApplianceConfig config, final FrameSink sink)
     {
+        this(config, sink, true);
+    }
+
+    /**
+     * Builds the engine for a validated configuration.
+     *
+     * @param config     the configuration.
+     * @param sink       where frames go.
+     * @param closedLoop true when the collectors' responses reach the engine; false for an open-loop replay with
+     *                   no responses, where ACK timeouts and probes would only stall the QPs.
+     */
+    public TranslatorEngine(final ApplianceConfig config, final FrameSink sink, final boolean closedLoop)
+    {
+        this.closedLoop = closedLoop;
         final var translator = config.translator();
         nackSender = new ReporterNackSender(sink, counters, translator.mac(), config.reports().udpPort(),
             config.reports().nackPort());
@@ -165,7 +181,7 @@ public final class TranslatorEngine
             region.length(), region.startPsn(), collector.pathMtu());
         final SenderSettings settings = new SenderSettings(
             config.acks().requestInterval(),
-            config.acks().timeoutMicros() * 1000,
+            closedLoop ? config.acks().timeoutMicros() * 1000 : 0,
             config.resync().graceMicros() * 1000,
             config.resync().gracePackets(),
             holdNanos,
@@ -176,6 +192,14 @@ public final class TranslatorEngine
         final RoceFrameBuilder builder = new RoceFrameBuilder(translator.mac(), translator.ip(),
             (translator.dscp() << 2) | translator.ecn(), translator.ttl(), translator.pKey(), path);
         return new QueuePairSender(builder, sink, counters, settings);
+    }
+
+    /**
+     * @return whether ACK timeouts and probes are active.
+     */
+    public boolean closedLoop()
+    {
+        return closedLoop;
     }
 
     /**

@@ -13,7 +13,8 @@ import java.nio.file.Path;
  * Offline translation of a capture: every report in capture order, with the capture timestamps as the engine
  * clock, and the collector's responses (ACK, NAK, ATOMIC ACK) from a second capture merged in by timestamp
  * (a response and a report with the same timestamp: the response first). At end of input the partial batches,
- * cached postcards and held frames are flushed.
+ * cached postcards and held frames are flushed. Without a responses capture the run is open loop: no ACK can
+ * come, so ACK timeouts and probes are off.
  */
 public final class Replay
 {
@@ -38,7 +39,7 @@ public final class Replay
             PcapReader in = new PcapReader(reports);
             PcapReader back = null == responses ? null : new PcapReader(responses))
         {
-            final TranslatorEngine engine = new TranslatorEngine(config, sink);
+            final TranslatorEngine engine = new TranslatorEngine(config, sink, null != responses);
             boolean haveIn = in.next();
             boolean haveBack = null != back && back.next();
             long now = Long.MIN_VALUE;

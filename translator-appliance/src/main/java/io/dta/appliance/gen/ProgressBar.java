@@ -5,7 +5,7 @@ import java.io.PrintWriter;
 /**
  * A text progress bar for long generation runs. On a terminal it redraws one line in place with a carriage return
  * at most {@value #TERMINAL_UPDATES_PER_SECOND} times a second; elsewhere (a log file) it prints a plain line at
- * most every {@value #LOG_INTERVAL_SECONDS} seconds. Callers may call {@link #update(long)} on every item: it reads
+ * most every {@value #LOG_INTERVAL_SECONDS} seconds, and a last line when done. Callers may call {@link #update(long)} on every item: it reads
  * the clock only every {@value #CLOCK_CHECK_INTERVAL} items and allocates only when it draws.
  */
 public final class ProgressBar
@@ -13,7 +13,7 @@ public final class ProgressBar
     /** Redraws per second on a terminal, at most. */
     public static final int TERMINAL_UPDATES_PER_SECOND = 4;
     /** Seconds between lines when not on a terminal. */
-    public static final int LOG_INTERVAL_SECONDS = 5;
+    public static final int LOG_INTERVAL_SECONDS = 2;
     /** Items between clock reads. */
     public static final int CLOCK_CHECK_INTERVAL = 4096;
 
@@ -25,7 +25,6 @@ public final class ProgressBar
     private final long intervalNanos;
     private final long startNanos;
     private long nextDrawNanos;
-    private boolean drawn;
 
     /**
      * @param out      where to draw (standard error).
@@ -62,21 +61,18 @@ public final class ProgressBar
     }
 
     /**
-     * Draw the final state and end the line.
+     * Draw the final state (always, so a log shows the run's rate) and end the line.
      *
      * @param done items done.
      */
     public void finish(final long done)
     {
-        if (drawn || terminal)
+        draw(done, System.nanoTime());
+        if (terminal)
         {
-            draw(done, System.nanoTime());
-            if (terminal)
-            {
-                out.println();
-            }
-            out.flush();
+            out.println();
         }
+        out.flush();
     }
 
     /**
@@ -121,7 +117,6 @@ public final class ProgressBar
             out.println(line);
         }
         out.flush();
-        drawn = true;
     }
 
     private static String humanRate(final double rate)

@@ -117,7 +117,8 @@ public final class GenCommand implements Callable<Integer>
         description = "timestamp of the first report (default: 1704067200, 2024-01-01T00:00:00Z)")
     private Long startTime;
 
-    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "random seed (default: ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+        description = "random seed (default: ${DEFAULT-VALUE})")
     private long seed;
 
     @Option(names = "--hops", paramLabel = "H",

@@ -259,7 +259,8 @@ public final class GeneratorSettings
                 return redundancy(n, n);
             }
             return redundancy(
-                Integer.parseInt(trimmed.substring(0, dash).trim()), Integer.parseInt(trimmed.substring(dash + 1).trim()));
+                Integer.parseInt(trimmed.substring(0, dash).trim()),
+                Integer.parseInt(trimmed.substring(dash + 1).trim()));
         }
         catch (final NumberFormatException ex)
         {

@@ -5,8 +5,9 @@ import java.io.PrintWriter;
 /**
  * A text progress bar for long generation runs. On a terminal it redraws one line in place with a carriage return
  * at most {@value #TERMINAL_UPDATES_PER_SECOND} times a second; elsewhere (a log file) it prints a plain line at
- * most every {@value #LOG_INTERVAL_SECONDS} seconds, and a last line when done. Callers may call {@link #update(long)} on every item: it reads
- * the clock only every {@value #CLOCK_CHECK_INTERVAL} items and allocates only when it draws.
+ * most every {@value #LOG_INTERVAL_SECONDS} seconds, and a last line when done. Callers may call
+ * {@link #update(long)} on every item: it reads the clock only every {@value #CLOCK_CHECK_INTERVAL} items and
+ * allocates only when it draws.
  */
 public final class ProgressBar
 {
@@ -36,7 +37,8 @@ public final class ProgressBar
         this.out = out;
         this.total = total;
         this.terminal = terminal;
-        this.intervalNanos = terminal ? 1_000_000_000L / TERMINAL_UPDATES_PER_SECOND : LOG_INTERVAL_SECONDS * 1_000_000_000L;
+        this.intervalNanos = terminal ?
+            1_000_000_000L / TERMINAL_UPDATES_PER_SECOND : LOG_INTERVAL_SECONDS * 1_000_000_000L;
         this.startNanos = System.nanoTime();
         this.nextDrawNanos = startNanos + intervalNanos;
     }

@@ -317,7 +317,8 @@ class ReportGeneratorTest
     void shouldProduceEveryDocumentedKindOfBadReport()
     {
         final long seed = 23;
-        final ReportGenerator generator = new ReportGenerator(DEMO, new GeneratorSettings().seed(seed).badFraction(0.4));
+        final ReportGenerator generator =
+            new ReportGenerator(DEMO, new GeneratorSettings().seed(seed).badFraction(0.4));
         final FrameDecoder decoder = new FrameDecoder();
         final FrameDecoder autoDecoder = new FrameDecoder().baseHeaderForm(DtaBaseHeaderForm.AUTO);
         final Map<BadKind, Integer> seen = new EnumMap<>(BadKind.class);
@@ -453,7 +454,8 @@ class ReportGeneratorTest
         assertOption("--retransmittable", () -> new ReportGenerator(GenTestConfigs.twoCollectors(),
             new GeneratorSettings().retransmittable(true)));
         assertOption("--redundancy", () -> new ReportGenerator(DEMO, new GeneratorSettings().redundancy("2-5")));
-        assertOption("--collector", () -> new ReportGenerator(DEMO, new GeneratorSettings().collectorIps("10.9.9.9")));
+        assertOption("--collector",
+            () -> new ReportGenerator(DEMO, new GeneratorSettings().collectorIps("10.9.9.9")));
         assertOption("--lists", () -> new ReportGenerator(DEMO, new GeneratorSettings().listIds("0,4")));
         assertOption("--lists", () -> new ReportGenerator(GenTestConfigs.twoCollectors(),
             new GeneratorSettings().collectorIps("10.0.0.51").listIds("9")));

@@ -401,7 +401,8 @@ class ReportGeneratorTest
             final int la = a.next(frame, 0);
             final int lb = b.next(other, 0);
             assertEquals(la, lb);
-            assertArrayEquals(Arrays.copyOf(frame.byteArray(), la), Arrays.copyOf(other.byteArray(), lb), "report " + i);
+            assertArrayEquals(
+                Arrays.copyOf(frame.byteArray(), la), Arrays.copyOf(other.byteArray(), lb), "report " + i);
             final int lc = c.next(other, 0);
             if (lc != la || !Arrays.equals(Arrays.copyOf(frame.byteArray(), la), Arrays.copyOf(other.byteArray(), lc)))
             {

@@ -1,0 +1,385 @@
+package io.dta.appliance.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dta.appliance.gen.BadKind;
+import io.dta.appliance.gen.GeneratorSettings;
+import io.dta.appliance.gen.GeneratorSettingsException;
+import io.dta.appliance.gen.Primitive;
+import io.dta.appliance.gen.ProgressBar;
+import io.dta.appliance.gen.ReportGenerator;
+import io.dta.codec.DtaBaseHeaderForm;
+import io.dta.codec.Ipv4Address;
+import io.dta.codec.pcap.PcapFormat;
+import io.dta.codec.pcap.PcapWriter;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.ConfigDefaults;
+import io.dta.config.ConfigException;
+import io.dta.config.ConfigLoader;
+import org.agrona.concurrent.UnsafeBuffer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.Console;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code dta gen}: writes a pcap capture of synthetic DTA reports for tests, demos and benchmarks, like the
+ * reference's TRex profiles but with a primitive mix, key distributions, redundancy, flags, several reporters and
+ * deliberately invalid reports. See {@code docs/gen.md}.
+ */
+@Command(
+    name = "gen",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Write a pcap capture of DTA reports addressed to the collectors of a configuration.",
+        "The capture depends only on the arguments (and the configuration): the same seed gives the same bytes.",
+        "Prints a summary on stdout (a JSON object with --json); a progress bar on stderr for long runs.",
+        "Exit status: 0 done, 1 the file could not be written, 2 bad arguments." })
+public final class GenCommand implements Callable<Integer>
+{
+    /** Runs of at least this many reports show a progress bar even when stderr is not a terminal. */
+    public static final long PROGRESS_THRESHOLD = 1_000_000;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--out", required = true, paramLabel = "FILE.pcap", description = "capture to write (replaced)")
+    private Path out;
+
+    @Option(names = "--config", paramLabel = "FILE",
+        description = "translator configuration (YAML or JSON); default: the built-in demo configuration")
+    private Path config;
+
+    @Option(names = "--reports", paramLabel = "N", defaultValue = "10000",
+        description = "number of reports (default: ${DEFAULT-VALUE})")
+    private long reports;
+
+    @Option(names = "--mix", paramLabel = "P=W,...",
+        description = "relative weights of keywrite, append, keyincrement, postcard; unnamed ones get 0 " +
+            "(default: keywrite=40,append=30,keyincrement=20,postcard=10, leaving out what the collectors lack)")
+    private String mix;
+
+    @Option(names = "--keys", paramLabel = "DIST", defaultValue = "uniform",
+        description = "key distribution over 0..K-1: sequential, uniform or zipf (default: ${DEFAULT-VALUE})")
+    private String keys;
+
+    @Option(names = "--key-space", paramLabel = "K", defaultValue = "65536",
+        description = "number of distinct keys, 1..2^32 (default: ${DEFAULT-VALUE})")
+    private long keySpace;
+
+    @Option(names = "--zipf-exponent", paramLabel = "S", defaultValue = "1.1",
+        description = "Zipf exponent s, P(rank r) ~ r^-s; key r-1 has rank r (default: ${DEFAULT-VALUE})")
+    private double zipfExponent;
+
+    @Option(names = "--redundancy", paramLabel = "N|MIN-MAX",
+        description = "Key-Write/Key-Increment redundancy, fixed or uniform in a range, at most redundancy.max " +
+            "(default: 2, or redundancy.max if smaller)")
+    private String redundancy;
+
+    @Option(names = "--lists", paramLabel = "ID,...",
+        description = "Append list IDs (default: every list of the selected collectors)")
+    private String lists;
+
+    @Option(names = "--base-header", paramLabel = "3|2",
+        description = "DTA base header form (default: the configuration's reports.baseHeader; 3 for auto)")
+    private String baseHeader;
+
+    @Option(names = "--essential", paramLabel = "FRACTION", defaultValue = "0",
+        description = "share of reports flagged essential, 0..1 (3-byte form only; default: ${DEFAULT-VALUE})")
+    private double essential;
+
+    @Option(names = "--retransmittable",
+        description = "set the retransmittable flag on every report (3-byte form only)")
+    private boolean retransmittable;
+
+    @Option(names = "--reporters", paramLabel = "N", defaultValue = "4",
+        description = "number of reporters: 10.0.1.1, 10.0.1.2, ..., MAC 02:00:<IP> (default: ${DEFAULT-VALUE})")
+    private int reporters;
+
+    @Option(names = "--collector", paramLabel = "IP", split = ",",
+        description = "send only to these collectors of the configuration (default: all, reports spread over them)")
+    private String[] collectors;
+
+    @Option(names = "--spacing-nanos", paramLabel = "NS", defaultValue = "1000",
+        description = "gap between report timestamps; not a multiple of 1000 makes a nanosecond pcap " +
+            "(default: ${DEFAULT-VALUE})")
+    private long spacingNanos;
+
+    @Option(names = "--start-time", paramLabel = "EPOCH_SECONDS",
+        description = "timestamp of the first report (default: 1704067200, 2024-01-01T00:00:00Z)")
+    private Long startTime;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+        description = "random seed (default: ${DEFAULT-VALUE})")
+    private long seed;
+
+    @Option(names = "--hops", paramLabel = "H",
+        description = "postcard hops per flow, 1..255 (default: the configuration's postcards.hops)")
+    private Integer hops;
+
+    @Option(names = "--postcard-loss", paramLabel = "FRACTION", defaultValue = "0",
+        description = "share of postcard hops not sent, 0 <= f < 1 (default: ${DEFAULT-VALUE})")
+    private double postcardLoss;
+
+    @Option(names = "--bad", paramLabel = "FRACTION", defaultValue = "0",
+        description = "share of deliberately invalid reports: unknown opcode, N=0, N>max, truncated, " +
+            "unknown list ID, drawn uniformly (default: ${DEFAULT-VALUE})")
+    private double bad;
+
+    @Option(names = "--json", description = "print the summary as one JSON object")
+    private boolean json;
+
+    @Option(names = "--no-progress", description = "never draw the progress bar")
+    private boolean noProgress;
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public Integer call()
+    {
+        final PrintWriter err = spec.commandLine().getErr();
+        final PrintWriter stdout = spec.commandLine().getOut();
+
+        final ApplianceConfig applianceConfig;
+        try
+        {
+            applianceConfig = null == config ? ConfigDefaults.load() : ConfigLoader.load(config);
+        }
+        catch (final ConfigException ex)
+        {
+            err.println("dta gen: --config " + config + ": invalid configuration:");
+            for (final String problem : ex.problems())
+            {
+                err.println("  " + problem);
+            }
+            err.flush();
+            return 2;
+        }
+
+        final ReportGenerator generator;
+        final GeneratorSettings settings = new GeneratorSettings();
+        try
+        {
+            if (reports < 0)
+            {
+                throw new GeneratorSettingsException("--reports", "must not be negative: " + reports);
+            }
+            if (null != mix)
+            {
+                settings.mix(mix);
+            }
+            settings.keyDistribution(keys)
+                .keySpace(keySpace)
+                .zipfExponent(zipfExponent)
+                .essentialFraction(essential)
+                .retransmittable(retransmittable)
+                .reporters(reporters)
+                .spacingNanos(spacingNanos)
+                .seed(seed)
+                .postcardLoss(postcardLoss)
+                .badFraction(bad);
+            if (null != redundancy)
+            {
+                settings.redundancy(redundancy);
+            }
+            if (null != lists)
+            {
+                settings.listIds(lists);
+            }
+            if (null != baseHeader)
+            {
+                settings.baseHeader(baseHeader);
+            }
+            if (null != collectors)
+            {
+                settings.collectorIps(String.join(",", collectors));
+            }
+            if (null != startTime)
+            {
+                settings.startTimeSeconds(startTime);
+            }
+            if (null != hops)
+            {
+                if (hops < 1)
+                {
+                    throw new GeneratorSettingsException("--hops", "must be between 1 and 255, not " + hops);
+                }
+                settings.hops(hops);
+            }
+            if (reports > 1 && spacingNanos > 0 &&
+                (reports - 1) > (PcapFormat.MAX_TIMESTAMP_NANOS - settings.startTimeNanos()) / spacingNanos)
+            {
+                throw new GeneratorSettingsException("--spacing-nanos", "the last of " + reports +
+                    " reports would be stamped after 2106-02-07, the end of the pcap time range");
+            }
+            generator = new ReportGenerator(applianceConfig, settings);
+        }
+        catch (final GeneratorSettingsException ex)
+        {
+            err.println("dta gen: " + ex.getMessage());
+            err.flush();
+            return 2;
+        }
+        if (!generator.omittedPrimitives().isEmpty() && !json)
+        {
+            final StringBuilder names = new StringBuilder();
+            for (final Primitive primitive : generator.omittedPrimitives())
+            {
+                names.append(names.length() == 0 ? "" : ", ").append(primitive.cliName());
+            }
+            err.println("dta gen: note: no selected collector takes " + names + "; left out of the default mix");
+            err.flush();
+        }
+
+        final boolean nanosecondPcap = spacingNanos % 1000 != 0;
+        final long fileSize;
+        final Console console = System.console();
+        final boolean terminal = null != console && console.isTerminal();
+        final ProgressBar progress = !noProgress && (terminal || reports >= PROGRESS_THRESHOLD) ?
+            new ProgressBar(err, reports, terminal) : null;
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[ReportGenerator.MAX_FRAME_LENGTH]);
+        try
+        {
+            try (PcapWriter writer = new PcapWriter(out, nanosecondPcap))
+            {
+                for (long i = 1; i <= reports; i++)
+                {
+                    final int length = generator.next(frame, 0);
+                    writer.write(generator.timestampNanos(), frame, 0, length);
+                    if (null != progress)
+                    {
+                        progress.update(i);
+                    }
+                }
+            }
+            fileSize = Files.size(out);
+        }
+        catch (final IOException ex)
+        {
+            err.println("dta gen: cannot write " + out + ": " + ex);
+            err.flush();
+            return 1;
+        }
+        if (null != progress)
+        {
+            progress.finish(reports);
+        }
+
+        if (json)
+        {
+            stdout.println(jsonSummary(generator, fileSize, nanosecondPcap));
+        }
+        else
+        {
+            textSummary(stdout, generator, fileSize, nanosecondPcap);
+        }
+        stdout.flush();
+        return 0;
+    }
+
+    private void textSummary(
+        final PrintWriter stdout, final ReportGenerator generator, final long fileSize, final boolean nanosecondPcap)
+    {
+        final long total = generator.reports();
+        stdout.printf("wrote %,d reports to %s: %,d bytes (%s pcap)%n",
+            total, out, fileSize, nanosecondPcap ? "nanosecond" : "microsecond");
+        stdout.printf("base header %d-byte, seed %d, keys %s over %,d, %d reporter(s), hops %d%n",
+            generator.form().length(), seed, keys.trim().toLowerCase(), keySpace, generator.reporters(),
+            generator.hops());
+        for (final Primitive primitive : Primitive.values())
+        {
+            final long count = generator.count(primitive);
+            stdout.printf("  %-13s %,12d  %5.1f%%%s%n", primitive.cliName(), count, percent(count, total),
+                primitive == Primitive.POSTCARD && count > 0 ? String.format("  (%,d flows, %,d hops not sent)",
+                generator.postcardFlows(), generator.postcardHopsSkipped()) : "");
+        }
+        stdout.printf("  %-13s %,12d  %5.1f%%%n", "bad", generator.badTotal(), percent(generator.badTotal(), total));
+        for (final BadKind kind : BadKind.values())
+        {
+            if (generator.badCount(kind) > 0)
+            {
+                stdout.printf("    %-20s %,10d%n", kind.cliName(), generator.badCount(kind));
+            }
+        }
+        if (generator.form() == DtaBaseHeaderForm.THREE)
+        {
+            stdout.printf("  %-13s %,12d  %5.1f%%%s%n", "essential", generator.essentialCount(),
+                percent(generator.essentialCount(), total), retransmittable ? "; all retransmittable" : "");
+        }
+        stdout.println("reporters:");
+        final int shown = Math.min(generator.reporters(), 16);
+        for (int i = 0; i < shown; i++)
+        {
+            stdout.printf("  %-15s %,12d%n", Ipv4Address.format(generator.reporterIp(i)), generator.reporterCount(i));
+        }
+        if (shown < generator.reporters())
+        {
+            long min = Long.MAX_VALUE;
+            long max = 0;
+            for (int i = 0; i < generator.reporters(); i++)
+            {
+                min = Math.min(min, generator.reporterCount(i));
+                max = Math.max(max, generator.reporterCount(i));
+            }
+            stdout.printf("  ... %,d more; per reporter min %,d max %,d (all of them with --json)%n",
+                generator.reporters() - shown, min, max);
+        }
+    }
+
+    private String jsonSummary(final ReportGenerator generator, final long fileSize, final boolean nanosecondPcap)
+    {
+        final ObjectMapper mapper = new ObjectMapper();
+        final ObjectNode root = mapper.createObjectNode();
+        root.put("file", out.toString());
+        root.put("fileBytes", fileSize);
+        root.put("timestampResolution", nanosecondPcap ? "nanosecond" : "microsecond");
+        root.put("reports", generator.reports());
+        root.put("valid", generator.reports() - generator.badTotal());
+        root.put("baseHeader", generator.form().length());
+        root.put("seed", seed);
+        root.put("keys", keys.trim().toLowerCase());
+        root.put("keySpace", keySpace);
+        root.put("hops", generator.hops());
+        final ObjectNode primitives = root.putObject("primitives");
+        for (final Primitive primitive : Primitive.values())
+        {
+            primitives.put(primitive.cliName(), generator.count(primitive));
+        }
+        root.put("postcardFlows", generator.postcardFlows());
+        root.put("postcardHopsNotSent", generator.postcardHopsSkipped());
+        root.put("essential", generator.essentialCount());
+        root.put("retransmittable", retransmittable);
+        final ObjectNode badNode = root.putObject("bad");
+        for (final BadKind kind : BadKind.values())
+        {
+            badNode.put(kind.cliName(), generator.badCount(kind));
+        }
+        final ArrayNode reporterNodes = root.putArray("reporters");
+        for (int i = 0; i < generator.reporters(); i++)
+        {
+            reporterNodes.addObject()
+                .put("ip", Ipv4Address.format(generator.reporterIp(i)))
+                .put("reports", generator.reporterCount(i));
+        }
+        final ArrayNode omitted = root.putArray("omittedFromMix");
+        for (final Primitive primitive : generator.omittedPrimitives())
+        {
+            omitted.add(primitive.cliName());
+        }
+        return root.toString();
+    }
+
+    private static double percent(final long count, final long total)
+    {
+        return total == 0 ? 0.0 : 100.0 * count / total;
+    }
+}

@@ -1,0 +1,221 @@
+package io.dta.appliance.gen;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.cli.GenCommand;
+import io.dta.codec.DtaBaseHeaderForm;
+import io.dta.codec.FrameDecoder;
+import io.dta.codec.FrameKind;
+import io.dta.codec.pcap.PcapReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class GenCommandTest
+{
+    @TempDir
+    Path dir;
+
+    private String stdout;
+    private String stderr;
+
+    @Test
+    void shouldWriteACaptureWhoseFramesAllDecodeAsDta() throws IOException
+    {
+        final Path out = dir.resolve("reports.pcap");
+        assertEquals(0, run("--out", out.toString(), "--reports", "3000", "--retransmittable", "--essential", "0.1"),
+            stderr);
+        final FrameDecoder decoder = new FrameDecoder().verifyUdpChecksum(true);
+        long frames = 0;
+        try (PcapReader reader = new PcapReader(out))
+        {
+            while (reader.next())
+            {
+                assertEquals(FrameKind.DTA, decoder.decode(reader.buffer(), reader.offset(), reader.capturedLength()),
+                    "frame " + frames + ": " + decoder.malformedReason());
+                assertTrue(decoder.ipChecksumValid(), "frame " + frames);
+                assertTrue(decoder.dtaBase().retransmittable(), "frame " + frames);
+                assertEquals(GeneratorSettings.DEFAULT_START_TIME_SECONDS * 1_000_000_000L + frames * 1000,
+                    reader.timestampNanos(), "frame " + frames);
+                frames++;
+            }
+            assertFalse(reader.nanosecondResolution());
+        }
+        assertEquals(3000, frames);
+        assertTrue(stdout.contains("wrote 3,000 reports"), stdout);
+        assertTrue(stdout.contains("keywrite"), stdout);
+        assertTrue(stdout.contains("10.0.1.4"), stdout);
+        assertTrue(stdout.contains(String.format("%,d bytes", Files.size(out))), stdout);
+        assertEquals("", stderr, "no progress bar for a short run off a terminal");
+    }
+
+    @Test
+    void shouldWriteIdenticalFilesForTheSameSeed() throws IOException
+    {
+        final Path a = dir.resolve("a.pcap");
+        final Path b = dir.resolve("b.pcap");
+        final Path c = dir.resolve("c.pcap");
+        final String[] common = { "--reports", "5000", "--keys", "zipf", "--redundancy", "1-4", "--bad", "0.05",
+            "--essential", "0.3", "--retransmittable", "--reporters", "9", "--postcard-loss", "0.1" };
+        assertEquals(0, run(concat(common, "--out", a.toString(), "--seed", "42")), stderr);
+        assertEquals(0, run(concat(common, "--out", b.toString(), "--seed", "42")), stderr);
+        assertEquals(0, run(concat(common, "--out", c.toString(), "--seed", "43")), stderr);
+        assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(b));
+        assertFalse(Arrays.equals(Files.readAllBytes(a), Files.readAllBytes(c)));
+    }
+
+    @Test
+    void shouldPrintAJsonSummary() throws IOException
+    {
+        final Path out = dir.resolve("j.pcap");
+        assertEquals(0, run("--out", out.toString(), "--reports", "4000", "--bad", "0.1", "--reporters", "3",
+            "--json"), stderr);
+        final JsonNode json = new ObjectMapper().readTree(stdout);
+        assertEquals(4000, json.get("reports").asLong());
+        assertEquals(Files.size(out), json.get("fileBytes").asLong());
+        long sum = 0;
+        for (final Primitive primitive : Primitive.values())
+        {
+            sum += json.get("primitives").get(primitive.cliName()).asLong();
+        }
+        long bad = 0;
+        for (final BadKind kind : BadKind.values())
+        {
+            final long count = json.get("bad").get(kind.cliName()).asLong();
+            assertTrue(count > 0, kind + " missing: " + stdout);
+            bad += count;
+        }
+        assertEquals(4000, sum + bad);
+        assertEquals(sum, json.get("valid").asLong());
+        assertEquals(3, json.get("reporters").size());
+        long perReporter = 0;
+        for (final JsonNode reporter : json.get("reporters"))
+        {
+            perReporter += reporter.get("reports").asLong();
+        }
+        assertEquals(4000, perReporter);
+        assertEquals("10.0.1.1", json.get("reporters").get(0).get("ip").asText());
+    }
+
+    @Test
+    void shouldWriteTheTwoByteFormAndNanosecondTimestamps() throws IOException
+    {
+        final Path out = dir.resolve("two.pcap");
+        assertEquals(0, run("--out", out.toString(), "--reports", "500", "--base-header", "2",
+            "--spacing-nanos", "250", "--start-time", "1000"), stderr);
+        final FrameDecoder decoder = new FrameDecoder().baseHeaderForm(DtaBaseHeaderForm.AUTO);
+        long frames = 0;
+        try (PcapReader reader = new PcapReader(out))
+        {
+            assertTrue(reader.nanosecondResolution());
+            while (reader.next())
+            {
+                assertEquals(FrameKind.DTA, decoder.decode(reader.buffer(), reader.offset(), reader.capturedLength()));
+                assertEquals(DtaBaseHeaderForm.TWO, decoder.dtaBaseHeaderForm());
+                assertEquals(1000_000_000_000L + 250 * frames, reader.timestampNanos());
+                frames++;
+            }
+        }
+        assertEquals(500, frames);
+    }
+
+    @Test
+    void shouldUseAConfigurationFile() throws IOException
+    {
+        final Path config = dir.resolve("two.yaml");
+        Files.writeString(config, GenTestConfigs.TWO_COLLECTORS);
+        final Path out = dir.resolve("cfg.pcap");
+        assertEquals(0, run("--out", out.toString(), "--config", config.toString(), "--reports", "200"), stderr);
+        assertTrue(stderr.contains("postcard"), "the note on the left-out primitive: " + stderr);
+        final FrameDecoder decoder = new FrameDecoder().dtaPort(40050).baseHeaderForm(DtaBaseHeaderForm.TWO)
+            .keyWriteDataLength(12);
+        try (PcapReader reader = new PcapReader(out))
+        {
+            while (reader.next())
+            {
+                assertEquals(FrameKind.DTA, decoder.decode(reader.buffer(), reader.offset(), reader.capturedLength()));
+            }
+        }
+    }
+
+    @Test
+    void shouldExitTwoNamingTheOptionOnBadArguments()
+    {
+        final String out = dir.resolve("x.pcap").toString();
+        assertUsageError("--retransmittable", "--out", out, "--base-header", "2", "--retransmittable");
+        assertUsageError("--essential", "--out", out, "--base-header", "2", "--essential", "0.5");
+        assertUsageError("--mix", "--out", out, "--mix", "keywrite=1,sketch=1");
+        assertUsageError("--keys", "--out", out, "--keys", "pareto");
+        assertUsageError("--essential", "--out", out, "--essential", "1.5");
+        assertUsageError("--collector", "--out", out, "--collector", "10.9.9.9");
+        assertUsageError("--collector", "--out", out, "--collector", "not-an-ip");
+        assertUsageError("--lists", "--out", out, "--lists", "5");
+        assertUsageError("--redundancy", "--out", out, "--redundancy", "9");
+        assertUsageError("--hops", "--out", out, "--hops", "0");
+        assertUsageError("--reports", "--out", out, "--reports", "-1");
+        assertUsageError("--reports", "--out", out, "--reports", "many");
+        assertUsageError("--out", "--reports", "10");
+        assertUsageError("--config", "--out", out, "--config", dir.resolve("missing.yaml").toString());
+        assertUsageError("--spacing-nanos", "--out", out, "--reports", "1000000", "--spacing-nanos",
+            "3600000000000", "--start-time", "4294967000");
+        assertFalse(Files.exists(dir.resolve("x.pcap")), "no file is written on a usage error");
+    }
+
+    @Test
+    void shouldExitOneWhenTheFileCannotBeWritten()
+    {
+        assertEquals(1, run("--out", dir.resolve("no/such/dir/x.pcap").toString(), "--reports", "10"));
+        assertTrue(stderr.contains("cannot write"), stderr);
+    }
+
+    @Test
+    void shouldRenderTheProgressLine()
+    {
+        final String line = ProgressBar.render(250, 1000, 1_000_000_000L);
+        assertTrue(line.startsWith("[#######......................."), line);
+        assertTrue(line.contains("25.0%"), line);
+        assertTrue(line.contains("250/1,000"), line);
+        assertTrue(line.contains("ETA 3s"), line);
+    }
+
+    private void assertUsageError(final String option, final String... args)
+    {
+        assertEquals(2, run(args), "args " + Arrays.toString(args) + ": " + stderr);
+        assertTrue(stderr.contains(option), "message should name " + option + ": " + stderr);
+        assertEquals("", stdout, "nothing on stdout for a usage error");
+    }
+
+    private int run(final String... args)
+    {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final CommandLine commandLine = new CommandLine(new GenCommand())
+            .setOut(new PrintWriter(out, true))
+            .setErr(new PrintWriter(err, true));
+        final int exitCode = commandLine.execute(args);
+        stdout = out.toString();
+        stderr = err.toString();
+        return exitCode;
+    }
+
+    private static String[] concat(final String[] first, final String... more)
+    {
+        final List<String> all = new ArrayList<>(Arrays.asList(first));
+        all.addAll(Arrays.asList(more));
+        return all.toArray(new String[0]);
+    }
+}

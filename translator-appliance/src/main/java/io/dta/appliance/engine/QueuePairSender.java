@@ -51,6 +51,7 @@ public final class QueuePairSender
     private final long gracePackets;
     private final long holdNanos;
     private final int maxOutstandingAtomics;
+    private final boolean openLoop;
 
     private final UnsafeBuffer held = new UnsafeBuffer(ByteBuffer.allocateDirect(MAX_FRAME));
     private boolean hasHeld;
@@ -110,8 +111,11 @@ public final class QueuePairSender
         this.graceNanos = settings.graceNanos();
         this.gracePackets = settings.gracePackets();
         this.holdNanos = settings.holdNanos();
-        this.maxOutstandingAtomics = settings.maxOutstandingAtomics();
-        this.atomicPsns = new int[Math.max(1, maxOutstandingAtomics)];
+        // Open loop (no ACK timeout: nothing will ever answer) means no credit can come back either, so the
+        // limit on outstanding atomics would only stall the QP.
+        this.openLoop = 0 == settings.ackTimeoutNanos();
+        this.maxOutstandingAtomics = openLoop ? Integer.MAX_VALUE : settings.maxOutstandingAtomics();
+        this.atomicPsns = new int[openLoop ? 1 : Math.max(1, maxOutstandingAtomics)];
         this.waitingVa = new long[Math.max(1, settings.atomicQueueSize())];
         this.waitingAdd = new long[waitingVa.length];
         this.essentials = new EssentialRing(settings.essentialBacklog());
@@ -429,8 +433,11 @@ public final class QueuePairSender
         releaseHeld(false, nowNanos);
         final int psn = nextPsn;
         heldLength = builder.fetchAdd(held, 0, psn, false, address, addend);
-        atomicPsns[(atomicHead + outstandingAtomics) % atomicPsns.length] = psn;
-        outstandingAtomics++;
+        if (!openLoop)
+        {
+            atomicPsns[(atomicHead + outstandingAtomics) % atomicPsns.length] = psn;
+            outstandingAtomics++;
+        }
         return hold(psn, nowNanos);
     }
 

@@ -5,7 +5,7 @@ package io.dta.appliance.engine;
  *
  * @param ackRequestInterval    AckReq on every n-th packet (acks.requestInterval).
  * @param ackTimeoutNanos       how long an AckReq'd PSN may stay unacknowledged before a probe; 0 = never
- *                              (open loop: no responses will come).
+ *                              (open loop: no responses will come, so the atomic credit limit is off too).
  * @param graceNanos            grace period after a resync, by time (0 = off).
  * @param gracePackets          grace period after a resync, by dropped packets (0 = off).
  * @param holdNanos             idle time after which the QP's newest frame goes out with AckReq.

@@ -68,7 +68,8 @@ public final class TranslatorEngine
     private final int redundancyMax;
     private final int postcardHops;
     private final boolean verifyChecksums;
-    private long nextTimerNanos = Long.MIN_VALUE;
+    private long nextTimerNanos;
+    private boolean timersArmed;
 
     private final boolean closedLoop;
 
@@ -465,10 +466,13 @@ public final class TranslatorEngine
      */
     public int poll(final long nowNanos)
     {
-        if (nowNanos - nextTimerNanos < 0)
+        // No sentinel start value: "now - Long.MIN_VALUE" overflows to a negative number for any positive clock,
+        // which kept the timers from ever running.
+        if (timersArmed && nowNanos - nextTimerNanos < 0)
         {
             return 0;
         }
+        timersArmed = true;
         nextTimerNanos = nowNanos + TIMER_GRANULARITY_NANOS;
         int work = 0;
         for (final AppendList list : lists)

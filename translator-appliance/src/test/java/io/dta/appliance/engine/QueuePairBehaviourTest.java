@@ -1,0 +1,275 @@
+package io.dta.appliance.engine;
+
+import io.dta.codec.DtaOpcode;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.List;
+
+import static io.dta.appliance.engine.TestFrames.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class QueuePairBehaviourTest
+{
+    private static byte[] kw(final int key)
+    {
+        return report(DtaOpcode.KEY_WRITE, keyWrite(1, key, new byte[] {1, 2, 3, (byte)key}));
+    }
+
+    private static byte[] essentialKw(final int key)
+    {
+        return report(REPORTER_1, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 0, 0x20, keyWrite(1, key, new byte[4]));
+    }
+
+    private static void sendKw(final EngineHarness h, final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            h.feed(kw(i));
+            h.now += 1000;
+        }
+    }
+
+    @Test
+    void shouldRequestAckEveryIntervalAndBeforeIdle()
+    {
+        final Cfg cfg = new Cfg();
+        cfg.requestInterval = 4;
+        final EngineHarness h = new EngineHarness(cfg);
+        sendKw(h, 10);
+        final List<Request> frames = h.settle();
+        assertEquals(10, frames.size());
+        for (int i = 0; i < 10; i++)
+        {
+            assertEquals(i == 3 || i == 7 || i == 9, frames.get(i).ackReq(), "frame " + i);
+        }
+    }
+
+    @Test
+    void shouldHoldTheNewestFrameUntilIdleOrFlush()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        sendKw(h, 2);
+        assertEquals(1, h.out.size());
+        h.advance(TranslatorEngine.HOLD_NANOS - 3000);
+        assertEquals(1, h.out.size(), "held until idle for HOLD_NANOS");
+        h.engine.flush(h.now);
+        final List<Request> frames = h.out.drainRequests();
+        assertFalse(frames.get(0).ackReq());
+        assertTrue(frames.get(1).ackReq(), "flush releases the held frame with AckReq");
+    }
+
+    @Test
+    void shouldWrapPsnAt24Bits()
+    {
+        final Cfg cfg = new Cfg();
+        cfg.startPsn = 0xFFFFFE;
+        final EngineHarness h = new EngineHarness(cfg);
+        h.feed(report(DtaOpcode.KEY_WRITE, keyWrite(4, 1, new byte[4])));
+        final List<Request> frames = h.settle();
+        assertEquals(List.of(0xFFFFFE, 0xFFFFFF, 0, 1), frames.stream().map(Request::psn).toList());
+        h.feed(ack(KW_QPN, 1));
+        assertEquals(1, h.count(EngineCounter.ACKS_IN));
+        assertEquals(1, h.sender(KW_QPN).lastAckedPsn());
+    }
+
+    @Test
+    void shouldResyncOnNakSequenceErrorAfterTimedGrace()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg()); // grace 1000 us
+        sendKw(h, 10);
+        h.settle();
+        h.feed(nak(KW_QPN, 0x60, 0x105));
+        assertEquals(QueuePairSender.State.GRACE, h.sender(KW_QPN).state());
+        assertEquals(0x105, h.sender(KW_QPN).nextPsn());
+        h.feed(kw(1));
+        h.feed(report(REPORTER_1, COLLECTOR_B, 3, DtaOpcode.KEY_WRITE, 0, 0, keyWrite(1, 1, new byte[4])));
+        h.feed(report(DtaOpcode.KEY_INCREMENT, keyIncrement(1, 1, 1)));
+        assertEquals(1, h.count(EngineCounter.DROP_GRACE_PERIOD));
+        List<Request> frames = h.settle();
+        assertEquals(2, frames.size(), "other QPs keep going");
+        assertTrue(frames.stream().noneMatch(r -> r.destQp() == KW_REMOTE));
+        h.advance(1_000_000 - 2 * TranslatorEngine.HOLD_NANOS);
+        h.feed(kw(2));
+        assertEquals(2, h.count(EngineCounter.DROP_GRACE_PERIOD), "still in grace");
+        h.advance(TranslatorEngine.HOLD_NANOS);
+        h.feed(kw(3));
+        // the other QPs probed meanwhile (nobody acknowledged them): look at the resynchronised QP only
+        frames = h.settle().stream().filter(r -> r.destQp() == KW_REMOTE).toList();
+        assertEquals(1, frames.size());
+        assertEquals(0x105, frames.get(0).psn());
+        assertEquals(KW_REMOTE, frames.get(0).destQp());
+    }
+
+    @Test
+    void shouldEndGraceAfterGracePackets()
+    {
+        final Cfg cfg = new Cfg();
+        cfg.graceMicros = 0;
+        cfg.gracePackets = 3;
+        final EngineHarness h = new EngineHarness(cfg);
+        sendKw(h, 5);
+        h.settle();
+        h.feed(nak(KW_QPN, 0x60, 0x102));
+        sendKw(h, 4);
+        assertEquals(3, h.count(EngineCounter.DROP_GRACE_PERIOD));
+        final List<Request> frames = h.settle();
+        assertEquals(1, frames.size());
+        assertEquals(0x102, frames.get(0).psn());
+    }
+
+    @Test
+    void shouldQueueEssentialReportsDuringGraceAndResendUnexecutedOnes()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        for (int i = 0; i < 4; i++)
+        {
+            h.feed(essentialKw(i));
+        }
+        final List<Request> sent = h.settle();
+        assertEquals(4, sent.size());
+        h.feed(nak(KW_QPN, 0x60, 0x102));
+        h.feed(essentialKw(9));
+        h.feed(kw(10));
+        assertEquals(1, h.count(EngineCounter.DROP_GRACE_PERIOD), "essential is not dropped");
+        assertEquals(0, h.settle().size());
+        h.advance(1_000_000);
+        final List<Request> after = h.settle();
+        assertEquals(3, after.size());
+        assertEquals(List.of(0x102, 0x103, 0x104), after.stream().map(Request::psn).toList());
+        assertArrayEquals(sent.get(2).payload(), after.get(0).payload());
+        assertEquals(sent.get(2).va(), after.get(0).va());
+        assertArrayEquals(sent.get(3).payload(), after.get(1).payload());
+        assertEquals(KW_BASE + (slotHash(9, 0) & 255) * 8, after.get(2).va());
+        assertEquals(2, h.count(EngineCounter.ESSENTIAL_RESENT));
+    }
+
+    @Test
+    void shouldRecoverFromLostNakWithProbe()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg()); // timeout 500 us, grace 1000 us
+        sendKw(h, 5);                                         // 0x100..0x104, the last with AckReq
+        h.settle();
+        h.feed(ack(KW_QPN, 0x101));                           // 0x102.. lost, the NAK lost too
+        h.advance(500_000);
+        final List<Request> probe = h.out.drainRequests();
+        assertEquals(1, probe.size());
+        assertEquals(0, probe.get(0).dmaLength());
+        assertTrue(probe.get(0).ackReq());
+        assertEquals(0x101, probe.get(0).psn(), "an already acknowledged PSN");
+        assertEquals(QueuePairSender.State.PROBING, h.sender(KW_QPN).state());
+        assertEquals(1, h.count(EngineCounter.PROBES_OUT));
+        h.feed(kw(77));
+        assertEquals(1, h.count(EngineCounter.DROP_GRACE_PERIOD), "nothing new while probing");
+        h.feed(ack(KW_QPN, 0x101));                           // responder expects 0x102
+        h.advance(500_000);
+        assertEquals(1, h.count(EngineCounter.PROBE_RESYNCS));
+        assertEquals(0x102, h.sender(KW_QPN).nextPsn());
+        h.advance(1_000_000);
+        h.feed(kw(78));
+        final List<Request> frames = h.settle();
+        assertEquals(1, frames.size());
+        assertEquals(0x102, frames.get(0).psn());
+    }
+
+    @Test
+    void shouldIgnoreForgedAndStaleResponses()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        sendKw(h, 5);
+        h.settle();
+        h.feed(response(0x0A0909FF, KW_QPN, 0x11, 0x60, 0x101));
+        h.feed(response(COLLECTOR_B, KW_QPN, 0x11, 0x60, 0x101));
+        assertEquals(2, h.count(EngineCounter.RESPONSE_DROP_UNKNOWN_SOURCE));
+        h.feed(nak(0x999, 0x60, 0x101));
+        assertEquals(1, h.count(EngineCounter.RESPONSE_DROP_UNKNOWN_QPN));
+        h.feed(nak(KW_QPN, 0x60, 0x50));
+        h.feed(nak(KW_QPN, 0x60, 0x106));
+        h.feed(ack(KW_QPN, 0x200));
+        assertEquals(3, h.count(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW));
+        final byte[] bad = nak(KW_QPN, 0x60, 0x101);
+        bad[bad.length - 1] ^= 1;
+        h.feed(bad);
+        assertEquals(1, h.count(EngineCounter.RESPONSE_DROP_BAD_ICRC));
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
+        assertEquals(0x105, h.sender(KW_QPN).nextPsn());
+        assertEquals(0, h.count(EngineCounter.NAK_SEQUENCE_ERRORS_IN));
+        h.feed(kw(1));
+        assertEquals(0x105, h.settle().get(0).psn());
+    }
+
+    @Test
+    void shouldStopQpOnFatalNak()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        sendKw(h, 3);
+        h.settle();
+        h.feed(nak(KW_QPN, 0x62, 0x101));
+        assertEquals(QueuePairSender.State.ERROR, h.sender(KW_QPN).state());
+        assertEquals(1, h.count(EngineCounter.NAK_FATAL_IN));
+        sendKw(h, 3);
+        h.feed(report(REPORTER_1, COLLECTOR_B, 3, DtaOpcode.KEY_WRITE, 0, 0, keyWrite(1, 1, new byte[4])));
+        h.advance(2_000_000);
+        h.engine.flush(h.now);
+        final List<Request> frames = h.out.drainRequests();
+        assertEquals(1, frames.size());
+        assertEquals(KWB_REMOTE, frames.get(0).destQp());
+        assertEquals(3, h.count(EngineCounter.DROP_QP_ERROR));
+        h.feed(ack(KW_QPN, 0x101));
+        assertEquals(1, h.count(EngineCounter.RESPONSE_DROP_QP_ERROR));
+    }
+
+    @Test
+    void shouldNackReporterSequenceGapsPerReporter()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        final byte[] sub = keyWrite(1, 1, new byte[4]);
+        h.feed(report(REPORTER_1, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 10, 0x40, sub));
+        h.feed(report(REPORTER_2, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 200, 0x40, sub));
+        h.feed(report(REPORTER_1, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 11, 0x40, sub));
+        h.feed(report(REPORTER_2, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 201, 0x40, sub));
+        h.feed(report(REPORTER_1, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 13, 0x40, sub));
+        h.feed(report(REPORTER_2, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 202, 0x40, sub));
+        assertEquals(1, h.count(EngineCounter.DROP_SEQUENCE_GAP));
+        assertEquals(5, h.count(EngineCounter.REPORTS_TRANSLATED));
+        final List<FrameCollector.Frame> frames = h.out.drain();
+        final byte[] nack = frames.stream().map(FrameCollector.Frame::bytes)
+            .filter(f -> (((f[36] & 0xFF) << 8) | (f[37] & 0xFF)) == 40044).findFirst().orElseThrow();
+        assertEquals(REPORTER_1, java.nio.ByteBuffer.wrap(nack).getInt(30));
+        assertEquals(COLLECTOR_A, java.nio.ByteBuffer.wrap(nack).getInt(26));
+        assertEquals(0, TestFrames.ipChecksum(nack, 14));
+        assertArrayEquals(new byte[] {11, (byte)0x80}, Arrays.copyOfRange(nack, 42, 44));
+        assertEquals(1, h.count(EngineCounter.REPORTER_NACKS_OUT));
+    }
+
+    @Test
+    void shouldCountEveryDropUnderItsReason()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        h.feed(report(0x09, new byte[8]));
+        assertEquals(1, h.count(EngineCounter.DROP_UNKNOWN_OPCODE));
+        final byte[] truncated = report(DtaOpcode.KEY_INCREMENT, new byte[6]);
+        h.feed(truncated);
+        assertEquals(1, h.count(EngineCounter.DROP_TRUNCATED) + h.count(EngineCounter.DROP_BAD_LENGTH));
+        final byte[] other = kw(1);
+        other[37] = 53;
+        h.feed(other);
+        assertEquals(1, h.count(EngineCounter.OTHER_FRAMES));
+        h.engine.flush(h.now);
+        assertEquals(0, h.out.size());
+        assertEquals(2, h.engine.counters().totalDrops());
+    }
+
+    @Test
+    void shouldCountTransmitFull()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        h.out.refuseClaims(true);
+        sendKw(h, 2);
+        h.settle();
+        assertEquals(2, h.count(EngineCounter.DROP_TX_FULL));
+    }
+}

@@ -1,0 +1,528 @@
+package io.dta.collector.responder;
+
+import io.dta.codec.AethFlyweight;
+import io.dta.codec.AtomicEthFlyweight;
+import io.dta.codec.BthFlyweight;
+import io.dta.codec.FrameDecoder;
+import io.dta.codec.FrameKind;
+import io.dta.codec.MalformedReason;
+import io.dta.codec.Psn;
+import io.dta.codec.RethFlyweight;
+import io.dta.codec.RoceFrameEncoder;
+import io.dta.codec.RoceOpcode;
+import io.dta.codec.UdpFlyweight;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.CollectorConfig;
+import io.dta.config.RegionConfig;
+import io.dta.config.TranslatorConfig;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A software RoCEv2 RC responder for the soft collector (translation.md §9, rocev2-reference.md §3), modelled on
+ * Linux soft-RoCE (rxe): one responder QP per hosted region, RDMA WRITE (First/Middle/Last/Only), FETCH_ADD and
+ * COMPARE_SWAP, with ACK, NAK and ATOMIC ACK responses.
+ * <p>
+ * Pipeline of one frame, each failure counted under its {@link ResponderCounter}:
+ * <ol>
+ *     <li>Silent drops (no response): not RoCEv2, malformed, TVer ≠ 0, bad ICRC, non-RC opcode, RC opcode that is
+ *     not a request, unknown DestQP, IPv4 destination not the QP's collector, IPv4 source not the translator,
+ *     P_Key mismatch, QP in the error state.</li>
+ *     <li>PSN against the expected PSN (24-bit serial comparison): <em>ahead</em> → one NAK 0x60 carrying the
+ *     expected PSN, then silence until the expected PSN arrives; <em>behind</em> → duplicate: a WRITE is not
+ *     re-executed but re-ACKed with PSN ePSN − 1, an atomic is answered from its saved result (the last
+ *     {@value ResponderQp#SAVED_ATOMICS}) or dropped when none is saved.</li>
+ *     <li>Opcode order (no MIDDLE/LAST outside a message, nothing else inside one), supported operation, lengths
+ *     against the path MTU and PadCnt, then R_Key and bounds (skipped for a zero-length WRITE), atomic 8-byte
+ *     alignment. Failures send NAK 0x61 (invalid request) or 0x62 (remote access) with the request's PSN and put
+ *     the QP in the error state, as a real RC responder does.</li>
+ *     <li>Execute: WRITE copies the payload verbatim to {@code VA - base}; atomics run on little-endian (x86 host
+ *     order) memory. A completed message increments the MSN; the expected PSN advances.</li>
+ *     <li>Acknowledge: a WRITE only when it carries AckReq (ACK PSN = its PSN, coalescing the unrequested ones
+ *     before it); an atomic always, with an ATOMIC ACK carrying the original value big-endian.</li>
+ * </ol>
+ * Responses go from the collector's MAC and IP to the translator's (its {@code translator.mac/ip}), UDP source port
+ * {@link #RESPONSE_SOURCE_PORT} to 4791, DestQP = the translator's QPN of the region, MigReq set, P_Key, DSCP, ECN
+ * and TTL as the translator uses, IPv4 identification 0, and a correct ICRC.
+ * <p>
+ * Zero allocation per frame; single-threaded.
+ */
+public final class SoftResponder
+{
+    /** UDP source port of every response (responders use their own port, receivers do not check it). */
+    public static final int RESPONSE_SOURCE_PORT = 0xD001;
+
+    private static final long MAX_DMA_LENGTH = 1L << 31;
+    private static final int MAX_FRAME = 256;
+
+    private final TranslatorConfig translator;
+    private final ResponderQp[] qps;
+    private final List<ResponderQp> qpList;
+    private final long[] counters = new long[ResponderCounter.values().length];
+    private final FrameDecoder decoder = new FrameDecoder();
+    private final RoceFrameEncoder encoder = new RoceFrameEncoder();
+    private final UnsafeBuffer response = new UnsafeBuffer(ByteBuffer.allocateDirect(MAX_FRAME));
+    private final int tos;
+
+    /**
+     * A responder hosting every region of every collector of the configuration for which {@code memory} supplies
+     * a buffer.
+     *
+     * @param config the configuration (translator identity, collectors and regions).
+     * @param memory the regions' memory.
+     */
+    public SoftResponder(final ApplianceConfig config, final RegionMemory memory)
+    {
+        this(config, config.collectors(), memory);
+    }
+
+    /**
+     * A responder hosting the regions of the given collectors.
+     *
+     * @param config     the configuration (translator identity).
+     * @param collectors the collectors to host.
+     * @param memory     the regions' memory.
+     */
+    public SoftResponder(
+        final ApplianceConfig config, final List<CollectorConfig> collectors, final RegionMemory memory)
+    {
+        this.translator = config.translator();
+        this.tos = (translator.dscp() << 2) | translator.ecn();
+        final List<ResponderQp> list = new ArrayList<>();
+        for (final CollectorConfig collector : collectors)
+        {
+            for (final RegionConfig region : collector.regions())
+            {
+                final MutableDirectBuffer buffer = memory.memory(collector, region);
+                if (null != buffer)
+                {
+                    if (buffer.capacity() < region.length())
+                    {
+                        throw new IllegalArgumentException("memory of " + region.path() + " is smaller than " +
+                            region.length() + " bytes");
+                    }
+                    list.add(new ResponderQp(collector, region, buffer));
+                }
+            }
+        }
+        this.qps = list.toArray(new ResponderQp[0]);
+        this.qpList = Collections.unmodifiableList(list);
+        encoder
+            .dstMac(translator.mac())
+            .dstIp(translator.ip())
+            .srcPort(RESPONSE_SOURCE_PORT)
+            .dstPort(UdpFlyweight.ROCEV2_PORT)
+            .tos(tos)
+            .ttl(translator.ttl())
+            .identification(0)
+            .dontFragment(true)
+            .migReq(true)
+            .pKey(translator.pKey())
+            .ackReq(false)
+            .noPayload();
+    }
+
+    /**
+     * Processes one received frame and emits its response, if any.
+     *
+     * @param buffer   buffer holding the frame.
+     * @param offset   frame start (Ethernet header).
+     * @param length   frame length (no FCS).
+     * @param nowNanos receive time (not used by the RC rules; kept for symmetry with the engine).
+     * @param out      where responses go.
+     */
+    public void onFrame(
+        final DirectBuffer buffer, final int offset, final int length, final long nowNanos, final ResponseSink out)
+    {
+        counters[ResponderCounter.FRAMES_IN.ordinal()]++;
+        final FrameKind kind = decoder.decode(buffer, offset, length);
+        if (FrameKind.ROCE != kind)
+        {
+            if (FrameKind.MALFORMED == kind)
+            {
+                final MalformedReason reason = decoder.malformedReason();
+                if (MalformedReason.BAD_TVER == reason)
+                {
+                    count(ResponderCounter.BAD_TVER);
+                }
+                else if (MalformedReason.UNKNOWN_ROCE_OPCODE == reason)
+                {
+                    count(0 != (decoder.roceOpcode() & 0xE0) ?
+                        ResponderCounter.NON_RC_OPCODE : ResponderCounter.UNEXPECTED_OPCODE);
+                }
+                else
+                {
+                    count(ResponderCounter.MALFORMED);
+                }
+            }
+            else
+            {
+                count(ResponderCounter.NOT_ROCE);
+            }
+            return;
+        }
+        if (!decoder.icrcValid())
+        {
+            count(ResponderCounter.BAD_ICRC);
+            return;
+        }
+        final int opcode = decoder.roceOpcode();
+        if (0 != (opcode & 0xE0))
+        {
+            count(ResponderCounter.NON_RC_OPCODE);
+            return;
+        }
+        if (!isRequest(opcode))
+        {
+            count(ResponderCounter.UNEXPECTED_OPCODE);
+            return;
+        }
+
+        final BthFlyweight bth = decoder.bth();
+        final ResponderQp qp = findQp(bth.destQp(), decoder.ipv4().dst());
+        if (null == qp)
+        {
+            return;
+        }
+        if (decoder.ipv4().src() != translator.ip())
+        {
+            count(ResponderCounter.BAD_IP_SRC);
+            return;
+        }
+        if (!pKeyMatches(bth.pKey(), translator.pKey()))
+        {
+            count(ResponderCounter.BAD_PKEY);
+            return;
+        }
+        if (ResponderQp.State.ERROR == qp.state)
+        {
+            count(ResponderCounter.QP_ERROR_DROPS);
+            return;
+        }
+
+        final int psn = bth.psn();
+        final int cmp = Psn.compare(psn, qp.expectedPsn);
+        if (cmp > 0)
+        {
+            if (qp.nakSent)
+            {
+                count(ResponderCounter.OUT_OF_SEQUENCE_DROPPED);
+            }
+            else
+            {
+                qp.nakSent = true;
+                count(ResponderCounter.OUT_OF_SEQUENCE_NAKED);
+                sendAck(qp, RoceOpcode.RC_ACKNOWLEDGE, qp.expectedPsn,
+                    AethFlyweight.nakSyndrome(AethFlyweight.NAK_PSN_SEQUENCE_ERROR), qp.msn, 0, out);
+            }
+            return;
+        }
+        if (cmp < 0)
+        {
+            onDuplicate(qp, opcode, psn, out);
+            return;
+        }
+
+        qp.nakSent = false;
+        execute(qp, opcode, psn, bth.ackReq(), out);
+    }
+
+    private ResponderQp findQp(final int destQp, final int dstIp)
+    {
+        boolean qpnKnown = false;
+        for (final ResponderQp qp : qps)
+        {
+            if (qp.qpn == destQp)
+            {
+                if (qp.collector.ip() == dstIp)
+                {
+                    return qp;
+                }
+                qpnKnown = true;
+            }
+        }
+        count(qpnKnown ? ResponderCounter.BAD_IP_DST : ResponderCounter.UNKNOWN_QPN);
+        return null;
+    }
+
+    private void onDuplicate(final ResponderQp qp, final int opcode, final int psn, final ResponseSink out)
+    {
+        count(ResponderCounter.DUPLICATES);
+        if (RoceOpcode.hasAtomicEth(opcode))
+        {
+            final int saved = qp.findAtomic(psn);
+            if (saved < 0)
+            {
+                count(ResponderCounter.DUPLICATE_ATOMICS_DROPPED);
+                return;
+            }
+            count(ResponderCounter.DUPLICATE_ATOMICS_REPLAYED);
+            sendAck(qp, RoceOpcode.RC_ATOMIC_ACKNOWLEDGE, psn, AethFlyweight.CREDIT_INVALID, qp.atomicMsn[saved],
+                qp.atomicOriginal[saved], out);
+            return;
+        }
+        sendAck(qp, RoceOpcode.RC_ACKNOWLEDGE, Psn.add(qp.expectedPsn, -1), AethFlyweight.CREDIT_INVALID, qp.msn, 0,
+            out);
+    }
+
+    private void execute(
+        final ResponderQp qp, final int opcode, final int psn, final boolean ackReq, final ResponseSink out)
+    {
+        final boolean continuation = RoceOpcode.RC_RDMA_WRITE_MIDDLE == opcode ||
+            RoceOpcode.RC_RDMA_WRITE_LAST == opcode || RoceOpcode.RC_RDMA_WRITE_LAST_WITH_IMMEDIATE == opcode;
+        if (continuation != qp.inMessage || !isSupported(opcode))
+        {
+            fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
+            return;
+        }
+        if (RoceOpcode.hasAtomicEth(opcode))
+        {
+            executeAtomic(qp, opcode, psn, out);
+            return;
+        }
+
+        final int mtu = qp.collector.pathMtu();
+        final int payload = decoder.payloadLength();
+        final int pad = decoder.padCount();
+        final long va;
+        final long remaining;
+        if (RoceOpcode.RC_RDMA_WRITE_ONLY == opcode || RoceOpcode.RC_RDMA_WRITE_FIRST == opcode)
+        {
+            final RethFlyweight reth = decoder.reth();
+            final long dmaLength = reth.dmaLength();
+            final boolean only = RoceOpcode.RC_RDMA_WRITE_ONLY == opcode;
+            if (dmaLength > MAX_DMA_LENGTH || (only ? payload > mtu : payload != mtu))
+            {
+                fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
+                return;
+            }
+            va = reth.virtualAddress();
+            if (0 != dmaLength && (reth.rKey() != qp.rKey || !inBounds(qp, va, dmaLength)))
+            {
+                fatal(qp, psn, AethFlyweight.NAK_REMOTE_ACCESS_ERROR, out);
+                return;
+            }
+            remaining = dmaLength;
+            if (only && remaining > mtu)
+            {
+                fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
+                return;
+            }
+        }
+        else
+        {
+            final boolean middle = RoceOpcode.RC_RDMA_WRITE_MIDDLE == opcode;
+            if (middle ? payload != mtu : payload < 1 || payload > mtu)
+            {
+                fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
+                return;
+            }
+            va = qp.messageVa;
+            remaining = qp.messageRemaining;
+            if (!middle && remaining > mtu)
+            {
+                fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
+                return;
+            }
+        }
+        final boolean lengthOk = remaining > mtu ?
+            payload == mtu && 0 == pad : payload == remaining && pad == (int)(-remaining & 3);
+        if (!lengthOk)
+        {
+            fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
+            return;
+        }
+
+        if (payload > 0)
+        {
+            qp.memory.putBytes((int)(va - qp.base), decoder.buffer(), decoder.payloadOffset(), payload);
+            counters[ResponderCounter.WRITE_BYTES.ordinal()] += payload;
+        }
+        count(ResponderCounter.WRITE_PACKETS);
+        final boolean last = RoceOpcode.RC_RDMA_WRITE_ONLY == opcode || RoceOpcode.RC_RDMA_WRITE_LAST == opcode;
+        if (last)
+        {
+            qp.inMessage = false;
+            qp.msn = Psn.next(qp.msn);
+            count(ResponderCounter.MESSAGES);
+        }
+        else
+        {
+            qp.inMessage = true;
+            qp.messageVa = va + payload;
+            qp.messageRemaining = remaining - payload;
+        }
+        qp.expectedPsn = Psn.next(psn);
+        if (ackReq)
+        {
+            sendAck(qp, RoceOpcode.RC_ACKNOWLEDGE, psn, AethFlyweight.CREDIT_INVALID, qp.msn, 0, out);
+        }
+    }
+
+    private void executeAtomic(final ResponderQp qp, final int opcode, final int psn, final ResponseSink out)
+    {
+        final AtomicEthFlyweight atomic = decoder.atomicEth();
+        final long va = atomic.virtualAddress();
+        if (atomic.rKey() != qp.rKey || !inBounds(qp, va, 8))
+        {
+            fatal(qp, psn, AethFlyweight.NAK_REMOTE_ACCESS_ERROR, out);
+            return;
+        }
+        if (0 != (va & 7))
+        {
+            fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
+            return;
+        }
+        final int offset = (int)(va - qp.base);
+        final long original = qp.memory.getLong(offset, ByteOrder.LITTLE_ENDIAN);
+        final long updated;
+        if (RoceOpcode.RC_FETCH_ADD == opcode)
+        {
+            updated = original + atomic.swapAddData();
+        }
+        else
+        {
+            updated = original == atomic.compareData() ? atomic.swapAddData() : original;
+        }
+        qp.memory.putLong(offset, updated, ByteOrder.LITTLE_ENDIAN);
+        count(ResponderCounter.ATOMICS);
+        qp.msn = Psn.next(qp.msn);
+        count(ResponderCounter.MESSAGES);
+        qp.saveAtomic(psn, original, qp.msn);
+        qp.expectedPsn = Psn.next(psn);
+        sendAck(qp, RoceOpcode.RC_ATOMIC_ACKNOWLEDGE, psn, AethFlyweight.CREDIT_INVALID, qp.msn, original, out);
+    }
+
+    private void fatal(final ResponderQp qp, final int psn, final int nakCode, final ResponseSink out)
+    {
+        count(AethFlyweight.NAK_REMOTE_ACCESS_ERROR == nakCode ?
+            ResponderCounter.REMOTE_ACCESS_ERRORS : ResponderCounter.INVALID_REQUESTS);
+        sendAck(qp, RoceOpcode.RC_ACKNOWLEDGE, psn, AethFlyweight.nakSyndrome(nakCode), qp.msn, 0, out);
+        qp.state = ResponderQp.State.ERROR;
+        qp.inMessage = false;
+    }
+
+    private void sendAck(
+        final ResponderQp qp,
+        final int opcode,
+        final int psn,
+        final int syndrome,
+        final int msn,
+        final long original,
+        final ResponseSink out)
+    {
+        encoder
+            .srcMac(qp.collector.mac())
+            .srcIp(qp.collector.ip())
+            .destQp(qp.peerQpn)
+            .opcode(opcode)
+            .psn(psn)
+            .syndrome(syndrome)
+            .msn(msn)
+            .originalValue(original);
+        final int length = encoder.encode(response, 0);
+        if (RoceOpcode.RC_ATOMIC_ACKNOWLEDGE == opcode)
+        {
+            count(ResponderCounter.ATOMIC_ACKS_SENT);
+        }
+        else if (AethFlyweight.TYPE_NAK == AethFlyweight.type(syndrome))
+        {
+            count(ResponderCounter.NAKS_SENT);
+        }
+        else
+        {
+            count(ResponderCounter.ACKS_SENT);
+        }
+        out.onResponse(response, 0, length);
+    }
+
+    private static boolean inBounds(final ResponderQp qp, final long va, final long length)
+    {
+        final long offset = va - qp.base;
+        return Long.compareUnsigned(offset, qp.length) <= 0 && Long.compareUnsigned(length, qp.length - offset) <= 0;
+    }
+
+    private static boolean pKeyMatches(final int received, final int own)
+    {
+        return 0 == ((received ^ own) & 0x7FFF) && 0 != ((received | own) & 0x8000);
+    }
+
+    /**
+     * Is this RC opcode one a requester sends (as opposed to a response or a reserved code)?
+     *
+     * @param opcode RC opcode.
+     * @return true for SEND, WRITE, READ request, atomics, FLUSH and ATOMIC WRITE.
+     */
+    static boolean isRequest(final int opcode)
+    {
+        return opcode <= RoceOpcode.RC_RDMA_READ_REQUEST || opcode == RoceOpcode.RC_COMPARE_SWAP ||
+            opcode == RoceOpcode.RC_FETCH_ADD || opcode == RoceOpcode.RC_SEND_LAST_WITH_INVALIDATE ||
+            opcode == RoceOpcode.RC_SEND_ONLY_WITH_INVALIDATE || opcode == RoceOpcode.RC_FLUSH ||
+            opcode == RoceOpcode.RC_ATOMIC_WRITE;
+    }
+
+    /**
+     * Operations this responder executes; other requests get NAK 0x61 (no receive queue, no READ access).
+     */
+    private static boolean isSupported(final int opcode)
+    {
+        switch (opcode)
+        {
+            case RoceOpcode.RC_RDMA_WRITE_FIRST:
+            case RoceOpcode.RC_RDMA_WRITE_MIDDLE:
+            case RoceOpcode.RC_RDMA_WRITE_LAST:
+            case RoceOpcode.RC_RDMA_WRITE_ONLY:
+            case RoceOpcode.RC_FETCH_ADD:
+            case RoceOpcode.RC_COMPARE_SWAP:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    private void count(final ResponderCounter counter)
+    {
+        counters[counter.ordinal()]++;
+    }
+
+    /**
+     * @param counter a counter.
+     * @return its value.
+     */
+    public long counter(final ResponderCounter counter)
+    {
+        return counters[counter.ordinal()];
+    }
+
+    /**
+     * @return every hosted QP, in configuration order.
+     */
+    public List<ResponderQp> qps()
+    {
+        return qpList;
+    }
+
+    /**
+     * @param collectorIp the collector's IPv4 address.
+     * @param qpn         the responder QPN.
+     * @return the QP, or null.
+     */
+    public ResponderQp qp(final int collectorIp, final int qpn)
+    {
+        for (final ResponderQp qp : qps)
+        {
+            if (qp.qpn == qpn && qp.collector.ip() == collectorIp)
+            {
+                return qp;
+            }
+        }
+        return null;
+    }
+}

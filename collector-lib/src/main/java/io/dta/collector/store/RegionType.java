@@ -1,0 +1,18 @@
+package io.dta.collector.store;
+
+/**
+ * What a collector region holds, as recorded in a store's manifest.
+ */
+public enum RegionType
+{
+    /** Key-Write slots. */
+    KEY_WRITE,
+    /** Key-Increment counters. */
+    KEY_INCREMENT,
+    /** Postcard records. */
+    POSTCARDS,
+    /** An Append list. */
+    LIST,
+    /** A Sketch-Merge sketch (stored as raw bytes; not queried by this module). */
+    SKETCH
+}

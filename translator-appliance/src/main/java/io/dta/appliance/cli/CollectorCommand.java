@@ -1,0 +1,211 @@
+package io.dta.appliance.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.codec.pcap.PcapFormatException;
+import io.dta.codec.pcap.PcapReader;
+import io.dta.codec.pcap.PcapWriter;
+import io.dta.collector.responder.ResponderCounter;
+import io.dta.collector.responder.ResponderQp;
+import io.dta.collector.responder.ResponseSink;
+import io.dta.collector.responder.SoftResponder;
+import io.dta.collector.store.CollectorStore;
+import io.dta.collector.store.StoreException;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.CollectorConfig;
+import io.dta.config.NetAddress;
+import org.agrona.DirectBuffer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code dta collector}: the soft collector offline. Every frame of a capture goes through the RoCEv2 responder in
+ * capture order; the regions live in memory-mapped files under {@code --store}, the responses go to a capture with
+ * the request's timestamp plus 1 µs.
+ */
+@Command(
+    name = "collector",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Run the soft RoCEv2 collector over a capture of RoCEv2 frames (e.g. the output of dta replay).",
+        "Regions are (re)created zero-filled as memory-mapped files under --store/<collector>/; ACK, NAK and",
+        "ATOMIC ACK responses are written to --out, 1 us after their request. Query the store with dta query." })
+public final class CollectorCommand implements Callable<Integer>
+{
+    /** Delay between a request's timestamp and its response's. */
+    public static final long RESPONSE_DELAY_NANOS = 1_000L;
+
+    @Mixin
+    private ConfigOption config = new ConfigOption();
+
+    @Option(names = "--in", required = true, paramLabel = "ROCE.pcap", description = "capture of RoCEv2 requests")
+    private Path in;
+
+    @Option(names = "--out", required = true, paramLabel = "RESPONSES.pcap",
+        description = "capture to write the responses to")
+    private Path out;
+
+    @Option(names = "--store", required = true, paramLabel = "DIR", description = "store directory")
+    private Path store;
+
+    @Option(names = "--json", description = "print the summary as one JSON object")
+    private boolean json;
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public Integer call()
+    {
+        final ApplianceConfig appliance = config.load("collector");
+        if (null == appliance)
+        {
+            return 2;
+        }
+        if (!Files.isReadable(in))
+        {
+            System.err.println("dta collector: cannot read " + in);
+            return 1;
+        }
+        final Map<String, CollectorStore> stores = new HashMap<>();
+        try
+        {
+            for (final CollectorConfig collector : appliance.collectors())
+            {
+                stores.put(collector.name(), CollectorStore.create(store, appliance, collector));
+            }
+            final SoftResponder responder = new SoftResponder(appliance,
+                (collector, region) -> stores.get(collector.name()).memory(region));
+            run(responder);
+            printSummary(responder, json, System.out);
+            return 0;
+        }
+        catch (final StoreException ex)
+        {
+            System.err.println("dta collector: " + ex.getMessage());
+            return 1;
+        }
+        catch (final PcapFormatException ex)
+        {
+            System.err.println("dta collector: " + ex.getMessage());
+            return 1;
+        }
+        catch (final IOException | UncheckedIOException ex)
+        {
+            System.err.println("dta collector: " + ex.getMessage());
+            return 1;
+        }
+        finally
+        {
+            for (final CollectorStore s : stores.values())
+            {
+                s.close();
+            }
+        }
+    }
+
+    private void run(final SoftResponder responder) throws IOException
+    {
+        try (PcapReader reader = new PcapReader(in); PcapWriter writer = new PcapWriter(out, true))
+        {
+            final TimedSink sink = new TimedSink(writer);
+            while (reader.next())
+            {
+                sink.timestampNanos = reader.timestampNanos() + RESPONSE_DELAY_NANOS;
+                responder.onFrame(reader.buffer(), reader.offset(), reader.capturedLength(), reader.timestampNanos(),
+                    sink);
+            }
+        }
+    }
+
+    private static final class TimedSink implements ResponseSink
+    {
+        private final PcapWriter writer;
+        private long timestampNanos;
+
+        TimedSink(final PcapWriter writer)
+        {
+            this.writer = writer;
+        }
+
+        @Override
+        public void onResponse(final DirectBuffer buffer, final int offset, final int length)
+        {
+            try
+            {
+                writer.write(timestampNanos, buffer, offset, length);
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException(ex);
+            }
+        }
+    }
+
+    /**
+     * Prints the responder's counters and QP states.
+     *
+     * @param responder the responder after the run.
+     * @param json      one JSON object instead of text.
+     * @param out       where to print.
+     */
+    static void printSummary(final SoftResponder responder, final boolean json, final PrintStream out)
+    {
+        final Map<String, Object> counters = new LinkedHashMap<>();
+        for (final ResponderCounter c : ResponderCounter.values())
+        {
+            counters.put(c.label(), responder.counter(c));
+        }
+        final List<Map<String, Object>> qps = new ArrayList<>();
+        for (final ResponderQp qp : responder.qps())
+        {
+            final Map<String, Object> q = new LinkedHashMap<>();
+            q.put("region", qp.region().path());
+            q.put("collector", qp.collector().name());
+            q.put("qpn", qp.qpn());
+            q.put("state", qp.state().name());
+            q.put("expectedPsn", qp.expectedPsn());
+            q.put("msn", qp.msn());
+            qps.add(q);
+        }
+        if (json)
+        {
+            final Map<String, Object> all = new LinkedHashMap<>();
+            all.put("counters", counters);
+            all.put("qps", qps);
+            try
+            {
+                out.println(new ObjectMapper().writeValueAsString(all));
+            }
+            catch (final JsonProcessingException ex)
+            {
+                throw new IllegalStateException(ex);
+            }
+            return;
+        }
+        out.println("soft collector summary");
+        for (final Map.Entry<String, Object> e : counters.entrySet())
+        {
+            out.printf("  %-28s %d%n", e.getKey(), (Long)e.getValue());
+        }
+        out.println("queue pairs");
+        for (final ResponderQp qp : responder.qps())
+        {
+            out.printf("  %-28s %-12s qpn 0x%06x  %-5s  ePSN 0x%06x  MSN %d%n", qp.region().path(),
+                NetAddress.ipv4ToString(qp.collector().ip()), qp.qpn(), qp.state(), qp.expectedPsn(), qp.msn());
+        }
+    }
+}

@@ -1,0 +1,617 @@
+package io.dta.appliance.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dta.collector.query.CounterQuery;
+import io.dta.collector.query.KeyWriteQuery;
+import io.dta.collector.query.KeyWriteResult;
+import io.dta.collector.query.ListReadResult;
+import io.dta.collector.query.ListReader;
+import io.dta.collector.query.PostcardQuery;
+import io.dta.collector.query.PostcardResult;
+import io.dta.collector.query.StoreQueries;
+import io.dta.collector.store.CollectorStore;
+import io.dta.collector.store.StoreException;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.CollectorConfig;
+import io.dta.config.ListConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Predicate;
+
+/**
+ * {@code dta query}: reads a soft collector's store (read-only, safe while {@code dta collector} runs) and answers
+ * Key-Write lookups, counters, lists and postcard paths. Exit codes: 0 answered, 2 bad arguments or configuration,
+ * 1 store missing or inconsistent with the configuration.
+ */
+@Command(
+    name = "query",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Query a soft collector's store. The store is mapped read-only; the configuration must be the one the",
+        "store was written with (checked against the store's manifest)." },
+    subcommands = {
+        QueryCommand.KeyWrite.class, QueryCommand.Counter.class, QueryCommand.ListQuery.class,
+        QueryCommand.Postcard.class })
+public final class QueryCommand implements Callable<Integer>
+{
+    /** Exit code: bad arguments or configuration. */
+    static final int BAD_ARGUMENTS = 2;
+
+    /** Exit code: store missing or inconsistent. */
+    static final int BAD_STORE = 1;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--store", required = true, paramLabel = "DIR", description = "store directory")
+    private Path store;
+
+    @Mixin
+    private ConfigOption config = new ConfigOption();
+
+    @Option(names = "--collector", paramLabel = "NAME",
+        description = "collector to query (default: the first one with the asked-for region)")
+    private String collectorName;
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public Integer call()
+    {
+        System.err.println("dta query: a subcommand is required (keywrite, counter, list, postcard)");
+        spec.commandLine().usage(System.err);
+        return BAD_ARGUMENTS;
+    }
+
+    /**
+     * Parses a key or list id: decimal or 0x-hex, 0 .. 2^32 − 1.
+     *
+     * @param text the text.
+     * @return the value, or -1 if invalid.
+     */
+    static long parseU32(final String text)
+    {
+        final String t = text.trim();
+        try
+        {
+            final long v = t.startsWith("0x") || t.startsWith("0X") ?
+                Long.parseLong(t.substring(2), 16) : Long.parseLong(t);
+            return v >= 0 && v <= 0xFFFF_FFFFL && !t.startsWith("+") && !t.startsWith("0x-") ? v : -1;
+        }
+        catch (final NumberFormatException ex)
+        {
+            return -1;
+        }
+    }
+
+    /**
+     * Collects the keys of {@code --key} and {@code --keys}, or prints why not.
+     *
+     * @return the keys, or null after an error message.
+     */
+    static List<Long> keys(final String command, final List<String> keys, final Path keysFile)
+    {
+        if ((null == keys || keys.isEmpty()) == (null == keysFile))
+        {
+            System.err.println("dta query " + command + ": give --key K (repeatable) or --keys FILE");
+            return null;
+        }
+        final List<String> texts = new ArrayList<>();
+        if (null != keysFile)
+        {
+            try
+            {
+                for (final String line : Files.readAllLines(keysFile, StandardCharsets.UTF_8))
+                {
+                    final String t = line.strip();
+                    if (!t.isEmpty() && !t.startsWith("#"))
+                    {
+                        texts.add(t);
+                    }
+                }
+            }
+            catch (final IOException ex)
+            {
+                System.err.println("dta query " + command + ": cannot read " + keysFile + ": " + ex.getMessage());
+                return null;
+            }
+        }
+        else
+        {
+            texts.addAll(keys);
+        }
+        final List<Long> out = new ArrayList<>();
+        for (final String t : texts)
+        {
+            final long k = parseU32(t);
+            if (k < 0)
+            {
+                System.err.println("dta query " + command + ": not a 32-bit key (decimal or 0x-hex): " + t);
+                return null;
+            }
+            out.add(k);
+        }
+        return out;
+    }
+
+    /**
+     * An open store and its queries, or the exit code explaining why there is none.
+     */
+    static final class Opened implements AutoCloseable
+    {
+        final int exitCode;
+        final ApplianceConfig config;
+        final CollectorConfig collector;
+        final CollectorStore store;
+        final StoreQueries queries;
+
+        Opened(final int exitCode, final ApplianceConfig config, final CollectorConfig collector,
+            final CollectorStore store)
+        {
+            this.exitCode = exitCode;
+            this.config = config;
+            this.collector = collector;
+            this.store = store;
+            this.queries = null == store ? null : new StoreQueries(config, store);
+        }
+
+        @Override
+        public void close()
+        {
+            if (null != store)
+            {
+                store.close();
+            }
+        }
+    }
+
+    Opened open(final String command, final String what, final Predicate<CollectorConfig> hasRegion)
+    {
+        final ApplianceConfig appliance = config.load("query");
+        if (null == appliance)
+        {
+            return new Opened(BAD_ARGUMENTS, null, null, null);
+        }
+        CollectorConfig chosen = null;
+        for (final CollectorConfig c : appliance.collectors())
+        {
+            if (null == collectorName ? hasRegion.test(c) : c.name().equals(collectorName))
+            {
+                chosen = c;
+                break;
+            }
+        }
+        if (null == chosen)
+        {
+            System.err.println("dta query " + command + ": " + (null == collectorName ?
+                "no collector in the configuration has " + what : "no collector named '" + collectorName + "'"));
+            return new Opened(BAD_ARGUMENTS, appliance, null, null);
+        }
+        if (!hasRegion.test(chosen))
+        {
+            System.err.println("dta query " + command + ": collector '" + chosen.name() + "' has no " + what);
+            return new Opened(BAD_ARGUMENTS, appliance, chosen, null);
+        }
+        try
+        {
+            return new Opened(0, appliance, chosen, CollectorStore.openReadOnly(store, appliance, chosen));
+        }
+        catch (final StoreException ex)
+        {
+            System.err.println("dta query " + command + ": " + ex.getMessage());
+            return new Opened(BAD_STORE, appliance, chosen, null);
+        }
+    }
+
+    static void printJson(final PrintStream out, final ObjectNode node)
+    {
+        try
+        {
+            out.println(MAPPER.writeValueAsString(node));
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    static final ObjectMapper MAPPER = new ObjectMapper();
+
+    static int checkRedundancy(final String command, final Integer redundancy, final ApplianceConfig config)
+    {
+        final int n = null == redundancy ? config.redundancy().max() : redundancy;
+        if (n < 1 || n > 256)
+        {
+            System.err.println("dta query " + command + ": --redundancy must be 1..256: " + n);
+            return -1;
+        }
+        return n;
+    }
+
+    /**
+     * {@code dta query keywrite}.
+     */
+    @Command(name = "keywrite", mixinStandardHelpOptions = true,
+        description = {
+            "Look keys up in the Key-Write store: the copies whose checksum matches vote, the most frequent data",
+            "wins (ties: lowest copy index). The value is the data as an unsigned big-endian number." })
+    static final class KeyWrite implements Callable<Integer>
+    {
+        @ParentCommand
+        private QueryCommand parent;
+
+        @Option(names = "--key", paramLabel = "K", description = "key, decimal or 0x-hex (repeatable)")
+        private List<String> key;
+
+        @Option(names = "--keys", paramLabel = "FILE", description = "file with one key per line")
+        private Path keysFile;
+
+        @Option(names = "--redundancy", paramLabel = "N",
+            description = "copies to look at (default: redundancy.max of the configuration)")
+        private Integer redundancy;
+
+        @Option(names = "--consensus", description = "all matching copies must agree (else: conflict)")
+        private boolean consensus;
+
+        @Option(names = "--json", description = "JSON Lines: one object per key")
+        private boolean json;
+
+        @Override
+        public Integer call()
+        {
+            final List<Long> keys = keys("keywrite", key, keysFile);
+            if (null == keys)
+            {
+                return BAD_ARGUMENTS;
+            }
+            try (Opened o = parent.open("keywrite", "a Key-Write store", c -> null != c.keyWrite()))
+            {
+                if (0 != o.exitCode)
+                {
+                    return o.exitCode;
+                }
+                final int n = checkRedundancy("keywrite", redundancy, o.config);
+                if (n < 0)
+                {
+                    return BAD_ARGUMENTS;
+                }
+                final KeyWriteQuery query = o.queries.keyWrite();
+                final PrintStream out = System.out;
+                if (!json)
+                {
+                    out.printf("%-12s %-10s %-8s %s%n", "key", "status", "copies", "value");
+                }
+                for (final long k : keys)
+                {
+                    final KeyWriteResult r = query.lookup(k, n, consensus);
+                    if (json)
+                    {
+                        final ObjectNode node = MAPPER.createObjectNode();
+                        node.put("key", k);
+                        node.put("found", r.found());
+                        if (r.found())
+                        {
+                            node.put("value", r.value());
+                        }
+                        else
+                        {
+                            node.putNull("value");
+                        }
+                        node.put("status", r.status().name().toLowerCase(java.util.Locale.ROOT));
+                        node.put("matches", r.matches());
+                        node.put("agreeing", r.agreeing());
+                        printJson(out, node);
+                    }
+                    else
+                    {
+                        out.printf("%-12d %-10s %-8s %s%n", k, r.status().name().toLowerCase(java.util.Locale.ROOT),
+                            r.agreeing() + "/" + r.matches(), r.found() ? r.value() + " (0x" + r.value().toString(16) +
+                            ")" : "-");
+                    }
+                }
+                return 0;
+            }
+        }
+    }
+
+    /**
+     * {@code dta query counter}.
+     */
+    @Command(name = "counter", mixinStandardHelpOptions = true,
+        description = "Read Key-Increment counters: the minimum of the key's N counters (count-min), unsigned 64-bit.")
+    static final class Counter implements Callable<Integer>
+    {
+        @ParentCommand
+        private QueryCommand parent;
+
+        @Option(names = "--key", paramLabel = "K", description = "key, decimal or 0x-hex (repeatable)")
+        private List<String> key;
+
+        @Option(names = "--keys", paramLabel = "FILE", description = "file with one key per line")
+        private Path keysFile;
+
+        @Option(names = "--redundancy", paramLabel = "N",
+            description = "counters to look at (default: redundancy.max of the configuration)")
+        private Integer redundancy;
+
+        @Option(names = "--json", description = "JSON Lines: one object per key")
+        private boolean json;
+
+        @Override
+        public Integer call()
+        {
+            final List<Long> keys = keys("counter", key, keysFile);
+            if (null == keys)
+            {
+                return BAD_ARGUMENTS;
+            }
+            try (Opened o = parent.open("counter", "a Key-Increment store", c -> null != c.keyIncrement()))
+            {
+                if (0 != o.exitCode)
+                {
+                    return o.exitCode;
+                }
+                final int n = checkRedundancy("counter", redundancy, o.config);
+                if (n < 0)
+                {
+                    return BAD_ARGUMENTS;
+                }
+                final CounterQuery query = o.queries.counters();
+                final PrintStream out = System.out;
+                if (!json)
+                {
+                    out.printf("%-12s %s%n", "key", "value");
+                }
+                for (final long k : keys)
+                {
+                    final long v = query.value(k, n);
+                    if (json)
+                    {
+                        final ObjectNode node = MAPPER.createObjectNode();
+                        node.put("key", k);
+                        node.put("found", 0 != v);
+                        node.put("value", new BigInteger(Long.toUnsignedString(v)));
+                        printJson(out, node);
+                    }
+                    else
+                    {
+                        out.printf("%-12d %s%n", k, Long.toUnsignedString(v));
+                    }
+                }
+                return 0;
+            }
+        }
+    }
+
+    /**
+     * {@code dta query list}.
+     */
+    @Command(name = "list", mixinStandardHelpOptions = true,
+        description = {
+            "Read an Append list, oldest first. Sequenced layout: entries of the batches after --since, the new",
+            "cursor, and whether the reader was lapped. Reference layout: every non-zero entry in ring order",
+            "(the bare ring has no head or sequence; --since is ignored)." })
+    static final class ListQuery implements Callable<Integer>
+    {
+        @ParentCommand
+        private QueryCommand parent;
+
+        @Option(names = "--id", required = true, paramLabel = "L", description = "list id")
+        private String id;
+
+        @Option(names = "--since", defaultValue = "0", paramLabel = "CURSOR",
+            description = "cursor of a previous read (default 0: everything retained)")
+        private long since;
+
+        @Option(names = "--follow", description = "keep polling and print new entries as they arrive")
+        private boolean follow;
+
+        @Option(names = "--interval-ms", defaultValue = "200", paramLabel = "MS",
+            description = "poll interval of --follow (default 200)")
+        private long intervalMs;
+
+        @Option(names = "--polls", defaultValue = "0", paramLabel = "N",
+            description = "stop --follow after N polls (default 0: until interrupted)")
+        private long polls;
+
+        @Option(names = "--json", description = "one JSON object per read (per poll with --follow)")
+        private boolean json;
+
+        @Override
+        public Integer call() throws InterruptedException
+        {
+            final long listId = parseU32(id);
+            if (listId < 0 || since < 0 || intervalMs < 0 || polls < 0)
+            {
+                System.err.println("dta query list: --id must be a 32-bit id, --since, --interval-ms and --polls " +
+                    "non-negative");
+                return BAD_ARGUMENTS;
+            }
+            try (Opened o = parent.open("list", "list " + listId, c -> hasList(c, listId)))
+            {
+                if (0 != o.exitCode)
+                {
+                    return o.exitCode;
+                }
+                final ListReader reader = o.queries.list(listId);
+                final String layout = layoutName(o.collector, listId);
+                if (!follow)
+                {
+                    print(listId, layout, reader.read(since));
+                    return 0;
+                }
+                reader.cursor(since);
+                for (long poll = 1; 0 == polls || poll <= polls; poll++)
+                {
+                    final ListReadResult r = reader.poll();
+                    if (1 == poll || r.entries().length > 0 || r.lapped() || r.lostBatches() > 0)
+                    {
+                        print(listId, layout, r);
+                    }
+                    if (0 == polls || poll < polls)
+                    {
+                        Thread.sleep(intervalMs);
+                    }
+                }
+                return 0;
+            }
+        }
+
+        private void print(final long listId, final String layout, final ListReadResult r)
+        {
+            final PrintStream out = System.out;
+            if (json)
+            {
+                final ObjectNode node = MAPPER.createObjectNode();
+                node.put("list", listId);
+                node.put("layout", layout);
+                final ArrayNode entries = node.putArray("entries");
+                for (final long e : r.entries())
+                {
+                    entries.add(e);
+                }
+                node.put("cursor", r.cursor());
+                node.put("lapped", r.lapped());
+                node.put("lost", r.lostBatches());
+                printJson(out, node);
+                return;
+            }
+            out.printf("list %d (%s): %d entries, cursor %d, lapped %s, lost batches %d%n", listId, layout,
+                r.entries().length, r.cursor(), r.lapped() ? "yes" : "no", r.lostBatches());
+            final StringBuilder line = new StringBuilder();
+            for (int i = 0; i < r.entries().length; i++)
+            {
+                line.append(String.format("%12d", r.entries()[i]));
+                if (i % 8 == 7 || i == r.entries().length - 1)
+                {
+                    out.println(line);
+                    line.setLength(0);
+                }
+            }
+        }
+
+        private static boolean hasList(final CollectorConfig c, final long id)
+        {
+            for (final ListConfig l : c.lists())
+            {
+                if (l.id() == id)
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static String layoutName(final CollectorConfig c, final long id)
+        {
+            for (final ListConfig l : c.lists())
+            {
+                if (l.id() == id)
+                {
+                    return l.layout().name().toLowerCase(java.util.Locale.ROOT);
+                }
+            }
+            return "?";
+        }
+    }
+
+    /**
+     * {@code dta query postcard}.
+     */
+    @Command(name = "postcard", mixinStandardHelpOptions = true,
+        description = "Read a flow's postcard record: its hops (missing ones marked) or a collision with another flow.")
+    static final class Postcard implements Callable<Integer>
+    {
+        @ParentCommand
+        private QueryCommand parent;
+
+        @Option(names = "--key", required = true, paramLabel = "K", description = "flow key (repeatable)")
+        private List<String> key;
+
+        @Option(names = "--json", description = "JSON Lines: one object per key")
+        private boolean json;
+
+        @Override
+        public Integer call()
+        {
+            final List<Long> keys = keys("postcard", key, null);
+            if (null == keys)
+            {
+                return BAD_ARGUMENTS;
+            }
+            try (Opened o = parent.open("postcard", "a postcard store", c -> null != c.postcards()))
+            {
+                if (0 != o.exitCode)
+                {
+                    return o.exitCode;
+                }
+                final PostcardQuery query = o.queries.postcards();
+                final PrintStream out = System.out;
+                for (final long k : keys)
+                {
+                    final PostcardResult r = query.path(k);
+                    if (json)
+                    {
+                        final ObjectNode node = MAPPER.createObjectNode();
+                        node.put("key", k);
+                        node.put("found", r.found());
+                        final ArrayNode hops = node.putArray("hops");
+                        for (int h = 1; h <= r.hops().length; h++)
+                        {
+                            if (r.hasHop(h))
+                            {
+                                hops.add(r.hops()[h - 1]);
+                            }
+                            else
+                            {
+                                hops.addNull();
+                            }
+                        }
+                        node.put("collision", r.collision());
+                        if (r.collision())
+                        {
+                            node.put("collidingKey", r.storedKey());
+                        }
+                        printJson(out, node);
+                    }
+                    else if (r.found())
+                    {
+                        final StringBuilder sb = new StringBuilder();
+                        for (int h = 1; h <= r.hops().length; h++)
+                        {
+                            sb.append("  hop ").append(h).append(": ")
+                                .append(r.hasHop(h) ? Long.toString(r.hops()[h - 1]) : "missing");
+                        }
+                        out.println("flow " + k + ":" + sb);
+                    }
+                    else if (r.collision())
+                    {
+                        out.println("flow " + k + ": collision, the slot holds flow " + r.storedKey());
+                    }
+                    else
+                    {
+                        out.println("flow " + k + ": not found");
+                    }
+                }
+                return 0;
+            }
+        }
+    }
+}

@@ -3,7 +3,9 @@ package io.dta.appliance.engine;
 /**
  * Every count the engine keeps: what came in, what went out, and each named reason a report or a response
  * was dropped. Nothing is dropped without incrementing exactly one of the {@code DROP_*} or
- * {@code RESPONSE_DROP_*} counters.
+ * {@code RESPONSE_DROP_*} counters. Reports are dropped whole before routing (malformed, no route, bad
+ * redundancy ...); after routing a report becomes operations (a Key-Write with N = 4 is four WRITEs, an Append
+ * batch is one WRITE), and the QP-level drops (grace period, QP in error, full queues) count operations.
  */
 public enum EngineCounter
 {
@@ -11,8 +13,8 @@ public enum EngineCounter
     FRAMES_IN("frames in"),
     /** Well-formed DTA reports seen. */
     REPORTS_IN("DTA reports in"),
-    /** Reports translated into at least one RoCEv2 operation (or buffered in a batch). */
-    REPORTS_TRANSLATED("reports translated"),
+    /** Reports routed to a primitive handler (their operations may still be dropped, counted per operation). */
+    REPORTS_TRANSLATED("reports routed to a primitive"),
     /** RoCEv2 frames sent towards collectors. */
     ROCE_FRAMES_OUT("RoCEv2 frames out"),
     /** Zero-length probe WRITEs sent after an ACK timeout. */
@@ -71,19 +73,19 @@ public enum EngineCounter
     /** Dropped: Sketch-Merge is not configured in this build. */
     DROP_UNSUPPORTED_PRIMITIVE("dropped: primitive not supported"),
     /** Dropped: non-essential report during a QP's grace period. */
-    DROP_GRACE_PERIOD("dropped: grace period"),
+    DROP_GRACE_PERIOD("operations dropped: grace period or probing"),
     /** Dropped: report for a QP in the error state. */
-    DROP_QP_ERROR("dropped: QP in error"),
+    DROP_QP_ERROR("operations dropped: QP in error"),
     /** Dropped: essential backlog full. */
-    DROP_BACKLOG_FULL("dropped: essential backlog full"),
+    DROP_BACKLOG_FULL("operations dropped: essential backlog full"),
     /** Dropped: queue of atomics waiting for credit full. */
-    DROP_ATOMIC_QUEUE_FULL("dropped: atomic queue full"),
+    DROP_ATOMIC_QUEUE_FULL("operations dropped: atomic queue full"),
     /** Dropped: reporter sequence gap (answered with a NACK). */
     DROP_SEQUENCE_GAP("dropped: reporter sequence gap (NACKed)"),
     /** Dropped: reporter table full, report not tracked. */
     DROP_REPORTER_TABLE_FULL("dropped: reporter table full"),
     /** Dropped: the output could not take the frame. */
-    DROP_TX_FULL("dropped: transmit full"),
+    DROP_TX_FULL("frames dropped: transmit full"),
 
     /** Response dropped: not from a configured collector IP. */
     RESPONSE_DROP_UNKNOWN_SOURCE("response dropped: unknown source IP"),

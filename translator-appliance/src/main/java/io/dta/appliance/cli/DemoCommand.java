@@ -1,0 +1,448 @@
+package io.dta.appliance.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.demo.ClosedLoopDemo;
+import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.QueuePairSender;
+import io.dta.appliance.gen.GeneratorSettings;
+import io.dta.appliance.gen.Primitive;
+import io.dta.appliance.gen.ReportGenerator;
+import io.dta.codec.pcap.PcapFormatException;
+import io.dta.codec.pcap.PcapReader;
+import io.dta.collector.query.KeyWriteResult;
+import io.dta.collector.query.ListReadResult;
+import io.dta.collector.query.PostcardResult;
+import io.dta.collector.query.StoreQueries;
+import io.dta.collector.responder.ResponderCounter;
+import io.dta.collector.store.CollectorStore;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.CollectorConfig;
+import io.dta.config.ListConfig;
+import org.HdrHistogram.Histogram;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+/**
+ * {@code dta demo}: translator, lossy link and soft collector in one process, closed loop.
+ */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = {
+        "The whole system in one process, closed loop: reports -> translator -> a link that drops a fraction of the",
+        "frames each way (seeded) -> soft RoCEv2 collector writing memory-mapped stores -> responses -> translator,",
+        "until all input is processed and every QP is quiescent. Prints throughput, request-to-ACK latency",
+        "percentiles, losses and drops by reason, resyncs, whether every essential report landed, and sample",
+        "query answers. With no arguments: the embedded configuration and generated traffic of every primitive." })
+public final class DemoCommand implements Callable<Integer>
+{
+    @Mixin
+    private ConfigOption config = new ConfigOption();
+
+    @Option(names = "--in", paramLabel = "REPORTS.pcap", description = "reports to replay instead of generated traffic")
+    private Path in;
+
+    @Option(names = "--reports", defaultValue = "200000",
+        description = "generated reports when no --in is given (default: ${DEFAULT-VALUE})")
+    private long reports;
+
+    @Option(names = "--loss", defaultValue = "0.001",
+        description = "probability that a frame is lost, in each direction (default: ${DEFAULT-VALUE})")
+    private double loss;
+
+    @Option(names = "--essential", defaultValue = "0.05",
+        description = "fraction of generated reports flagged essential (default: ${DEFAULT-VALUE})")
+    private double essential;
+
+    @Option(names = "--seed", defaultValue = "1", description = "seed of traffic and loss (default: ${DEFAULT-VALUE})")
+    private long seed;
+
+    @Option(names = "--store", paramLabel = "DIR",
+        description = "store directory to keep (default: a temporary directory, removed afterwards)")
+    private Path store;
+
+    @Option(names = "--json", description = "print one JSON object")
+    private boolean json;
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public Integer call() throws Exception
+    {
+        if (loss < 0 || loss >= 1 || essential < 0 || essential > 1 || reports <= 0)
+        {
+            System.err.println("dta demo: --loss must be in [0, 1), --essential in [0, 1], --reports positive");
+            return 2;
+        }
+        final ApplianceConfig appliance = config.load("demo");
+        if (null == appliance)
+        {
+            return 2;
+        }
+        final boolean temporary = null == store;
+        final Path dir = temporary ? Files.createTempDirectory("dta-demo-") : store;
+        final List<CollectorStore> stores = new ArrayList<>();
+        try
+        {
+            for (final CollectorConfig collector : appliance.collectors())
+            {
+                stores.add(CollectorStore.create(dir, appliance, collector));
+            }
+            final ClosedLoopDemo demo = new ClosedLoopDemo(appliance, stores, loss, seed);
+            final Samples samples = new Samples();
+            final long start = System.nanoTime();
+            if (null != in)
+            {
+                try (PcapReader reader = new PcapReader(in))
+                {
+                    demo.run(pcapSource(reader));
+                }
+            }
+            else
+            {
+                final GeneratorSettings settings = new GeneratorSettings().seed(seed).essentialFraction(essential);
+                final ReportGenerator generator = new ReportGenerator(appliance, settings);
+                demo.run(generatedSource(generator, reports, samples));
+            }
+            final double wallSeconds = (System.nanoTime() - start) / 1e9;
+            final Map<String, Object> result = summary(appliance, demo, stores, samples, wallSeconds);
+            if (json)
+            {
+                System.out.println(new ObjectMapper().writeValueAsString(result));
+            }
+            else
+            {
+                print(result);
+            }
+            return demo.quiescent() && 0 == demo.essentialOutstanding() ? 0 : 1;
+        }
+        catch (final PcapFormatException ex)
+        {
+            System.err.println("dta demo: " + ex.getMessage());
+            return 1;
+        }
+        finally
+        {
+            for (final CollectorStore s : stores)
+            {
+                s.close();
+            }
+            if (temporary)
+            {
+                deleteTree(dir);
+            }
+        }
+    }
+
+    /**
+     * The last report of each primitive, for sample queries.
+     */
+    private static final class Samples
+    {
+        long keyWriteKey = -1;
+        int keyWriteRedundancy;
+        long counterKey = -1;
+        int counterRedundancy;
+        long postcardKey = -1;
+    }
+
+    private static ClosedLoopDemo.ReportSource pcapSource(final PcapReader reader)
+    {
+        return new ClosedLoopDemo.ReportSource()
+        {
+            @Override
+            public boolean next() throws IOException
+            {
+                return reader.next();
+            }
+
+            @Override
+            public DirectBuffer buffer()
+            {
+                return reader.buffer();
+            }
+
+            @Override
+            public int offset()
+            {
+                return reader.offset();
+            }
+
+            @Override
+            public int length()
+            {
+                return reader.capturedLength();
+            }
+
+            @Override
+            public long timeNanos()
+            {
+                return reader.timestampNanos();
+            }
+        };
+    }
+
+    private static ClosedLoopDemo.ReportSource generatedSource(
+        final ReportGenerator generator, final long count, final Samples samples)
+    {
+        final UnsafeBuffer frame = new UnsafeBuffer(ByteBuffer.allocateDirect(ReportGenerator.MAX_FRAME_LENGTH));
+        return new ClosedLoopDemo.ReportSource()
+        {
+            private long produced;
+            private int length;
+
+            @Override
+            public boolean next()
+            {
+                if (produced == count)
+                {
+                    return false;
+                }
+                length = generator.next(frame, 0);
+                produced++;
+                if (null == generator.badKind())
+                {
+                    final Primitive p = generator.primitive();
+                    if (Primitive.KEY_WRITE == p)
+                    {
+                        samples.keyWriteKey = generator.key();
+                        samples.keyWriteRedundancy = generator.redundancy();
+                    }
+                    else if (Primitive.KEY_INCREMENT == p)
+                    {
+                        samples.counterKey = generator.key();
+                        samples.counterRedundancy = generator.redundancy();
+                    }
+                    else if (Primitive.POSTCARD == p)
+                    {
+                        samples.postcardKey = generator.key();
+                    }
+                }
+                return true;
+            }
+
+            @Override
+            public DirectBuffer buffer()
+            {
+                return frame;
+            }
+
+            @Override
+            public int offset()
+            {
+                return 0;
+            }
+
+            @Override
+            public int length()
+            {
+                return length;
+            }
+
+            @Override
+            public long timeNanos()
+            {
+                return generator.timestampNanos();
+            }
+        };
+    }
+
+    private Map<String, Object> summary(
+        final ApplianceConfig appliance,
+        final ClosedLoopDemo demo,
+        final List<CollectorStore> stores,
+        final Samples samples,
+        final double wallSeconds)
+    {
+        final var counters = demo.engine().counters();
+        final Map<String, Object> root = new LinkedHashMap<>();
+        root.put("reports", demo.reports());
+        root.put("lossPerDirection", loss);
+        root.put("seed", seed);
+        root.put("wallSeconds", wallSeconds);
+        root.put("reportsPerSecond", Math.round(demo.reports() / Math.max(1e-9, wallSeconds)));
+        root.put("simulatedSeconds", demo.simulatedNanos() / 1e9);
+        root.put("quiescent", demo.quiescent());
+        final Map<String, Object> translator = new LinkedHashMap<>();
+        translator.put("reportsIn", counters.get(EngineCounter.REPORTS_IN));
+        translator.put("reportsTranslated", counters.get(EngineCounter.REPORTS_TRANSLATED));
+        translator.put("framesOut", counters.get(EngineCounter.ROCE_FRAMES_OUT));
+        translator.put("nakResyncs", counters.get(EngineCounter.NAK_SEQUENCE_ERRORS_IN));
+        translator.put("probes", counters.get(EngineCounter.PROBES_OUT));
+        translator.put("probeResyncs", counters.get(EngineCounter.PROBE_RESYNCS));
+        translator.put("essentialReports", counters.get(EngineCounter.ESSENTIAL_REPORTS));
+        translator.put("essentialResent", counters.get(EngineCounter.ESSENTIAL_RESENT));
+        final Map<String, Long> drops = new LinkedHashMap<>();
+        for (final EngineCounter c : EngineCounter.values())
+        {
+            if ((c.name().startsWith("DROP_") || c.name().startsWith("RESPONSE_DROP_")) && 0 != counters.get(c))
+            {
+                drops.put(EngineSummary.camel(c.name()), counters.get(c));
+            }
+        }
+        translator.put("drops", drops);
+        root.put("translator", translator);
+        final long[] down = demo.toCollectorStats();
+        final long[] up = demo.toTranslatorStats();
+        root.put("link", Map.of(
+            "toCollector", Map.of("frames", down[0], "lost", down[1]),
+            "toTranslator", Map.of("frames", up[0], "lost", up[1])));
+        final Map<String, Long> collector = new LinkedHashMap<>();
+        for (final ResponderCounter c : ResponderCounter.values())
+        {
+            final long v = demo.responder().counter(c);
+            if (0 != v)
+            {
+                collector.put(EngineSummary.camel(c.name()), v);
+            }
+        }
+        root.put("collector", collector);
+        final Histogram h = demo.latency();
+        final Map<String, Object> latency = new LinkedHashMap<>();
+        latency.put("samples", h.getTotalCount());
+        for (final double p : new double[] { 50, 90, 99, 99.9 })
+        {
+            latency.put("p" + (p == Math.floor(p) ? Long.toString((long)p) : Double.toString(p)) + "Micros",
+                h.getValueAtPercentile(p) / 1000.0);
+        }
+        latency.put("maxMicros", h.getMaxValue() / 1000.0);
+        root.put("requestToAckLatency", latency);
+        final long outstanding = demo.essentialOutstanding();
+        root.put("essential", Map.of(
+            "reports", counters.get(EngineCounter.ESSENTIAL_REPORTS),
+            "unacknowledged", outstanding,
+            "allLanded", 0 == outstanding));
+        final List<Map<String, Object>> qps = new ArrayList<>();
+        for (final QueuePairSender s : demo.engine().senders())
+        {
+            final Map<String, Object> qp = new LinkedHashMap<>();
+            qp.put("name", s.path().name());
+            qp.put("framesOut", s.framesOut());
+            qp.put("resyncs", s.resyncs());
+            qp.put("state", s.state().name());
+            qps.add(qp);
+        }
+        root.put("queuePairs", qps);
+        root.put("queries", queries(appliance, stores, samples));
+        return root;
+    }
+
+    private static List<String> queries(
+        final ApplianceConfig appliance, final List<CollectorStore> stores, final Samples samples)
+    {
+        final List<String> out = new ArrayList<>();
+        final CollectorConfig collector = appliance.collectors().get(0);
+        final StoreQueries q = new StoreQueries(appliance, stores.get(0));
+        if (samples.keyWriteKey >= 0 && null != collector.keyWrite())
+        {
+            final KeyWriteResult r = q.keyWrite().lookup(samples.keyWriteKey, samples.keyWriteRedundancy, false);
+            out.add("dta query keywrite --key " + samples.keyWriteKey + " --redundancy " + samples.keyWriteRedundancy +
+                "  ->  " + (r.found() ? "value " + r.value() + " (" + r.agreeing() + " of " + r.matches() +
+                " copies agree)" : r.status().name().toLowerCase()));
+        }
+        if (samples.counterKey >= 0 && null != collector.keyIncrement())
+        {
+            out.add("dta query counter --key " + samples.counterKey + " --redundancy " + samples.counterRedundancy +
+                "  ->  " + Long.toUnsignedString(q.counters().value(samples.counterKey, samples.counterRedundancy)));
+        }
+        for (final ListConfig list : collector.lists())
+        {
+            final ListReadResult r = q.list(list.id()).read(0);
+            final int n = r.entries().length;
+            out.add("dta query list --id " + list.id() + "  ->  " + n + " entries retained, cursor " + r.cursor() +
+                (n > 0 ? ", newest " + Long.toUnsignedString(r.entries()[n - 1]) : ""));
+        }
+        if (samples.postcardKey >= 0 && null != collector.postcards())
+        {
+            final PostcardResult r = q.postcards().path(samples.postcardKey);
+            final StringBuilder path = new StringBuilder();
+            if (r.found())
+            {
+                for (int h = 1; h <= r.hops().length; h++)
+                {
+                    path.append(h > 1 ? " " : "").append(r.hasHop(h) ? Long.toString(r.hops()[h - 1]) : "-");
+                }
+            }
+            out.add("dta query postcard --key " + samples.postcardKey + "  ->  " + (r.found() ? "path [" + path + "]" :
+                r.collision() ? "slot holds flow " + r.storedKey() : "not found"));
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void print(final Map<String, Object> r)
+    {
+        final Map<String, Object> t = (Map<String, Object>)r.get("translator");
+        System.out.printf("dta demo: %,d reports, %.1f%% loss each way, seed %s%n", (Long)r.get("reports"),
+            100 * (Double)r.get("lossPerDirection"), r.get("seed"));
+        System.out.printf("  %.3f s of traffic simulated in %.2f s (%,d reports/s), quiescent: %s%n",
+            (Double)r.get("simulatedSeconds"), (Double)r.get("wallSeconds"), (Long)r.get("reportsPerSecond"),
+            r.get("quiescent"));
+        System.out.printf("  translator: %,d reports in, %,d translated, %,d RoCEv2 frames out, %d NAK resyncs, " +
+            "%d probes (%d probe resyncs)%n", (Long)t.get("reportsIn"), (Long)t.get("reportsTranslated"),
+            (Long)t.get("framesOut"), (Long)t.get("nakResyncs"), (Long)t.get("probes"), (Long)t.get("probeResyncs"));
+        final Map<String, Map<String, Long>> link = (Map<String, Map<String, Long>>)r.get("link");
+        System.out.printf("  link: to collector %,d frames, %,d lost; to translator %,d frames, %,d lost%n",
+            link.get("toCollector").get("frames"), link.get("toCollector").get("lost"),
+            link.get("toTranslator").get("frames"), link.get("toTranslator").get("lost"));
+        final Map<String, Object> lat = (Map<String, Object>)r.get("requestToAckLatency");
+        System.out.printf("  request-to-ACK latency (µs, virtual clock): p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  " +
+            "max %.1f  (%,d samples)%n", lat.get("p50Micros"), lat.get("p90Micros"), lat.get("p99Micros"),
+            lat.get("p99.9Micros"), lat.get("maxMicros"), (Long)lat.get("samples"));
+        System.out.println("  translator drops by reason:");
+        final Map<String, Long> drops = (Map<String, Long>)t.get("drops");
+        if (drops.isEmpty())
+        {
+            System.out.println("    none");
+        }
+        drops.forEach((k, v) -> System.out.printf("    %-32s %,d%n", k, v));
+        System.out.println("  collector:");
+        ((Map<String, Long>)r.get("collector")).forEach((k, v) -> System.out.printf("    %-32s %,d%n", k, v));
+        final Map<String, Object> e = (Map<String, Object>)r.get("essential");
+        System.out.printf("  essential reports: %,d; every one acknowledged by the collector: %s%n",
+            (Long)e.get("reports"), Boolean.TRUE.equals(e.get("allLanded")) ? "yes" :
+            "NO, " + e.get("unacknowledged") + " outstanding");
+        System.out.println("  queue pairs:");
+        for (final Map<String, Object> qp : (List<Map<String, Object>>)r.get("queuePairs"))
+        {
+            System.out.printf("    %-30s %,10d frames %5d resyncs  %s%n", qp.get("name"), (Long)qp.get("framesOut"),
+                (Long)qp.get("resyncs"), qp.get("state"));
+        }
+        System.out.println("  sample queries:");
+        for (final String q : (List<String>)r.get("queries"))
+        {
+            System.out.println("    " + q);
+        }
+    }
+
+    private static void deleteTree(final Path dir) throws IOException
+    {
+        if (!Files.exists(dir))
+        {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir))
+        {
+            for (final Path p : walk.sorted(Comparator.reverseOrder()).toList())
+            {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,322 @@
+package io.dta.appliance.demo;
+
+import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.QueuePairSender;
+import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.codec.FrameDecoder;
+import io.dta.codec.FrameKind;
+import io.dta.collector.responder.SoftResponder;
+import io.dta.collector.store.CollectorStore;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.CollectorConfig;
+import org.HdrHistogram.Histogram;
+import org.agrona.DirectBuffer;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The whole system in one process, closed loop, on a virtual clock: reports → translator → a lossy link →
+ * soft collector (writing into memory-mapped stores) → a lossy link back → translator, until every report is
+ * processed and every QP is quiescent.
+ * <p>
+ * Latency is measured per RoCEv2 request, from the moment the translator sends it to the moment the first
+ * response covering its PSN reaches the translator (RC acknowledgements are cumulative).
+ */
+public final class ClosedLoopDemo
+{
+    /**
+     * Where reports come from.
+     */
+    public interface ReportSource
+    {
+        /**
+         * @return true when a report is available through {@link #buffer()} etc.
+         * @throws Exception if the source fails.
+         */
+        boolean next() throws Exception;
+
+        /**
+         * @return the current report's memory.
+         */
+        DirectBuffer buffer();
+
+        /**
+         * @return the current report's offset.
+         */
+        int offset();
+
+        /**
+         * @return the current report's length.
+         */
+        int length();
+
+        /**
+         * @return the current report's time.
+         */
+        long timeNanos();
+    }
+
+    private static final long LINK_DELAY_NANOS = 2_000;
+    private static final long DRAIN_STEP_NANOS = 10_000;
+    private static final long DRAIN_LIMIT_NANOS = 10_000_000_000L;
+    private static final int PSN_SLOTS = 1 << 16;
+
+    private final ApplianceConfig config;
+    private final LossyLink toCollector;
+    private final LossyLink toTranslator;
+    private final TranslatorEngine engine;
+    private final SoftResponder responder;
+    private final FrameDecoder decoder = new FrameDecoder();
+    private final Histogram latency = new Histogram(3_600_000_000_000L, 3);
+    private final QueuePairSender[] senders;
+    private final long[][] sentAt;
+    private final int[] lastMeasuredPsn;
+    private long now;
+    private long reports;
+    private long firstReportNanos = Long.MIN_VALUE;
+    private boolean quiescent;
+
+    /**
+     * @param config configuration of translator and collectors.
+     * @param stores one open store per collector, in configuration order.
+     * @param loss   probability that a frame is lost, in each direction.
+     * @param seed   seed of the loss pattern.
+     */
+    public ClosedLoopDemo(
+        final ApplianceConfig config, final List<CollectorStore> stores, final double loss, final long seed)
+    {
+        this.config = config;
+        toCollector = new LossyLink(1 << 16, loss, LINK_DELAY_NANOS, seed);
+        toTranslator = new LossyLink(1 << 16, loss, LINK_DELAY_NANOS, seed * 31 + 7);
+        engine = new TranslatorEngine(config, toCollector, true);
+        responder = new SoftResponder(config, (collector, region) ->
+        {
+            final int index = config.collectors().indexOf(collector);
+            return stores.get(index).memory(region);
+        });
+        senders = engine.senders().toArray(new QueuePairSender[0]);
+        sentAt = new long[senders.length][PSN_SLOTS];
+        lastMeasuredPsn = new int[senders.length];
+        for (int i = 0; i < senders.length; i++)
+        {
+            lastMeasuredPsn[i] = (senders[i].nextPsn() - 1) & 0xFFFFFF;
+        }
+    }
+
+    /**
+     * Runs the demo to quiescence.
+     *
+     * @param source the reports.
+     * @throws Exception if the source fails.
+     */
+    public void run(final ReportSource source) throws Exception
+    {
+        while (source.next())
+        {
+            final long t = Math.max(now, source.timeNanos());
+            if (Long.MIN_VALUE == firstReportNanos)
+            {
+                firstReportNanos = t;
+            }
+            deliverUntil(t);
+            now = t;
+            engine.poll(now);
+            engine.onFrame(source.buffer(), source.offset(), source.length(), now);
+            reports++;
+        }
+        engine.flush(now);
+        final long deadline = now + DRAIN_LIMIT_NANOS;
+        while (now < deadline)
+        {
+            if (engine.isQuiescent() && toCollector.isEmpty() && toTranslator.isEmpty())
+            {
+                quiescent = true;
+                break;
+            }
+            final long next = Math.min(Math.min(toCollector.nextArrival(), toTranslator.nextArrival()),
+                now + DRAIN_STEP_NANOS);
+            deliverUntil(next);
+            now = Math.max(now, next);
+            engine.pollNow(now);
+        }
+    }
+
+    private void deliverUntil(final long t)
+    {
+        while (true)
+        {
+            final long a = toCollector.nextArrival();
+            final long b = toTranslator.nextArrival();
+            final long first = Math.min(a, b);
+            if (first > t)
+            {
+                return;
+            }
+            now = Math.max(now, first);
+            engine.poll(now);
+            if (a <= b)
+            {
+                toCollectorFrame();
+            }
+            else
+            {
+                toTranslatorFrame();
+            }
+        }
+    }
+
+    private void toCollectorFrame()
+    {
+        final DirectBuffer ring = toCollector.ring();
+        final int offset = toCollector.headOffset();
+        final int length = toCollector.headLength();
+        if (FrameKind.ROCE == decoder.decode(ring, offset, length))
+        {
+            final int qp = senderIndex(decoder.ipv4().dst(), decoder.bth().destQp(), false);
+            if (qp >= 0)
+            {
+                sentAt[qp][decoder.bth().psn() & (PSN_SLOTS - 1)] = now - LINK_DELAY_NANOS;
+            }
+        }
+        toTranslator.now(now);
+        responder.onFrame(ring, offset, length, now, toTranslator);
+        toCollector.pop();
+    }
+
+    private void toTranslatorFrame()
+    {
+        final DirectBuffer ring = toTranslator.ring();
+        final int offset = toTranslator.headOffset();
+        final int length = toTranslator.headLength();
+        if (FrameKind.ROCE == decoder.decode(ring, offset, length))
+        {
+            final int qp = senderIndex(decoder.ipv4().src(), decoder.bth().destQp(), true);
+            if (qp >= 0 && decoder.aeth().isAck())
+            {
+                measure(qp, decoder.bth().psn());
+            }
+        }
+        engine.onFrame(ring, offset, length, now);
+        toTranslator.pop();
+    }
+
+    private void measure(final int qp, final int ackedPsn)
+    {
+        int psn = lastMeasuredPsn[qp];
+        final int distance = (ackedPsn - psn) & 0xFFFFFF;
+        if (0 == distance || distance > PSN_SLOTS / 2)
+        {
+            return;
+        }
+        for (int i = 0; i < distance; i++)
+        {
+            psn = (psn + 1) & 0xFFFFFF;
+            final long sent = sentAt[qp][psn & (PSN_SLOTS - 1)];
+            if (sent > 0 && now >= sent)
+            {
+                latency.recordValue(now - sent);
+                sentAt[qp][psn & (PSN_SLOTS - 1)] = 0;
+            }
+        }
+        lastMeasuredPsn[qp] = ackedPsn;
+    }
+
+    private int senderIndex(final int collectorIp, final int qpn, final boolean local)
+    {
+        for (int i = 0; i < senders.length; i++)
+        {
+            final var path = senders[i].path();
+            if (path.collectorIp() == collectorIp && (local ? path.localQpn() : path.remoteQpn()) == qpn)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * @return the translator.
+     */
+    public TranslatorEngine engine()
+    {
+        return engine;
+    }
+
+    /**
+     * @return the soft collector.
+     */
+    public SoftResponder responder()
+    {
+        return responder;
+    }
+
+    /**
+     * @return request-to-acknowledgement latency in nanoseconds.
+     */
+    public Histogram latency()
+    {
+        return latency;
+    }
+
+    /**
+     * @return reports fed.
+     */
+    public long reports()
+    {
+        return reports;
+    }
+
+    /**
+     * @return virtual time from the first report to quiescence.
+     */
+    public long simulatedNanos()
+    {
+        return Long.MIN_VALUE == firstReportNanos ? 0 : now - firstReportNanos;
+    }
+
+    /**
+     * @return true when every QP went quiescent with both links empty.
+     */
+    public boolean quiescent()
+    {
+        return quiescent;
+    }
+
+    /**
+     * @return frames offered and lost towards the collector: {offered, lost, overflowed}.
+     */
+    public long[] toCollectorStats()
+    {
+        return new long[] { toCollector.offered(), toCollector.dropped(), toCollector.overflowed() };
+    }
+
+    /**
+     * @return frames offered and lost towards the translator: {offered, lost, overflowed}.
+     */
+    public long[] toTranslatorStats()
+    {
+        return new long[] { toTranslator.offered(), toTranslator.dropped(), toTranslator.overflowed() };
+    }
+
+    /**
+     * @return essential operations still unacknowledged (0 when every essential report landed).
+     */
+    public long essentialOutstanding()
+    {
+        long sum = 0;
+        for (final QueuePairSender s : senders)
+        {
+            sum += s.essentialBacklog();
+        }
+        return sum + engine.counters().get(EngineCounter.DROP_BACKLOG_FULL);
+    }
+
+    /**
+     * @return the collectors of the configuration.
+     */
+    public List<CollectorConfig> collectors()
+    {
+        return new ArrayList<>(config.collectors());
+    }
+}

@@ -1,0 +1,139 @@
+package io.dta.appliance.demo;
+
+import io.dta.appliance.engine.FrameSink;
+import io.dta.collector.responder.ResponseSink;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+
+/**
+ * One direction of the demo's link: a FIFO with a fixed one-way delay that drops each frame with probability
+ * {@code loss} (seeded, so a demo run is reproducible). Frames are copied into a preallocated ring of slots.
+ * It is the engine's {@link FrameSink} on the way to the collector and the responder's {@link ResponseSink} on
+ * the way back.
+ */
+final class LossyLink implements FrameSink, ResponseSink
+{
+    static final int SLOT = 2048;
+
+    private final UnsafeBuffer ring;
+    private final long[] arrival;
+    private final int[] length;
+    private final int capacity;
+    private final double loss;
+    private final long delayNanos;
+    private final SplittableRandom random;
+    private long head;
+    private long tail;
+    private long nowNanos;
+    private long offered;
+    private long dropped;
+    private long overflowed;
+
+    LossyLink(final int capacity, final double loss, final long delayNanos, final long seed)
+    {
+        this.capacity = capacity;
+        this.ring = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity * SLOT));
+        this.arrival = new long[capacity];
+        this.length = new int[capacity];
+        this.loss = loss;
+        this.delayNanos = delayNanos;
+        this.random = new SplittableRandom(seed);
+    }
+
+    void now(final long timeNanos)
+    {
+        nowNanos = timeNanos;
+    }
+
+    @Override
+    public MutableDirectBuffer buffer()
+    {
+        return ring;
+    }
+
+    @Override
+    public int claim(final int maxLength)
+    {
+        if (tail - head >= capacity || maxLength > SLOT)
+        {
+            overflowed++;
+            return -1;
+        }
+        return (int)(tail % capacity) * SLOT;
+    }
+
+    @Override
+    public void commit(final int offset, final int frameLength, final long timeNanos)
+    {
+        offered++;
+        if (random.nextDouble() < loss)
+        {
+            dropped++;
+            return;
+        }
+        final int slot = (int)(tail % capacity);
+        arrival[slot] = timeNanos + delayNanos;
+        length[slot] = frameLength;
+        tail++;
+    }
+
+    @Override
+    public void onResponse(final DirectBuffer buffer, final int offset, final int frameLength)
+    {
+        final int at = claim(frameLength);
+        if (at >= 0)
+        {
+            ring.putBytes(at, buffer, offset, frameLength);
+            commit(at, frameLength, nowNanos);
+        }
+    }
+
+    boolean isEmpty()
+    {
+        return head == tail;
+    }
+
+    long nextArrival()
+    {
+        return head == tail ? Long.MAX_VALUE : arrival[(int)(head % capacity)];
+    }
+
+    int headOffset()
+    {
+        return (int)(head % capacity) * SLOT;
+    }
+
+    int headLength()
+    {
+        return length[(int)(head % capacity)];
+    }
+
+    DirectBuffer ring()
+    {
+        return ring;
+    }
+
+    void pop()
+    {
+        head++;
+    }
+
+    long offered()
+    {
+        return offered;
+    }
+
+    long dropped()
+    {
+        return dropped;
+    }
+
+    long overflowed()
+    {
+        return overflowed;
+    }
+}

@@ -394,7 +394,7 @@ public final class DemoCommand implements Callable<Integer>
         System.out.printf("  %.3f s of traffic simulated in %.2f s (%,d reports/s), quiescent: %s%n",
             (Double)r.get("simulatedSeconds"), (Double)r.get("wallSeconds"), (Long)r.get("reportsPerSecond"),
             r.get("quiescent"));
-        System.out.printf("  translator: %,d reports in, %,d translated, %,d RoCEv2 frames out, %d NAK resyncs, " +
+        System.out.printf("  translator: %,d reports in, %,d routed to primitives, %,d RoCEv2 frames out, %d NAK resyncs, " +
             "%d probes (%d probe resyncs)%n", (Long)t.get("reportsIn"), (Long)t.get("reportsTranslated"),
             (Long)t.get("framesOut"), (Long)t.get("nakResyncs"), (Long)t.get("probes"), (Long)t.get("probeResyncs"));
         final Map<String, Map<String, Long>> link = (Map<String, Map<String, Long>>)r.get("link");

@@ -84,7 +84,7 @@ final class EngineSummary
             return;
         }
         final EngineCounters counters = engine.counters();
-        out.printf("reports in %d, translated %d, RoCEv2 frames out %d, other frames skipped %d%n",
+        out.printf("reports in %d, routed to primitives %d, RoCEv2 frames out %d, other frames skipped %d%n",
             counters.get(EngineCounter.REPORTS_IN), counters.get(EngineCounter.REPORTS_TRANSLATED),
             counters.get(EngineCounter.ROCE_FRAMES_OUT), counters.get(EngineCounter.OTHER_FRAMES));
         out.printf("%-28s %10s %10s %12s %10s %8s %-8s%n", "queue pair", "local QPN", "frames", "bytes", "next PSN",

@@ -339,6 +339,12 @@ class CollectorEndToEndTest
         assertTrue(table.out().contains("not_found"), table.out());
         final Run list = query("list", "--id", "1");
         assertTrue(list.out().contains("list 1 (sequenced): 0 entries"), list.out());
+        final Run text = run(new CollectorCommand(), "--config", config.toString(), "--in",
+            dir.resolve("roce.pcap").toString(), "--out", dir.resolve("again.pcap").toString(), "--store",
+            dir.resolve("store2").toString());
+        assertEquals(0, text.exitCode(), text.err());
+        assertTrue(text.out().contains("write-packets"), text.out());
+        assertTrue(text.out().contains("collectors[0].keyWrite"), text.out());
     }
 
     @Test

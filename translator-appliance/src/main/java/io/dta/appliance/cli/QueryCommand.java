@@ -281,6 +281,11 @@ public final class QueryCommand implements Callable<Integer>
             {
                 return BAD_ARGUMENTS;
             }
+            if (null != redundancy && (redundancy < 1 || redundancy > 256))
+            {
+                System.err.println("dta query keywrite: --redundancy must be 1..256: " + redundancy);
+                return BAD_ARGUMENTS;
+            }
             try (Opened o = parent.open("keywrite", "a Key-Write store", c -> null != c.keyWrite()))
             {
                 if (0 != o.exitCode)
@@ -360,6 +365,11 @@ public final class QueryCommand implements Callable<Integer>
             final List<Long> keys = keys("counter", key, keysFile);
             if (null == keys)
             {
+                return BAD_ARGUMENTS;
+            }
+            if (null != redundancy && (redundancy < 1 || redundancy > 256))
+            {
+                System.err.println("dta query counter: --redundancy must be 1..256: " + redundancy);
                 return BAD_ARGUMENTS;
             }
             try (Opened o = parent.open("counter", "a Key-Increment store", c -> null != c.keyIncrement()))

@@ -1,0 +1,107 @@
+package io.dta.collector.store;
+
+import io.dta.config.ApplianceConfig;
+import io.dta.config.ConfigDefaults;
+import io.dta.config.ConfigLoader;
+import io.dta.config.CollectorConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CollectorStoreTest
+{
+    @TempDir
+    Path dir;
+
+    private final ApplianceConfig config = ConfigDefaults.load();
+    private final CollectorConfig collector = config.collectors().get(0);
+
+    @Test
+    void shouldCreateOneFilePerRegionSizedToTheRegionWithAManifest() throws Exception
+    {
+        try (CollectorStore store = CollectorStore.create(dir, config, collector))
+        {
+            assertEquals(collector.regions().size(), store.regions().size());
+            for (final MappedRegion region : store.regions())
+            {
+                assertTrue(Files.isRegularFile(region.file()));
+                assertEquals(region.descriptor().region().length(), Files.size(region.file()));
+                assertEquals(region.descriptor().region().length(), region.buffer().capacity());
+                assertTrue(region.writable());
+            }
+            assertTrue(Files.exists(dir.resolve(collector.name()).resolve("keyWrite.region")));
+            final String manifest = Files.readString(dir.resolve(collector.name()).resolve(CollectorStore.MANIFEST));
+            assertTrue(manifest.contains("region.keyWrite.address=0x7f0000000000"), manifest);
+            assertTrue(manifest.contains("region.list-0.layout=layout=REFERENCE"), manifest);
+        }
+    }
+
+    @Test
+    void shouldLetAReadOnlyMappingSeeTheWritersStoresLive() throws Exception
+    {
+        try (CollectorStore writer = CollectorStore.create(dir, config, collector);
+            CollectorStore reader = CollectorStore.openReadOnly(dir, config, collector))
+        {
+            final MappedRegion w = writer.region(RegionType.KEY_INCREMENT, 0);
+            final MappedRegion r = reader.region(RegionType.KEY_INCREMENT, 0);
+            assertFalse(r.writable());
+            assertEquals(0, r.buffer().getLong(64));
+            w.buffer().putLong(64, 0x1122334455667788L, ByteOrder.LITTLE_ENDIAN);
+            assertEquals(0x1122334455667788L, r.buffer().getLong(64, ByteOrder.LITTLE_ENDIAN));
+            assertNotNull(writer.memory(collector.keyIncrement().region()));
+        }
+    }
+
+    @Test
+    void shouldRecreateAStoreZeroFilled() throws Exception
+    {
+        try (CollectorStore writer = CollectorStore.create(dir, config, collector))
+        {
+            writer.region(RegionType.KEY_WRITE, 0).buffer().putLong(0, -1L);
+        }
+        try (CollectorStore writer = CollectorStore.create(dir, config, collector))
+        {
+            assertEquals(0, writer.region(RegionType.KEY_WRITE, 0).buffer().getLong(0));
+        }
+    }
+
+    @Test
+    void shouldRefuseAMissingStore()
+    {
+        final StoreException ex = assertThrows(StoreException.class,
+            () -> CollectorStore.openReadOnly(dir, config, collector));
+        assertTrue(ex.getMessage().contains("missing"), ex.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAStoreWrittenWithAnotherConfiguration() throws Exception
+    {
+        CollectorStore.create(dir, config, collector).close();
+        final String other = ConfigDefaults.yaml().replace("length: 65536          # 8192 slots of 8 bytes",
+            "length: 32768");
+        final ApplianceConfig changed = ConfigLoader.load(other);
+        final StoreException ex = assertThrows(StoreException.class,
+            () -> CollectorStore.openReadOnly(dir, changed, changed.collectors().get(0)));
+        assertTrue(ex.getMessage().contains("region.keyWrite.length"), ex.getMessage());
+    }
+
+    @Test
+    void shouldRefuseATruncatedRegionFile() throws Exception
+    {
+        CollectorStore.create(dir, config, collector).close();
+        final Path file = dir.resolve(collector.name()).resolve("postcards.region");
+        Files.write(file, new byte[10]);
+        final StoreException ex = assertThrows(StoreException.class,
+            () -> CollectorStore.openReadOnly(dir, config, collector));
+        assertTrue(ex.getMessage().contains("postcards.region"), ex.getMessage());
+    }
+}

@@ -1,0 +1,57 @@
+package io.dta.appliance.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DemoCommandTest
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldLandEveryEssentialReportWithTwoPercentLossEachWay() throws Exception
+    {
+        final CliRunner.Result r = CliRunner.run("demo", "--loss", "0.02", "--reports", "30000", "--essential", "0.1",
+            "--seed", "7", "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        final JsonNode n = JSON.readTree(r.out());
+        assertTrue(n.get("quiescent").asBoolean());
+        assertTrue(n.get("essential").get("reports").asLong() > 2000);
+        assertTrue(n.get("essential").get("allLanded").asBoolean(), r.out());
+        assertTrue(n.get("link").get("toCollector").get("lost").asLong() > 0, "the link must actually lose frames");
+        assertTrue(n.get("translator").get("nakResyncs").asLong() > 0, "losses must cause resyncs");
+        assertTrue(n.get("translator").get("drops").get("dropGracePeriod").asLong() > 0,
+            "non-essential losses are reported");
+    }
+
+    @Test
+    void shouldTranslateEverythingWithoutLossAndKeepTheStore() throws Exception
+    {
+        final Path store = dir.resolve("store");
+        final CliRunner.Result r = CliRunner.run("demo", "--loss", "0", "--reports", "20000", "--store",
+            store.toString(), "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        final JsonNode n = JSON.readTree(r.out());
+        assertTrue(n.get("quiescent").asBoolean());
+        assertEquals(0, n.get("link").get("toCollector").get("lost").asLong());
+        assertEquals(0, n.get("translator").get("nakResyncs").asLong());
+        assertFalse(n.get("translator").get("drops").has("dropGracePeriod"), r.out());
+        assertEquals(n.get("translator").get("framesOut").asLong(),
+            n.get("collector").get("messages").asLong(), "every frame executed by the collector");
+        assertTrue(Files.isDirectory(store.resolve("demo-collector")), "the store is kept with --store");
+        final CliRunner.Result q = CliRunner.run("query", "--store", store.toString(), "list", "--id", "1", "--json");
+        assertEquals(0, q.exitCode(), q.err());
+        assertTrue(JSON.readTree(q.out()).get("entries").size() > 0, q.out());
+    }
+}

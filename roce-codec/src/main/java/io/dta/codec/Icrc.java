@@ -66,7 +66,6 @@ public final class Icrc
      */
     public int compute(final DirectBuffer frame, final int ipOffset, final int icrcOffset)
     {
-        crc.reset();
         // The masked LRH stands at the start of the scratch buffer for good, so the masked pseudo-header is
         // one CRC update of 48 bytes and the rest of the frame a second one.
         final int ip = MASKED_LRH.length;
@@ -78,11 +77,11 @@ public final class Icrc
         scratchBuffer.putShort(udp + UdpFlyweight.CHECKSUM_OFFSET, (short)0xFFFF);
         final int bth = udp + UdpFlyweight.HEADER_LENGTH;
         scratchBuffer.putByte(bth + BthFlyweight.FECN_BECN_OFFSET, (byte)0xFF);
-        scratch.clear().limit(ip + MASKED_HEADER_LENGTH);
-        crc.update(scratch);
-
         final int start = ipOffset + MASKED_HEADER_LENGTH;
         final int length = icrcOffset - start;
+        crc.reset();
+        scratch.clear().limit(ip + MASKED_HEADER_LENGTH);
+        crc.update(scratch);
         if (length > 0)
         {
             updateInPlace(frame, start, length);
@@ -135,6 +134,54 @@ public final class Icrc
 
         final int icrcOffset = frameEnd - LENGTH;
         return compute(frame, ipOffset, icrcOffset) == frame.getInt(icrcOffset, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * Computes the ICRC of a frame this process owns and writes it, in one CRC pass over the frame and without
+     * copying it: for the duration of the pass the 8 bytes before the IPv4 header (the end of the Ethernet
+     * header, which the ICRC does not cover) stand in for the masked LRH and the variant fields are masked in
+     * place; then every byte is restored. Needs at least 8 bytes before the IPv4 header (an Ethernet header
+     * has 14); otherwise it falls back to {@link #write}.
+     *
+     * @param frame      the frame, mutable.
+     * @param ipOffset   offset of the IPv4 header.
+     * @param icrcOffset offset of the ICRC field.
+     */
+    public void writeInPlace(final MutableDirectBuffer frame, final int ipOffset, final int icrcOffset)
+    {
+        final int lrhAt = ipOffset - MASKED_LRH.length;
+        if (lrhAt < 0)
+        {
+            write(frame, ipOffset, icrcOffset);
+            return;
+        }
+        final int tosAt = ipOffset + Ipv4Flyweight.TOS_OFFSET;
+        final int ttlAt = ipOffset + Ipv4Flyweight.TTL_OFFSET;
+        final int checksumAt = ipOffset + Ipv4Flyweight.CHECKSUM_OFFSET;
+        final int udpChecksumAt = ipOffset + Ipv4Flyweight.MIN_HEADER_LENGTH + UdpFlyweight.CHECKSUM_OFFSET;
+        final int fecnAt = ipOffset + Ipv4Flyweight.MIN_HEADER_LENGTH + UdpFlyweight.HEADER_LENGTH +
+            BthFlyweight.FECN_BECN_OFFSET;
+        final long lrh = frame.getLong(lrhAt);
+        final byte tos = frame.getByte(tosAt);
+        final byte ttl = frame.getByte(ttlAt);
+        final short checksum = frame.getShort(checksumAt);
+        final short udpChecksum = frame.getShort(udpChecksumAt);
+        final byte fecn = frame.getByte(fecnAt);
+        frame.putLong(lrhAt, -1L);
+        frame.putByte(tosAt, (byte)0xFF);
+        frame.putByte(ttlAt, (byte)0xFF);
+        frame.putShort(checksumAt, (short)0xFFFF);
+        frame.putShort(udpChecksumAt, (short)0xFFFF);
+        frame.putByte(fecnAt, (byte)0xFF);
+        crc.reset();
+        updateInPlace(frame, lrhAt, icrcOffset - lrhAt);
+        frame.putLong(lrhAt, lrh);
+        frame.putByte(tosAt, tos);
+        frame.putByte(ttlAt, ttl);
+        frame.putShort(checksumAt, checksum);
+        frame.putShort(udpChecksumAt, udpChecksum);
+        frame.putByte(fecnAt, fecn);
+        frame.putInt(icrcOffset, (int)crc.getValue(), ByteOrder.LITTLE_ENDIAN);
     }
 
     private void updateInPlace(final DirectBuffer frame, final int start, final int length)

@@ -470,7 +470,7 @@ public final class RoceFrameEncoder
             dst.setMemory(payloadOffset + payload, pad, (byte)0);
         }
 
-        icrc.write(dst, ipOffset, icrcOffset);
+        icrc.writeInPlace(dst, ipOffset, icrcOffset);
 
         return icrcOffset + Icrc.LENGTH - offset;
     }

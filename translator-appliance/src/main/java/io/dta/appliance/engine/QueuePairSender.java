@@ -41,6 +41,12 @@ public final class QueuePairSender
 
     private static final int MAX_FRAME = 2048;
 
+    /**
+     * Frames are built 2 bytes into the staging buffer (Linux's NET_IP_ALIGN) so that the IPv4 header, and with
+     * it the ICRC's CRC pass, is 8-byte aligned.
+     */
+    private static final int HELD_OFFSET = 2;
+
     private final QpPath path;
     private final RoceFrameBuilder builder;
     private final FrameSink sink;
@@ -53,7 +59,7 @@ public final class QueuePairSender
     private final int maxOutstandingAtomics;
     private final boolean openLoop;
 
-    private final UnsafeBuffer held = new UnsafeBuffer(ByteBuffer.allocateDirect(MAX_FRAME));
+    private final UnsafeBuffer held = new UnsafeBuffer(ByteBuffer.allocateDirect(HELD_OFFSET + MAX_FRAME));
     private boolean hasHeld;
     private int heldLength;
     private int heldPsn;
@@ -424,7 +430,7 @@ public final class QueuePairSender
     {
         releaseHeld(false, nowNanos);
         final int psn = nextPsn;
-        heldLength = builder.writeOnly(held, 0, psn, false, address, payload, offset, length);
+        heldLength = builder.writeOnly(held, HELD_OFFSET, psn, false, address, payload, offset, length);
         return hold(psn, nowNanos);
     }
 
@@ -432,7 +438,7 @@ public final class QueuePairSender
     {
         releaseHeld(false, nowNanos);
         final int psn = nextPsn;
-        heldLength = builder.fetchAdd(held, 0, psn, false, address, addend);
+        heldLength = builder.fetchAdd(held, HELD_OFFSET, psn, false, address, addend);
         if (!openLoop)
         {
             atomicPsns[(atomicHead + outstandingAtomics) % atomicPsns.length] = psn;
@@ -466,7 +472,7 @@ public final class QueuePairSender
         final boolean ackReq = heldAckReq || idle;
         if (ackReq)
         {
-            builder.requestAck(held, 0, heldLength);
+            builder.requestAck(held, HELD_OFFSET, heldLength);
             sinceAckReq = 0;
             if (!awaitingAck)
             {
@@ -487,7 +493,7 @@ public final class QueuePairSender
             return;
         }
         final MutableDirectBuffer out = sink.buffer();
-        out.putBytes(offset, frame, 0, length);
+        out.putBytes(offset, frame, HELD_OFFSET, length);
         sink.commit(offset, length, nowNanos);
         framesOut++;
         bytesOut += length;
@@ -513,7 +519,7 @@ public final class QueuePairSender
         releaseHeld(true, nowNanos);
         // A zero-length WRITE on an already-executed PSN is a duplicate: the responder answers with an ACK for
         // its expected PSN - 1, whatever happened to the earlier ACKs and NAKs.
-        final int length = builder.writeOnly(held, 0, lastAckedPsn, true, path.baseAddress(), held, 0, 0);
+        final int length = builder.writeOnly(held, HELD_OFFSET, lastAckedPsn, true, path.baseAddress(), held, 0, 0);
         transmit(held, length, nowNanos);
         counters.increment(EngineCounter.PROBES_OUT);
         awaitingAck = true;

@@ -130,7 +130,7 @@ public final class RoceFrameBuilder
                 dst.setMemory(offset + WRITE_HEADERS + payloadLength, pad, (byte)0);
             }
         }
-        icrc.write(dst, offset + IP_OFFSET, offset + icrcOffset);
+        icrc.writeInPlace(dst, offset + IP_OFFSET, offset + icrcOffset);
         return icrcOffset + Icrc.LENGTH;
     }
 
@@ -158,7 +158,7 @@ public final class RoceFrameBuilder
         dst.putInt(offset + ACK_REQ_OFFSET, (ackReq ? 0x8000_0000 : 0) | psn, ByteOrder.BIG_ENDIAN);
         dst.putLong(offset + EXT_OFFSET + AtomicEthFlyweight.VIRTUAL_ADDRESS_OFFSET, address, ByteOrder.BIG_ENDIAN);
         dst.putLong(offset + EXT_OFFSET + AtomicEthFlyweight.SWAP_ADD_DATA_OFFSET, addend, ByteOrder.BIG_ENDIAN);
-        icrc.write(dst, offset + IP_OFFSET, offset + FETCH_ADD_HEADERS);
+        icrc.writeInPlace(dst, offset + IP_OFFSET, offset + FETCH_ADD_HEADERS);
         return FETCH_ADD_HEADERS + Icrc.LENGTH;
     }
 
@@ -186,6 +186,6 @@ public final class RoceFrameBuilder
     {
         final int at = offset + ACK_REQ_OFFSET;
         frame.putByte(at, (byte)(frame.getByte(at) | 0x80));
-        icrc.write(frame, offset + IP_OFFSET, offset + length - Icrc.LENGTH);
+        icrc.writeInPlace(frame, offset + IP_OFFSET, offset + length - Icrc.LENGTH);
     }
 }

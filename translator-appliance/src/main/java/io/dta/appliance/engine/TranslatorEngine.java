@@ -12,6 +12,7 @@ import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.KeyWriteFlyweight;
 import io.dta.codec.RoceOpcode;
+import io.dta.codec.UdpFlyweight;
 import io.dta.collector.layout.ListLayout;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
@@ -110,6 +111,7 @@ public final class TranslatorEngine
             })
             .verifyUdpChecksum(verifyChecksums);
 
+        int keyWriteDataLength = Integer.MAX_VALUE;
         final List<QueuePairSender> allSenders = new ArrayList<>();
         final List<AppendList> allLists = new ArrayList<>();
         final List<PostcardHandler> allPostcards = new ArrayList<>();
@@ -122,7 +124,7 @@ public final class TranslatorEngine
                 final RegionConfig r = collector.keyWrite().region();
                 final QueuePairSender s = sender(config, collector, r, "keyWrite", 16, 1, sink, hold);
                 routes.keyWrite = new KeyWriteHandler(s, r.address(), r.length(), collector.keyWrite().slotSize());
-                decoder.keyWriteDataLength(collector.keyWrite().slotSize() - 4);
+                keyWriteDataLength = Math.min(keyWriteDataLength, collector.keyWrite().slotSize() - 4);
                 allSenders.add(s);
             }
             if (null != collector.keyIncrement())
@@ -158,6 +160,10 @@ public final class TranslatorEngine
             }
             collectorsByIp.put(collector.ip(), routes);
         }
+        // Collectors may use different Key-Write slot sizes: the decoder admits the shortest data and each store
+        // checks that its report carries at least its own data length (trailing bytes are ignored, as the
+        // reference did).
+        decoder.keyWriteDataLength(Integer.MAX_VALUE == keyWriteDataLength ? 4 : keyWriteDataLength);
         for (final QueuePairSender s : allSenders)
         {
             sendersByLocalQpn.put(s.path().localQpn(), s);
@@ -347,7 +353,9 @@ public final class TranslatorEngine
             counters.increment(EngineCounter.DROP_BAD_REDUNDANCY);
             return false;
         }
-        if (kw.dataLength() != routes.keyWrite.dataLength())
+        final int carried = decoder.udpLength() - UdpFlyweight.HEADER_LENGTH - decoder.dtaBase().length() -
+            KeyWriteFlyweight.FIXED_LENGTH;
+        if (carried < routes.keyWrite.dataLength())
         {
             counters.increment(EngineCounter.DROP_BAD_LENGTH);
             return false;

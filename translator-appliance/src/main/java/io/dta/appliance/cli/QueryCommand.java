@@ -237,12 +237,33 @@ public final class QueryCommand implements Callable<Integer>
     static int checkRedundancy(final String command, final Integer redundancy, final ApplianceConfig config)
     {
         final int n = null == redundancy ? config.redundancy().max() : redundancy;
+        return redundancyInRange(command, n) ? n : -1;
+    }
+
+    static boolean redundancyInRange(final String command, final int n)
+    {
         if (n < 1 || n > 256)
         {
             System.err.println("dta query " + command + ": --redundancy must be 1..256: " + n);
-            return -1;
+            return false;
         }
-        return n;
+        return true;
+    }
+
+    /**
+     * The keys and the number of copies that {@code keywrite} and {@code counter} both take.
+     */
+    static final class KeySelection
+    {
+        @Option(names = "--key", paramLabel = "K", description = "key, decimal or 0x-hex (repeatable)")
+        List<String> key;
+
+        @Option(names = "--keys", paramLabel = "FILE", description = "file with one key per line")
+        Path keysFile;
+
+        @Option(names = "--redundancy", paramLabel = "N",
+            description = "copies (counters) per key to look at (default: redundancy.max of the configuration)")
+        Integer redundancy;
     }
 
     /**
@@ -257,15 +278,8 @@ public final class QueryCommand implements Callable<Integer>
         @ParentCommand
         private QueryCommand parent;
 
-        @Option(names = "--key", paramLabel = "K", description = "key, decimal or 0x-hex (repeatable)")
-        private List<String> key;
-
-        @Option(names = "--keys", paramLabel = "FILE", description = "file with one key per line")
-        private Path keysFile;
-
-        @Option(names = "--redundancy", paramLabel = "N",
-            description = "copies to look at (default: redundancy.max of the configuration)")
-        private Integer redundancy;
+        @Mixin
+        private KeySelection selection = new KeySelection();
 
         @Option(names = "--consensus", description = "all matching copies must agree (else: conflict)")
         private boolean consensus;
@@ -276,14 +290,9 @@ public final class QueryCommand implements Callable<Integer>
         @Override
         public Integer call()
         {
-            final List<Long> keys = keys("keywrite", key, keysFile);
-            if (null == keys)
+            final List<Long> keys = keys("keywrite", selection.key, selection.keysFile);
+            if (null == keys || (null != selection.redundancy && !redundancyInRange("keywrite", selection.redundancy)))
             {
-                return BAD_ARGUMENTS;
-            }
-            if (null != redundancy && (redundancy < 1 || redundancy > 256))
-            {
-                System.err.println("dta query keywrite: --redundancy must be 1..256: " + redundancy);
                 return BAD_ARGUMENTS;
             }
             try (Opened o = parent.open("keywrite", "a Key-Write store", c -> null != c.keyWrite()))
@@ -292,7 +301,7 @@ public final class QueryCommand implements Callable<Integer>
                 {
                     return o.exitCode;
                 }
-                final int n = checkRedundancy("keywrite", redundancy, o.config);
+                final int n = checkRedundancy("keywrite", selection.redundancy, o.config);
                 if (n < 0)
                 {
                     return BAD_ARGUMENTS;
@@ -346,15 +355,8 @@ public final class QueryCommand implements Callable<Integer>
         @ParentCommand
         private QueryCommand parent;
 
-        @Option(names = "--key", paramLabel = "K", description = "key, decimal or 0x-hex (repeatable)")
-        private List<String> key;
-
-        @Option(names = "--keys", paramLabel = "FILE", description = "file with one key per line")
-        private Path keysFile;
-
-        @Option(names = "--redundancy", paramLabel = "N",
-            description = "counters to look at (default: redundancy.max of the configuration)")
-        private Integer redundancy;
+        @Mixin
+        private KeySelection selection = new KeySelection();
 
         @Option(names = "--json", description = "JSON Lines: one object per key")
         private boolean json;
@@ -362,14 +364,9 @@ public final class QueryCommand implements Callable<Integer>
         @Override
         public Integer call()
         {
-            final List<Long> keys = keys("counter", key, keysFile);
-            if (null == keys)
+            final List<Long> keys = keys("counter", selection.key, selection.keysFile);
+            if (null == keys || (null != selection.redundancy && !redundancyInRange("counter", selection.redundancy)))
             {
-                return BAD_ARGUMENTS;
-            }
-            if (null != redundancy && (redundancy < 1 || redundancy > 256))
-            {
-                System.err.println("dta query counter: --redundancy must be 1..256: " + redundancy);
                 return BAD_ARGUMENTS;
             }
             try (Opened o = parent.open("counter", "a Key-Increment store", c -> null != c.keyIncrement()))
@@ -378,7 +375,7 @@ public final class QueryCommand implements Callable<Integer>
                 {
                     return o.exitCode;
                 }
-                final int n = checkRedundancy("counter", redundancy, o.config);
+                final int n = checkRedundancy("counter", selection.redundancy, o.config);
                 if (n < 0)
                 {
                     return BAD_ARGUMENTS;

@@ -9,8 +9,8 @@ Given a seed, writes into an output directory:
                   its ICRC; RETH and AtomicETH packed by hand),
   summary.json    counts for the Java side.
 
-The model simulates the engine clock as the replay drives it: before every report the timers run (Append idle
-flush, postcard idle flush, then the held frame of every QP that has been idle for HOLD_NS), then the report is
+The model simulates the engine clock as the replay drives it: before every report the timers run (first the
+held frame of every QP that has been idle for HOLD_NS, then the Append and postcard idle flushes), then the report is
 translated. Reports are spaced by whole microseconds, so every report runs the timers (1 us granularity) and no
 response does. Nothing here imports or mirrors the Java code: it is written from the specification.
 """
@@ -350,11 +350,11 @@ def main():
     now = 1_000_000_000_000
 
     def poll(t):
+        for qp in senders:
+            qp.poll(t)
         for lst in lists:
             lst.poll(t)
         postcards.poll(t)
-        for qp in senders:
-            qp.poll(t)
 
     for i in range(a.reports):
         now += rnd.choice([1, 1, 1, 2, 2, 3]) * 1000 if rnd.random() > 0.01 else rnd.randint(15, 400) * 1000

@@ -483,6 +483,12 @@ public final class TranslatorEngine
         timersArmed = true;
         nextTimerNanos = nowNanos + TIMER_GRANULARITY_NANOS;
         int work = 0;
+        // Senders first: a frame held past the idle time leaves with AckReq before an idle flush queues a new
+        // frame behind it, which would otherwise push it out without one.
+        for (final QueuePairSender sender : senders)
+        {
+            work += sender.poll(nowNanos);
+        }
         for (final AppendList list : lists)
         {
             work += list.poll(nowNanos);
@@ -490,10 +496,6 @@ public final class TranslatorEngine
         for (final PostcardHandler handler : postcardHandlers)
         {
             work += handler.poll(nowNanos);
-        }
-        for (final QueuePairSender sender : senders)
-        {
-            work += sender.poll(nowNanos);
         }
         return work;
     }

@@ -291,7 +291,7 @@ public final class DemoCommand implements Callable<Integer>
         final Map<String, Long> drops = new LinkedHashMap<>();
         for (final EngineCounter c : EngineCounter.values())
         {
-            if ((c.name().startsWith("DROP_") || c.name().startsWith("RESPONSE_DROP_")) && 0 != counters.get(c))
+            if (c.isDrop() && 0 != counters.get(c))
             {
                 drops.put(EngineSummary.camel(c.name()), counters.get(c));
             }

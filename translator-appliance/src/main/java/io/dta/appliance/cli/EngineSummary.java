@@ -52,7 +52,7 @@ final class EngineSummary
         for (final EngineCounter c : EngineCounter.values())
         {
             final long value = counters.get(c);
-            if (c.name().startsWith("DROP_") || c.name().startsWith("RESPONSE_DROP_"))
+            if (c.isDrop())
             {
                 if (0 != value)
                 {
@@ -97,7 +97,7 @@ final class EngineSummary
         boolean anyDrop = false;
         for (final EngineCounter c : EngineCounter.values())
         {
-            if ((c.name().startsWith("DROP_") || c.name().startsWith("RESPONSE_DROP_")) && 0 != counters.get(c))
+            if (c.isDrop() && 0 != counters.get(c))
             {
                 if (!anyDrop)
                 {
@@ -114,7 +114,7 @@ final class EngineSummary
         out.println("counters:");
         for (final EngineCounter c : EngineCounter.values())
         {
-            if (!c.name().startsWith("DROP_") && !c.name().startsWith("RESPONSE_DROP_") && 0 != counters.get(c))
+            if (!c.isDrop() && 0 != counters.get(c))
             {
                 out.printf("  %-45s %d%n", c.description(), counters.get(c));
             }

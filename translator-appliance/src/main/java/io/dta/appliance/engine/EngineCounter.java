@@ -101,10 +101,20 @@ public enum EngineCounter
     RESPONSE_DROP_QP_ERROR("response dropped: QP in error");
 
     private final String description;
+    private final boolean drop;
 
     EngineCounter(final String description)
     {
         this.description = description;
+        this.drop = name().startsWith("DROP_") || name().startsWith("RESPONSE_DROP_");
+    }
+
+    /**
+     * @return true for the counters of dropped reports, operations, frames and responses.
+     */
+    public boolean isDrop()
+    {
+        return drop;
     }
 
     /**

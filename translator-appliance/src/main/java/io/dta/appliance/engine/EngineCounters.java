@@ -48,7 +48,7 @@ public final class EngineCounters
         long sum = 0;
         for (final EngineCounter c : ALL)
         {
-            if (c.name().startsWith("DROP_") || c.name().startsWith("RESPONSE_DROP_"))
+            if (c.isDrop())
             {
                 sum += values[c.ordinal()];
             }

@@ -318,7 +318,7 @@ final class ConfigMapper
             problem(s.pathOf("columns"), columns + " is not a power of two");
         }
         final boolean columnsOk = !hasProblem(s.pathOf("columns"));
-        final int switches = (int)s.integer("switches", 1, 65535, SketchConfig.DEFAULT_SWITCHES);
+        final int switches = (int)s.integer("switches", 1, SketchConfig.MAX_SWITCHES, SketchConfig.DEFAULT_SWITCHES);
         final int defaultBatch = columnsOk ? Math.min(SketchConfig.DEFAULT_BATCH_COLUMNS, Integer.highestOneBit(
             Math.max(columns, 1))) : SketchConfig.DEFAULT_BATCH_COLUMNS;
         final int batchColumns = (int)s.integer("batchColumns", 1, SketchConfig.MAX_COLUMNS, defaultBatch);

@@ -185,7 +185,7 @@ class ConfigValidationTest
             Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "id", "0x10000",
                 "collectors[0].sketches[0].id: 0x10000 is out of range 0..65535"),
             Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "switches", 0,
-                "collectors[0].sketches[0].switches: 0 is out of range 1..65535"));
+                "collectors[0].sketches[0].switches: 0 is out of range 1..256"));
     }
 
     @ParameterizedTest(name = "{1} = {2}")

@@ -57,7 +57,7 @@ public final class TranslatorEngine
     public static final long TIMER_GRANULARITY_NANOS = 1_000;
 
     private final FrameDecoder decoder = new FrameDecoder();
-    private final EngineCounters counters = new EngineCounters();
+    private final EngineCounters counters;
     private final ReporterNackSender nackSender;
     private final ReporterSequenceTracker sequenceTracker = new ReporterSequenceTracker(REPORTER_TABLE_SIZE);
     private final Int2ObjectHashMap<CollectorRoutes> collectorsByIp = new Int2ObjectHashMap<>();
@@ -95,7 +95,23 @@ public final class TranslatorEngine
      */
     public TranslatorEngine(final ApplianceConfig config, final FrameSink sink, final boolean closedLoop)
     {
+        this(config, sink, closedLoop, new EngineCounters());
+    }
+
+    /**
+     * Builds the engine for a validated configuration, counting into the given counters (for example counters in
+     * a shared-memory file that {@code dta stat} reads).
+     *
+     * @param config     the configuration.
+     * @param sink       where frames go.
+     * @param closedLoop see {@link #TranslatorEngine(ApplianceConfig, FrameSink, boolean)}.
+     * @param counters   where to count; used by this engine alone.
+     */
+    public TranslatorEngine(
+        final ApplianceConfig config, final FrameSink sink, final boolean closedLoop, final EngineCounters counters)
+    {
         this.closedLoop = closedLoop;
+        this.counters = counters;
         final var translator = config.translator();
         nackSender = new ReporterNackSender(sink, counters, translator.mac(), config.reports().udpPort(),
             config.reports().nackPort());

@@ -84,8 +84,10 @@ final class ConfigMapper
         final BaseHeader baseHeader = s.baseHeader("baseHeader");
         final boolean verifyChecksums = s.bool("verifyChecksums", false);
         final int nackPort = (int)s.integer("nackPort", 1, 65535, ReportsConfig.DEFAULT_NACK_PORT);
+        final long sequenceTimeout = s.integer(
+            "sequenceTimeoutMicros", 0, MAX_MICROS, ReportsConfig.DEFAULT_SEQUENCE_TIMEOUT_MICROS);
         s.finish();
-        return new ReportsConfig(udpPort, baseHeader, verifyChecksums, nackPort);
+        return new ReportsConfig(udpPort, baseHeader, verifyChecksums, nackPort, sequenceTimeout);
     }
 
     private RedundancyConfig redundancy(final Section s)

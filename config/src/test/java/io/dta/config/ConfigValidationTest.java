@@ -141,7 +141,7 @@ class ConfigValidationTest
             Arguments.of("collectors[0].lists[1].lenght", 1, "collectors[0].lists[1].lenght: unknown key; did you " +
                 "mean 'length'?"),
             Arguments.of("reports.colour", 1, "reports.colour: unknown key; expected one of: udpPort, baseHeader, " +
-                "verifyChecksums, nackPort"),
+                "verifyChecksums, nackPort, sequenceTimeoutMicros"),
             Arguments.of("collectors[0].connection", Map.of("mode", "static"), "collectors[0].connection: unknown " +
                 "key; expected one of: name, mac, ip, pathMtu, keyWrite, keyIncrement, postcards, lists, sketches"));
     }

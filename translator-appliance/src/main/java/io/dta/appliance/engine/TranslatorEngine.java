@@ -59,7 +59,7 @@ public final class TranslatorEngine
     private final FrameDecoder decoder = new FrameDecoder();
     private final EngineCounters counters;
     private final ReporterNackSender nackSender;
-    private final ReporterSequenceTracker sequenceTracker = new ReporterSequenceTracker(REPORTER_TABLE_SIZE);
+    private final ReporterSequenceTracker sequenceTracker;
     private final Int2ObjectHashMap<CollectorRoutes> collectorsByIp = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<AppendList> listsById = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<QueuePairSender> sendersByLocalQpn = new Int2ObjectHashMap<>();
@@ -116,6 +116,8 @@ public final class TranslatorEngine
         nackSender = new ReporterNackSender(sink, counters, translator.mac(), config.reports().udpPort(),
             config.reports().nackPort());
         redundancyMax = config.redundancy().max();
+        sequenceTracker = new ReporterSequenceTracker(
+            REPORTER_TABLE_SIZE, config.reports().sequenceTimeoutMicros() * 1_000L);
         postcardHops = config.postcards().hops();
         verifyChecksums = config.reports().verifyChecksums();
         decoder.dtaPort(config.reports().udpPort())
@@ -334,10 +336,20 @@ public final class TranslatorEngine
 
     private boolean checkSequence(final int seqnum, final long nowNanos)
     {
-        final int outcome = sequenceTracker.track(decoder.ipv4().src(), seqnum);
+        final int outcome = sequenceTracker.track(decoder.ipv4().src(), seqnum, nowNanos);
         if (ReporterSequenceTracker.IN_ORDER == outcome)
         {
             return true;
+        }
+        if (ReporterSequenceTracker.REBASED == outcome)
+        {
+            counters.increment(EngineCounter.REPORTER_SEQUENCE_RESETS);
+            return true;
+        }
+        if (ReporterSequenceTracker.DUPLICATE == outcome)
+        {
+            counters.increment(EngineCounter.DROP_SEQUENCE_DUPLICATE);
+            return false;
         }
         if (ReporterSequenceTracker.TABLE_FULL == outcome)
         {

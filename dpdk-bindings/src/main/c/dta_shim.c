@@ -6,10 +6,12 @@
  * Built by build.sh with: gcc -O2 -fPIC -shared -Wl,--as-needed ... $(pkg-config --cflags --libs libdpdk)
  */
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_log.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 #include <rte_mempool.h>
@@ -64,6 +66,15 @@ void dta_pktmbuf_free(uintptr_t m)
 unsigned int dta_lcore_id(void)
 {
     return rte_lcore_id();
+}
+
+/*
+ * The Linux EAL logs to stdout by default, which would mix its lines into a command's output (JSON summaries);
+ * send them to stderr instead. Call before rte_eal_init.
+ */
+int dta_log_to_stderr(void)
+{
+    return rte_openlog_stream(stderr);
 }
 
 int dta_errno(void)

@@ -53,6 +53,22 @@ public final class DpdkLibrary
     }
 
     /**
+     * @return why DPDK cannot be used (what to install), or null when it can; loads it on first call.
+     */
+    public static String unavailableReason()
+    {
+        try
+        {
+            lookup();
+            return null;
+        }
+        catch (final DpdkUnavailableException ex)
+        {
+            return ex.getMessage();
+        }
+    }
+
+    /**
      * Loads the shim once per process.
      *
      * @return a lookup resolving the shim's and DPDK's symbols.

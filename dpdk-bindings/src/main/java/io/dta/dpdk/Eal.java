@@ -79,6 +79,7 @@ public final class Eal implements AutoCloseable
                     argv.setAtIndex(ValueLayout.ADDRESS, i, arena.allocateFrom(all.get(i)));
                 }
                 argv.setAtIndex(ValueLayout.ADDRESS, all.size(), MemorySegment.NULL);
+                dpdk_h.dta_log_to_stderr();
                 final int rc = dpdk_h.rte_eal_init(all.size(), argv);
                 if (rc < 0)
                 {
@@ -128,7 +129,7 @@ public final class Eal implements AutoCloseable
     {
         final List<String> args = new ArrayList<>(List.of(
             "-l", Integer.toString(lcore), "--no-huge", "-m", Integer.toString(memoryMb), "--no-pci",
-            "--file-prefix=" + filePrefix, "--log-level=lib.eal:warning"));
+            "--file-prefix=" + filePrefix, "--log-level=lib.eal:warning", "--no-telemetry"));
         for (final String vdev : vdevs)
         {
             args.add("--vdev=" + vdev);

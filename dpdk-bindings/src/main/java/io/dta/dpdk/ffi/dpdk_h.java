@@ -2210,6 +2210,61 @@ public final class dpdk_h
         }
     }
 
+    private static final class dta_log_to_stderr
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(dpdk_h.C_INT);
+        static final MemorySegment ADDR = dpdk_h.findOrThrow("dta_log_to_stderr");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for {@code dta_log_to_stderr}.
+     *
+     * @return the descriptor.
+     */
+    public static FunctionDescriptor dta_log_to_stderr$descriptor()
+    {
+        return dta_log_to_stderr.DESC;
+    }
+
+    /**
+     * Downcall handle for {@code dta_log_to_stderr}.
+     *
+     * @return the handle.
+     */
+    public static MethodHandle dta_log_to_stderr$handle()
+    {
+        return dta_log_to_stderr.HANDLE;
+    }
+
+    /**
+     * Address of {@code dta_log_to_stderr}.
+     *
+     * @return the symbol's address.
+     */
+    public static MemorySegment dta_log_to_stderr$address()
+    {
+        return dta_log_to_stderr.ADDR;
+    }
+
+    /**
+     * {@code int dta_log_to_stderr(void) (shim: rte_openlog_stream(stderr))}.
+     *
+     * @return the C return value.
+     */
+    public static int dta_log_to_stderr()
+    {
+        final var mh$ = dta_log_to_stderr.HANDLE;
+        try
+        {
+            return (int)mh$.invokeExact();
+        }
+        catch (final Throwable ex$)
+        {
+            throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static final class dta_errno
     {
         static final FunctionDescriptor DESC = FunctionDescriptor.of(dpdk_h.C_INT);

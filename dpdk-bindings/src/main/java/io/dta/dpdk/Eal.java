@@ -138,6 +138,43 @@ public final class Eal implements AutoCloseable
     }
 
     /**
+     * Appends the user's EAL arguments to defaults, dropping the defaults the user overrides ({@code -l}, {@code -c},
+     * {@code --lcores}, {@code -m}, {@code --file-prefix}), since EAL refuses most options given twice.
+     *
+     * @param defaults arguments such as {@link #virtualDeviceArgs}.
+     * @param extra    the user's arguments.
+     * @return the merged arguments.
+     */
+    public static List<String> mergeArgs(final List<String> defaults, final List<String> extra)
+    {
+        final List<String> overridden = new ArrayList<>();
+        for (final String arg : extra)
+        {
+            final String name = arg.startsWith("--") && arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            if ("-c".equals(name) || "--lcores".equals(name))
+            {
+                overridden.add("-l");
+            }
+            overridden.add(name);
+        }
+        final List<String> merged = new ArrayList<>();
+        for (int i = 0; i < defaults.size(); i++)
+        {
+            final String arg = defaults.get(i);
+            final String name = arg.startsWith("--") && arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            final boolean takesValue = "-l".equals(name) || "-m".equals(name);
+            if (overridden.contains(name) && (takesValue || name.startsWith("--")))
+            {
+                i += takesValue ? 1 : 0;
+                continue;
+            }
+            merged.add(arg);
+        }
+        merged.addAll(extra);
+        return merged;
+    }
+
+    /**
      * @param base a readable name.
      * @return {@code base} followed by this process's id: unique among the processes on this host.
      */

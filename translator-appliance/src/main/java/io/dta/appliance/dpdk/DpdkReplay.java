@@ -64,9 +64,9 @@ public final class DpdkReplay
         {
             vdevs.add("net_pcap1,rx_pcap=" + responses.toAbsolutePath());
         }
-        final List<String> args = new ArrayList<>(
-            Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-replay"), 0, 256, vdevs.toArray(new String[0])));
-        args.addAll(extraEalArgs);
+        final List<String> args = Eal.mergeArgs(
+            Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-replay"), 0, 256, vdevs.toArray(new String[0])),
+            extraEalArgs);
         try (Eal eal = Eal.init(args);
             Mempool pool = Mempool.create("replay_pool", POOL_SIZE, 256, Mempool.DEFAULT_DATA_ROOM))
         {

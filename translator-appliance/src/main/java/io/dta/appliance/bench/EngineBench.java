@@ -240,6 +240,30 @@ public final class EngineBench
     }
 
     /**
+     * Writes the first {@code count} distinct report frames to a capture, as the traffic source of a benchmark
+     * through a device (a {@code net_pcap} port replaying it forever).
+     *
+     * @param writer where to write them.
+     * @param count  how many (at most 16384).
+     * @throws java.io.IOException if the capture cannot be written.
+     */
+    public void writeReports(final io.dta.codec.pcap.PcapWriter writer, final int count) throws java.io.IOException
+    {
+        for (int i = 0; i < Math.min(count, DISTINCT_REPORTS); i++)
+        {
+            writer.write(i * 1000L, reports, i * STRIDE, lengths[i]);
+        }
+    }
+
+    /**
+     * @return the configuration with the benchmark's batch size applied.
+     */
+    public ApplianceConfig config()
+    {
+        return config;
+    }
+
+    /**
      * @return the engine under test.
      */
     public TranslatorEngine engine()

@@ -3,13 +3,17 @@ package io.dta.appliance.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.bench.BenchPrimitive;
 import io.dta.appliance.bench.EngineBench;
+import io.dta.appliance.dpdk.DpdkBench;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.config.ApplianceConfig;
+import io.dta.dpdk.DpdkException;
+import io.dta.dpdk.DpdkLibrary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -44,8 +48,17 @@ public final class BenchCommand implements Callable<Integer>
     @Option(names = "--batch", defaultValue = "16", description = "Append batch size (default: ${DEFAULT-VALUE})")
     private int batch;
 
-    @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk", description = "java (default): engine alone")
+    @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk", description = {
+        "java (default): engine alone; dpdk: through DPDK on one core, net_pcap (infinite_rx) in, net_null out,",
+        "open loop (needs DPDK 22.11 and root)" })
     private String io;
+
+    @Option(names = "--compare-c", description = "with --io dpdk: also measure the C reference loop (not built yet)")
+    private boolean compareC;
+
+    @Option(names = "--eal", paramLabel = "ARGS", defaultValue = "",
+        description = "extra EAL arguments for --io dpdk, separated by spaces (e.g. \"-l 1\")")
+    private String eal;
 
     @Option(names = "--json", description = "print one JSON object")
     private boolean json;
@@ -56,9 +69,14 @@ public final class BenchCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        if (!"java".equals(io))
+        if (!"java".equals(io) && !"dpdk".equals(io))
         {
-            System.err.println("dta bench: --io " + io + " is not available in this build (only --io java)");
+            System.err.println("dta bench: --io must be java or dpdk, not " + io);
+            return 2;
+        }
+        if (compareC)
+        {
+            System.err.println("dta bench: --compare-c (the C reference loop) is not available in this build yet");
             return 2;
         }
         if (reports <= 0 || warmup < 0)
@@ -80,6 +98,10 @@ public final class BenchCommand implements Callable<Integer>
         {
             System.err.println("dta bench: --redundancy must be 1.." + appliance.redundancy().max());
             return 2;
+        }
+        if ("dpdk".equals(io))
+        {
+            return dpdk(appliance);
         }
         final EngineBench bench = new EngineBench(primitive, appliance, redundancy, batch, 1);
         final EngineBench.Result r = bench.run(warmup, reports);
@@ -110,6 +132,51 @@ public final class BenchCommand implements Callable<Integer>
         {
             System.err.println("dta bench: warning: the engine dropped " + drops + " reports or responses (" +
                 bench.engine().counters().get(EngineCounter.DROP_GRACE_PERIOD) + " in grace periods)");
+        }
+        return 0;
+    }
+
+    private int dpdk(final ApplianceConfig appliance) throws Exception
+    {
+        if (!DpdkLibrary.isAvailable())
+        {
+            System.err.println("dta bench: " + DpdkLibrary.unavailableReason());
+            return 1;
+        }
+        final DpdkBench.Result r;
+        try
+        {
+            r = DpdkBench.run(primitive, appliance, redundancy, batch, warmup, reports,
+                eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+")));
+        }
+        catch (final DpdkException | IllegalStateException ex)
+        {
+            System.err.println("dta bench: " + ex.getMessage());
+            return 1;
+        }
+        final Map<String, Object> out = new LinkedHashMap<>();
+        out.put("primitive", primitive.name().toLowerCase());
+        out.put("io", "dpdk");
+        out.put("reports", r.reports());
+        out.put("frames", r.frames());
+        out.put("seconds", r.seconds());
+        out.put("reportsPerSecond", Math.round(r.reportsPerSecond()));
+        out.put("framesPerSecond", Math.round(r.framesPerSecond()));
+        out.put("allocatedBytesPerReport", r.allocatedBytesPerReport());
+        out.put("gcCount", r.gcCount());
+        out.put("txDropped", r.txDropped());
+        out.put("redundancy", redundancy);
+        out.put("batchSize", batch);
+        if (json)
+        {
+            System.out.println(new ObjectMapper().writeValueAsString(out));
+        }
+        else
+        {
+            System.out.printf("%s through DPDK (net_pcap -> net_null, one core): %.2f M reports/s, %.2f M frames/s, " +
+                "%.3f bytes allocated per report, %d GCs (%d reports in %.2f s)%n", out.get("primitive"),
+                r.reportsPerSecond() / 1e6, r.framesPerSecond() / 1e6, r.allocatedBytesPerReport(), r.gcCount(),
+                r.reports(), r.seconds());
         }
         return 0;
     }

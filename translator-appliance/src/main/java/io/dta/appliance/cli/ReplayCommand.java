@@ -1,9 +1,13 @@
 package io.dta.appliance.cli;
 
+import io.dta.appliance.dpdk.DpdkReplay;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.replay.Replay;
 import io.dta.codec.pcap.PcapFormatException;
 import io.dta.config.ApplianceConfig;
+import io.dta.dpdk.DpdkException;
+import io.dta.dpdk.DpdkLibrary;
+import io.dta.dpdk.DpdkUnavailableException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -12,6 +16,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -39,8 +44,14 @@ public final class ReplayCommand implements Callable<Integer>
     private Path responses;
 
     @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk",
-        description = "I/O path: java (pcap files read by the JVM; default)")
+        description = {
+            "I/O path: java (pcap files read by the JVM; default) or dpdk (the captures go through DPDK net_pcap",
+            "devices, frames are read and written in mbufs; needs DPDK 22.11 and root; same frames as java)" })
     private String io;
+
+    @Option(names = "--eal", paramLabel = "ARGS", defaultValue = "",
+        description = "extra EAL arguments for --io dpdk, separated by spaces (e.g. \"-l 1\")")
+    private String eal;
 
     @Option(names = "--json", description = "print the summary as one JSON object")
     private boolean json;
@@ -51,10 +62,15 @@ public final class ReplayCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        if (!"java".equals(io))
+        if (!"java".equals(io) && !"dpdk".equals(io))
         {
-            System.err.println("dta replay: --io " + io + " is not available in this build (only --io java)");
+            System.err.println("dta replay: --io must be java or dpdk, not " + io);
             return 2;
+        }
+        if ("dpdk".equals(io) && !DpdkLibrary.isAvailable())
+        {
+            System.err.println("dta replay: " + DpdkLibrary.unavailableReason());
+            return 1;
         }
         final ApplianceConfig appliance = config.load("replay");
         if (null == appliance)
@@ -71,11 +87,18 @@ public final class ReplayCommand implements Callable<Integer>
         }
         try
         {
-            final TranslatorEngine engine = Replay.run(appliance, in, responses, out);
+            final List<String> ealArgs = eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+"));
+            final TranslatorEngine engine = "dpdk".equals(io) ?
+                DpdkReplay.run(appliance, in, responses, out, ealArgs) : Replay.run(appliance, in, responses, out);
             EngineSummary.print(engine, json, System.out);
             return 0;
         }
         catch (final PcapFormatException ex)
+        {
+            System.err.println("dta replay: " + ex.getMessage());
+            return 1;
+        }
+        catch (final DpdkException | DpdkUnavailableException | IllegalStateException ex)
         {
             System.err.println("dta replay: " + ex.getMessage());
             return 1;

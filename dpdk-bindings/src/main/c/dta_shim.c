@@ -1,0 +1,98 @@
+/*
+ * dta_shim.c: non-inline wrappers around the parts of DPDK 22.11 that are static inline (or macros, or
+ * thread-local variables) and therefore have no symbol that FFM could bind. Everything DPDK exports is bound
+ * directly from Java; only this fast path and a few per-lcore accessors live here.
+ *
+ * Built by build.sh with: gcc -O2 -fPIC -shared -Wl,--as-needed ... $(pkg-config --cflags --libs libdpdk)
+ */
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+
+/* A do-nothing call, to measure the cost of the FFM boundary itself. */
+int32_t dta_noop(int32_t x)
+{
+    return x + 1;
+}
+
+uint16_t dta_rx_burst(uint16_t port_id, uint16_t queue_id, struct rte_mbuf **rx_pkts, uint16_t nb_pkts)
+{
+    return rte_eth_rx_burst(port_id, queue_id, rx_pkts, nb_pkts);
+}
+
+uint16_t dta_tx_burst(uint16_t port_id, uint16_t queue_id, struct rte_mbuf **tx_pkts, uint16_t nb_pkts)
+{
+    return rte_eth_tx_burst(port_id, queue_id, tx_pkts, nb_pkts);
+}
+
+/*
+ * Transmits a burst and frees whatever the device did not take, so that a data plane that does not retry
+ * (a full tx ring means drop) needs one downcall per burst instead of two.
+ */
+uint16_t dta_tx_burst_or_free(uint16_t port_id, uint16_t queue_id, struct rte_mbuf **tx_pkts, uint16_t nb_pkts)
+{
+    const uint16_t sent = rte_eth_tx_burst(port_id, queue_id, tx_pkts, nb_pkts);
+    if (sent < nb_pkts)
+    {
+        rte_pktmbuf_free_bulk(tx_pkts + sent, nb_pkts - sent);
+    }
+    return sent;
+}
+
+int dta_pktmbuf_alloc_bulk(struct rte_mempool *pool, struct rte_mbuf **mbufs, unsigned int count)
+{
+    return rte_pktmbuf_alloc_bulk(pool, mbufs, count);
+}
+
+/* Addresses cross the boundary as uintptr_t so that Java passes a long and never allocates a MemorySegment. */
+uintptr_t dta_pktmbuf_alloc(struct rte_mempool *pool)
+{
+    return (uintptr_t)rte_pktmbuf_alloc(pool);
+}
+
+void dta_pktmbuf_free(uintptr_t m)
+{
+    rte_pktmbuf_free((struct rte_mbuf *)m);
+}
+
+unsigned int dta_lcore_id(void)
+{
+    return rte_lcore_id();
+}
+
+/*
+ * The Linux EAL logs to stdout by default, which would mix its lines into a command's output (JSON summaries);
+ * send them to stderr instead. Call before rte_eal_init.
+ */
+int dta_log_to_stderr(void)
+{
+    return rte_openlog_stream(stderr);
+}
+
+int dta_errno(void)
+{
+    return rte_errno;
+}
+
+unsigned int dta_ring_enqueue_burst(struct rte_ring *r, void *const *objs, unsigned int n)
+{
+    return rte_ring_enqueue_burst(r, objs, n, NULL);
+}
+
+unsigned int dta_ring_dequeue_burst(struct rte_ring *r, void **objs, unsigned int n)
+{
+    return rte_ring_dequeue_burst(r, objs, n, NULL);
+}
+
+unsigned int dta_ring_count(const struct rte_ring *r)
+{
+    return rte_ring_count(r);
+}

@@ -1,0 +1,342 @@
+package io.dta.dpdk;
+
+import io.dta.dpdk.ffi.dpdk_h;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The DPDK Environment Abstraction Layer of this process.
+ * <p>
+ * DPDK allows one EAL per process, for the life of the process: a second {@code rte_eal_init} fails even after
+ * {@code rte_eal_cleanup}. {@link #init(List)} therefore refuses a second call with an
+ * {@link IllegalStateException}. Tests that start an EAL run each in a JVM of their own (a dedicated surefire
+ * fork).
+ * <p>
+ * {@code rte_eal_init} pins the calling thread to the main lcore, and Java threads started from it later inherit
+ * that mask: call it on the data-plane thread (for instance in the data-plane agent's {@code onStart}), after the
+ * control threads are running. Each EAL needs its own {@code --file-prefix} when several DPDK processes share a
+ * host; {@link #close()} removes the runtime directory ({@code /var/run/dpdk/<prefix>} for root) that EAL leaves
+ * behind.
+ */
+public final class Eal implements AutoCloseable
+{
+    private static final Object LOCK = new Object();
+    private static Eal current;
+    private static boolean attempted;
+
+    private final List<String> args;
+    private final String filePrefix;
+    private final Path runtimeDirectory;
+    private boolean closed;
+
+    private Eal(final List<String> args, final String filePrefix, final Path runtimeDirectory)
+    {
+        this.args = List.copyOf(args);
+        this.filePrefix = filePrefix;
+        this.runtimeDirectory = runtimeDirectory;
+    }
+
+    /**
+     * Starts the EAL with these arguments (without the program name), on the calling thread.
+     *
+     * @param args EAL arguments, e.g. {@code -l 0 --no-huge -m 256 --no-pci --file-prefix=x --vdev=net_null0}.
+     * @return the EAL of this process.
+     * @throws IllegalStateException    when an EAL was already started (or failed to start) in this process.
+     * @throws DpdkUnavailableException when DPDK cannot be loaded.
+     * @throws DpdkException            when {@code rte_eal_init} fails.
+     */
+    public static Eal init(final List<String> args)
+    {
+        synchronized (LOCK)
+        {
+            if (attempted)
+            {
+                throw new IllegalStateException("the DPDK EAL was already initialised in this process" +
+                    (null == current ? " (and failed)" : " with " + current.args) +
+                    "; DPDK allows one EAL per process, even after rte_eal_cleanup");
+            }
+            DpdkLibrary.lookup();
+            attempted = true;
+            try (Arena arena = Arena.ofConfined())
+            {
+                final List<String> all = new ArrayList<>(args.size() + 1);
+                all.add("dta");
+                all.addAll(args);
+                // rte_eal_init may permute argv, so it gets a writable array of its own C strings.
+                final MemorySegment argv = arena.allocate(ValueLayout.ADDRESS, all.size() + 1);
+                for (int i = 0; i < all.size(); i++)
+                {
+                    argv.setAtIndex(ValueLayout.ADDRESS, i, arena.allocateFrom(all.get(i)));
+                }
+                argv.setAtIndex(ValueLayout.ADDRESS, all.size(), MemorySegment.NULL);
+                dpdk_h.dta_log_to_stderr();
+                final int rc = dpdk_h.rte_eal_init(all.size(), argv);
+                if (rc < 0)
+                {
+                    final int errno = dpdk_h.dta_errno();
+                    throw new DpdkException("rte_eal_init failed: " + strerror(errno) + " (EAL arguments " +
+                        args + ")", errno);
+                }
+            }
+            final String dir = dpdk_h.rte_eal_get_runtime_dir().reinterpret(4096).getString(0);
+            current = new Eal(args, filePrefix(args), Path.of(dir));
+            return current;
+        }
+    }
+
+    /**
+     * @param args EAL arguments (without the program name).
+     * @return the EAL of this process.
+     * @see #init(List)
+     */
+    public static Eal init(final String... args)
+    {
+        return init(List.of(args));
+    }
+
+    /**
+     * @return the running EAL of this process, or null when none was started or it was closed.
+     */
+    public static Eal current()
+    {
+        synchronized (LOCK)
+        {
+            return null == current || current.closed ? null : current;
+        }
+    }
+
+    /**
+     * Arguments for an EAL on virtual devices only: no hugepages ({@code --no-huge -m MB}), no PCI scan.
+     *
+     * @param filePrefix unique per concurrently running DPDK process.
+     * @param lcore      the core to run the main lcore (the calling thread) on.
+     * @param memoryMb   memory for mempools; about 2 x 2.4 KB per mbuf + 64 MB.
+     * @param vdevs      virtual device specifications, e.g. {@code net_pcap0,rx_pcap=in.pcap,tx_pcap=out.pcap}.
+     * @return the arguments for {@link #init(List)}.
+     */
+    public static List<String> virtualDeviceArgs(
+        final String filePrefix, final int lcore, final int memoryMb, final String... vdevs)
+    {
+        final List<String> args = new ArrayList<>(List.of(
+            "-l", Integer.toString(lcore), "--no-huge", "-m", Integer.toString(memoryMb), "--no-pci",
+            "--file-prefix=" + filePrefix, "--log-level=lib.eal:warning", "--no-telemetry"));
+        for (final String vdev : vdevs)
+        {
+            args.add("--vdev=" + vdev);
+        }
+        return args;
+    }
+
+    /**
+     * Appends the user's EAL arguments to defaults, dropping the defaults the user overrides ({@code -l}, {@code -c},
+     * {@code --lcores}, {@code -m}, {@code --file-prefix}), since EAL refuses most options given twice.
+     *
+     * @param defaults arguments such as {@link #virtualDeviceArgs}.
+     * @param extra    the user's arguments.
+     * @return the merged arguments.
+     */
+    public static List<String> mergeArgs(final List<String> defaults, final List<String> extra)
+    {
+        final List<String> overridden = new ArrayList<>();
+        for (final String arg : extra)
+        {
+            final String name = arg.startsWith("--") && arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            if ("-c".equals(name) || "--lcores".equals(name))
+            {
+                overridden.add("-l");
+            }
+            overridden.add(name);
+        }
+        final List<String> merged = new ArrayList<>();
+        for (int i = 0; i < defaults.size(); i++)
+        {
+            final String arg = defaults.get(i);
+            final String name = arg.startsWith("--") && arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            final boolean takesValue = "-l".equals(name) || "-m".equals(name);
+            if (overridden.contains(name) && (takesValue || name.startsWith("--")))
+            {
+                i += takesValue ? 1 : 0;
+                continue;
+            }
+            merged.add(arg);
+        }
+        merged.addAll(extra);
+        return merged;
+    }
+
+    /**
+     * @param base a readable name.
+     * @return {@code base} followed by this process's id: unique among the processes on this host.
+     */
+    public static String uniqueFilePrefix(final String base)
+    {
+        return base + ProcessHandle.current().pid();
+    }
+
+    /**
+     * @return the arguments the EAL was started with.
+     */
+    public List<String> args()
+    {
+        return args;
+    }
+
+    /**
+     * @return the {@code --file-prefix} the EAL was started with, or {@code rte} (DPDK's default).
+     */
+    public String filePrefix()
+    {
+        return filePrefix;
+    }
+
+    /**
+     * @return the runtime directory EAL created for this process.
+     */
+    public Path runtimeDirectory()
+    {
+        return runtimeDirectory;
+    }
+
+    /**
+     * @return the number of ethdev ports available (physical and virtual).
+     */
+    public int portCount()
+    {
+        return Short.toUnsignedInt(dpdk_h.rte_eth_dev_count_avail());
+    }
+
+    /**
+     * @return the number of lcores the EAL runs.
+     */
+    public int lcoreCount()
+    {
+        return dpdk_h.rte_lcore_count();
+    }
+
+    /**
+     * @return the calling thread's lcore id, or {@link #LCORE_ID_ANY} for a thread EAL does not know.
+     */
+    public static int lcoreId()
+    {
+        return dpdk_h.dta_lcore_id();
+    }
+
+    /** {@code LCORE_ID_ANY} as an int: the lcore id of a thread EAL did not start or register. */
+    public static final int LCORE_ID_ANY = -1;
+
+    /**
+     * Registers the calling thread with EAL so that it gets an lcore id and a per-lcore mempool cache.
+     *
+     * @throws DpdkException when no lcore is left.
+     */
+    public void registerThread()
+    {
+        if (dpdk_h.rte_thread_register() < 0)
+        {
+            final int errno = dpdk_h.dta_errno();
+            throw new DpdkException("rte_thread_register failed: " + strerror(errno), errno);
+        }
+    }
+
+    /**
+     * @param name ethdev name, e.g. {@code net_pcap0}.
+     * @return its port id.
+     * @throws DpdkException when no such port exists.
+     */
+    public int portId(final String name)
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment port = arena.allocate(ValueLayout.JAVA_SHORT);
+            final int rc = dpdk_h.rte_eth_dev_get_port_by_name(arena.allocateFrom(name), port);
+            if (rc < 0)
+            {
+                throw new DpdkException("no DPDK port named " + name + ": " + strerror(-rc), -rc);
+            }
+            return Short.toUnsignedInt(port.get(ValueLayout.JAVA_SHORT, 0));
+        }
+    }
+
+    /**
+     * Stops the EAL ({@code rte_eal_cleanup}) and removes its runtime directory. The process cannot start another
+     * EAL afterwards.
+     */
+    @Override
+    public void close()
+    {
+        synchronized (LOCK)
+        {
+            if (closed)
+            {
+                return;
+            }
+            closed = true;
+            dpdk_h.rte_eal_cleanup();
+            deleteRecursively(runtimeDirectory);
+        }
+    }
+
+    /**
+     * @param errno a positive DPDK or libc error number.
+     * @return DPDK's text for it.
+     */
+    public static String strerror(final int errno)
+    {
+        return dpdk_h.rte_strerror(errno).reinterpret(1024).getString(0);
+    }
+
+    static void check(final int rc, final String what)
+    {
+        if (rc < 0)
+        {
+            throw new DpdkException(what + " failed: " + strerror(-rc), -rc);
+        }
+    }
+
+    private static String filePrefix(final List<String> args)
+    {
+        String prefix = "rte";
+        for (int i = 0; i < args.size(); i++)
+        {
+            final String arg = args.get(i);
+            if (arg.startsWith("--file-prefix="))
+            {
+                prefix = arg.substring("--file-prefix=".length());
+            }
+            else if ("--file-prefix".equals(arg) && i + 1 < args.size())
+            {
+                prefix = args.get(i + 1);
+            }
+        }
+        return prefix;
+    }
+
+    private static void deleteRecursively(final Path dir)
+    {
+        if (!Files.isDirectory(dir))
+        {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            for (final Path p : paths.sorted(Comparator.reverseOrder()).toList())
+            {
+                Files.deleteIfExists(p);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot remove the EAL runtime directory " + dir, ex);
+        }
+    }
+}

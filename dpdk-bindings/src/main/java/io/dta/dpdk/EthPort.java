@@ -1,0 +1,251 @@
+package io.dta.dpdk;
+
+import io.dta.dpdk.ffi.DpdkLayout;
+import io.dta.dpdk.ffi.dpdk_h;
+import io.dta.dpdk.ffi.rte_eth_stats;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * One ethdev port with one rx and one tx queue (queue 0), configured and started: the shape of a single-core
+ * data plane. {@link #rxBurst(MbufArray, int)} and {@link #txBurst(MbufArray, int)} go through the C shim (the
+ * DPDK functions are inline) with critical downcalls and a preallocated pointer array, so a burst costs one
+ * downcall and no allocation.
+ */
+public final class EthPort implements AutoCloseable
+{
+    /** Default descriptors per queue. */
+    public static final int DEFAULT_DESCRIPTORS = 1024;
+
+    private final int portId;
+    private final short port;
+    private final String name;
+    private final int rxTimestampOffset;
+    private final long rxTimestampFlag;
+    private final MemorySegment statsStruct = Arena.ofAuto().allocate(rte_eth_stats.layout());
+    private boolean started;
+    private boolean closed;
+
+    private EthPort(final int portId, final String name, final int rxTimestampOffset, final long rxTimestampFlag)
+    {
+        this.portId = portId;
+        this.port = (short)portId;
+        this.name = name;
+        this.rxTimestampOffset = rxTimestampOffset;
+        this.rxTimestampFlag = rxTimestampFlag;
+    }
+
+    /**
+     * Configures the port with one rx and one tx queue and starts it.
+     *
+     * @param portId         the port, e.g. from {@link Eal#portId(String)}.
+     * @param pool           where received packets are put.
+     * @param rxDescriptors  rx ring size.
+     * @param txDescriptors  tx ring size.
+     * @param rxTimestamps   register the Rx timestamp field and ask the device to fill it; {@code net_pcap} fills
+     *                       it with the capture time in microseconds; see {@link #rxTimestampOffset()} and
+     *                       {@link #rxTimestampFlag()} (set in {@code ol_flags} of the mbufs that carry one).
+     * @return the started port.
+     * @throws DpdkException when a step fails.
+     */
+    public static EthPort open(
+        final int portId,
+        final Mempool pool,
+        final int rxDescriptors,
+        final int txDescriptors,
+        final boolean rxTimestamps)
+    {
+        final short port = (short)portId;
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment info = arena.allocate(DpdkLayout.RTE_ETH_DEV_INFO_SIZE, 8);
+            Eal.check(dpdk_h.rte_eth_dev_info_get(port, info), "rte_eth_dev_info_get(" + portId + ")");
+            final long rxCapabilities = info.get(ValueLayout.JAVA_LONG, DpdkLayout.RTE_ETH_DEV_INFO_RX_OFFLOAD_CAPA);
+            // net_pcap fills the timestamp field whenever it is registered, without advertising the offload;
+            // other devices need the offload requested.
+            final boolean offload = rxTimestamps && 0 != (rxCapabilities & DpdkLayout.RTE_ETH_RX_OFFLOAD_TIMESTAMP);
+
+            final MemorySegment conf = arena.allocate(DpdkLayout.RTE_ETH_CONF_SIZE, 8);
+            conf.set(ValueLayout.JAVA_INT, DpdkLayout.RTE_ETH_CONF_RXMODE_MQ_MODE, DpdkLayout.RTE_ETH_MQ_RX_NONE);
+            if (offload)
+            {
+                conf.set(ValueLayout.JAVA_LONG, DpdkLayout.RTE_ETH_CONF_RXMODE_OFFLOADS,
+                    DpdkLayout.RTE_ETH_RX_OFFLOAD_TIMESTAMP);
+            }
+            Eal.check(dpdk_h.rte_eth_dev_configure(port, (short)1, (short)1, conf), "rte_eth_dev_configure(" +
+                portId + ")");
+            final int socket = dpdk_h.rte_eth_dev_socket_id(port);
+            Eal.check(dpdk_h.rte_eth_rx_queue_setup(port, (short)0, (short)rxDescriptors, socket,
+                MemorySegment.NULL, pool.segment()), "rte_eth_rx_queue_setup(" + portId + ")");
+            Eal.check(dpdk_h.rte_eth_tx_queue_setup(port, (short)0, (short)txDescriptors, socket,
+                MemorySegment.NULL), "rte_eth_tx_queue_setup(" + portId + ")");
+
+            int offset = -1;
+            long flag = 0;
+            if (rxTimestamps)
+            {
+                final MemorySegment offsetOut = arena.allocate(ValueLayout.JAVA_INT);
+                final MemorySegment flagOut = arena.allocate(ValueLayout.JAVA_LONG);
+                Eal.check(dpdk_h.rte_mbuf_dyn_rx_timestamp_register(offsetOut, flagOut),
+                    "rte_mbuf_dyn_rx_timestamp_register");
+                offset = offsetOut.get(ValueLayout.JAVA_INT, 0);
+                flag = flagOut.get(ValueLayout.JAVA_LONG, 0);
+            }
+            final MemorySegment nameOut = arena.allocate(DpdkLayout.RTE_ETH_NAME_MAX_LEN);
+            Eal.check(dpdk_h.rte_eth_dev_get_name_by_port(port, nameOut), "rte_eth_dev_get_name_by_port");
+            final EthPort ethPort = new EthPort(portId, nameOut.getString(0), offset, flag);
+            ethPort.start();
+            return ethPort;
+        }
+    }
+
+    /**
+     * @return the port id.
+     */
+    public int portId()
+    {
+        return portId;
+    }
+
+    /**
+     * @return the ethdev name, e.g. {@code net_pcap0}.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * @return the byte offset of the 64-bit Rx timestamp in the mbuf (unit: device-specific; microseconds for
+     *         {@code net_pcap}), or -1 when not requested.
+     */
+    public int rxTimestampOffset()
+    {
+        return rxTimestampOffset;
+    }
+
+    /**
+     * @return the {@code ol_flags} bit that says an mbuf carries an Rx timestamp, or 0.
+     */
+    public long rxTimestampFlag()
+    {
+        return rxTimestampFlag;
+    }
+
+    /**
+     * Starts the port (done by {@link #open}; needed again only after {@link #stop()}).
+     */
+    public void start()
+    {
+        Eal.check(dpdk_h.rte_eth_dev_start(port), "rte_eth_dev_start(" + portId + ")");
+        started = true;
+    }
+
+    /**
+     * Stops the port.
+     */
+    public void stop()
+    {
+        if (started)
+        {
+            started = false;
+            Eal.check(dpdk_h.rte_eth_dev_stop(port), "rte_eth_dev_stop(" + portId + ")");
+        }
+    }
+
+    /**
+     * Receives up to {@code max} packets from queue 0 into {@code mbufs[0..n)}; the caller owns them afterwards.
+     *
+     * @param mbufs where the mbuf addresses go.
+     * @param max   at most this many (at most {@code mbufs.capacity()}).
+     * @return the number received.
+     */
+    public int rxBurst(final MbufArray mbufs, final int max)
+    {
+        return dpdk_h.dta_rx_burst(port, (short)0, mbufs.segment(), (short)max) & 0xFFFF;
+    }
+
+    /**
+     * Transmits {@code mbufs[0..count)} on queue 0. The device owns the sent ones; the unsent ones
+     * ({@code mbufs[sent..count)}) stay the caller's.
+     *
+     * @param mbufs the packets.
+     * @param count how many.
+     * @return the number sent.
+     */
+    public int txBurst(final MbufArray mbufs, final int count)
+    {
+        return dpdk_h.dta_tx_burst(port, (short)0, mbufs.segment(), (short)count) & 0xFFFF;
+    }
+
+    /**
+     * Transmits {@code mbufs[0..count)} on queue 0 and frees those the device did not take (one downcall).
+     *
+     * @param mbufs the packets.
+     * @param count how many.
+     * @return the number sent; {@code count - sent} were dropped.
+     */
+    public int txBurstOrFree(final MbufArray mbufs, final int count)
+    {
+        return dpdk_h.dta_tx_burst_or_free(port, (short)0, mbufs.segment(), (short)count) & 0xFFFF;
+    }
+
+    /**
+     * @return the port's statistics now.
+     */
+    public EthStats stats()
+    {
+        Eal.check(dpdk_h.rte_eth_stats_get(port, statsStruct), "rte_eth_stats_get(" + portId + ")");
+        return new EthStats(
+            rte_eth_stats.ipackets(statsStruct),
+            rte_eth_stats.opackets(statsStruct),
+            rte_eth_stats.ibytes(statsStruct),
+            rte_eth_stats.obytes(statsStruct),
+            rte_eth_stats.imissed(statsStruct),
+            rte_eth_stats.ierrors(statsStruct),
+            rte_eth_stats.oerrors(statsStruct),
+            rte_eth_stats.rx_nombuf(statsStruct));
+    }
+
+    /**
+     * Zeroes the port's statistics.
+     */
+    public void resetStats()
+    {
+        Eal.check(dpdk_h.rte_eth_stats_reset(port), "rte_eth_stats_reset(" + portId + ")");
+    }
+
+    /**
+     * @return the port's MAC address as a 48-bit value (first octet most significant).
+     */
+    public long macAddress()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment mac = arena.allocate(6);
+            Eal.check(dpdk_h.rte_eth_macaddr_get(port, mac), "rte_eth_macaddr_get(" + portId + ")");
+            long value = 0;
+            for (int i = 0; i < 6; i++)
+            {
+                value = (value << 8) | (mac.get(ValueLayout.JAVA_BYTE, i) & 0xFF);
+            }
+            return value;
+        }
+    }
+
+    /**
+     * Stops and closes the port (for {@code net_pcap}, this flushes and closes its tx capture).
+     */
+    @Override
+    public void close()
+    {
+        if (!closed)
+        {
+            stop();
+            closed = true;
+            Eal.check(dpdk_h.rte_eth_dev_close(port), "rte_eth_dev_close(" + portId + ")");
+        }
+    }
+}

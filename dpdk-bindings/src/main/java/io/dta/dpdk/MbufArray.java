@@ -1,0 +1,75 @@
+package io.dta.dpdk;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A native array of mbuf pointers ({@code struct rte_mbuf *[capacity]}), allocated once and reused for every
+ * burst: rx and tx bursts, bulk allocation and bulk free all fill or read it, so the data plane passes the same
+ * segment to every downcall and never allocates.
+ */
+public final class MbufArray
+{
+    private final MemorySegment segment;
+    private final int capacity;
+
+    /**
+     * @param capacity number of pointers (a burst is usually 32).
+     */
+    public MbufArray(final int capacity)
+    {
+        if (capacity < 1 || capacity > 0xFFFF)
+        {
+            throw new IllegalArgumentException("capacity must be 1..65535: " + capacity);
+        }
+        this.capacity = capacity;
+        // An automatic arena: any thread may pass it to a downcall, and it lives as long as this object.
+        segment = Arena.ofAuto().allocate(ValueLayout.ADDRESS, capacity);
+    }
+
+    /**
+     * @return number of pointers.
+     */
+    public int capacity()
+    {
+        return capacity;
+    }
+
+    /**
+     * @return the native array, to pass to a downcall.
+     */
+    public MemorySegment segment()
+    {
+        return segment;
+    }
+
+    /**
+     * @param index element index.
+     * @return the mbuf address at {@code index}.
+     */
+    public long get(final int index)
+    {
+        return segment.getAtIndex(ValueLayout.JAVA_LONG, index);
+    }
+
+    /**
+     * @param index   element index.
+     * @param address mbuf address to store.
+     * @return this.
+     */
+    public MbufArray set(final int index, final long address)
+    {
+        segment.setAtIndex(ValueLayout.JAVA_LONG, index, address);
+        return this;
+    }
+
+    /**
+     * @param index first element.
+     * @return the native address of element {@code index}, for downcalls that take {@code &array[index]}.
+     */
+    public MemorySegment from(final int index)
+    {
+        return 0 == index ? segment : segment.asSlice((long)index * Long.BYTES);
+    }
+}

@@ -1,0 +1,108 @@
+package io.dta.dpdk;
+
+import io.dta.dpdk.ffi.DpdkLayout;
+import io.dta.dpdk.ffi.dpdk_h;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A DPDK {@code rte_ring} of mbuf pointers: a lock-free FIFO between lcores (or processes), and the backing
+ * store of the {@code net_ring} device.
+ */
+public final class Ring implements AutoCloseable
+{
+    /** Single producer. */
+    public static final int SINGLE_PRODUCER = DpdkLayout.RING_F_SP_ENQ;
+    /** Single consumer. */
+    public static final int SINGLE_CONSUMER = DpdkLayout.RING_F_SC_DEQ;
+
+    private final String name;
+    private final MemorySegment ring;
+    private boolean closed;
+
+    private Ring(final String name, final MemorySegment ring)
+    {
+        this.name = name;
+        this.ring = ring;
+    }
+
+    /**
+     * @param name  unique name.
+     * @param count size, a power of two (holds {@code count - 1} entries).
+     * @param flags {@link #SINGLE_PRODUCER} | {@link #SINGLE_CONSUMER} or 0.
+     * @return the ring.
+     * @throws DpdkException when it cannot be created.
+     */
+    public static Ring create(final String name, final int count, final int flags)
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment ring = dpdk_h.rte_ring_create(arena.allocateFrom(name), count,
+                DpdkLayout.SOCKET_ID_ANY, flags);
+            if (MemorySegment.NULL.equals(ring))
+            {
+                final int errno = dpdk_h.dta_errno();
+                throw new DpdkException("cannot create ring " + name + ": " + Eal.strerror(errno), errno);
+            }
+            return new Ring(name, ring);
+        }
+    }
+
+    /**
+     * @return the ring's name.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * @return the {@code struct rte_ring *}.
+     */
+    public MemorySegment segment()
+    {
+        return ring;
+    }
+
+    /**
+     * @param objects the pointers to enqueue, {@code objects[0..count)}.
+     * @param count   how many.
+     * @return how many were enqueued (the rest did not fit).
+     */
+    public int enqueueBurst(final MbufArray objects, final int count)
+    {
+        return dpdk_h.dta_ring_enqueue_burst(ring, objects.segment(), count);
+    }
+
+    /**
+     * @param objects where to put the dequeued pointers.
+     * @param max     at most this many.
+     * @return how many were dequeued.
+     */
+    public int dequeueBurst(final MbufArray objects, final int max)
+    {
+        return dpdk_h.dta_ring_dequeue_burst(ring, objects.segment(), max);
+    }
+
+    /**
+     * @return entries in the ring now.
+     */
+    public int count()
+    {
+        return dpdk_h.dta_ring_count(ring);
+    }
+
+    /**
+     * Frees the ring.
+     */
+    @Override
+    public void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            dpdk_h.rte_ring_free(ring);
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package io.dta.dpdk;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * EAL argument handling that needs no EAL.
+ */
+class EalArgsTest
+{
+    @Test
+    void shouldLetUserArgumentsReplaceDefaults()
+    {
+        final List<String> defaults = Eal.virtualDeviceArgs("p1", 0, 256, "net_null0");
+        assertEquals(List.of("--no-huge", "--no-pci", "--log-level=lib.eal:warning", "--no-telemetry",
+            "--vdev=net_null0", "-l", "1", "-m", "512", "--file-prefix=x"),
+            Eal.mergeArgs(defaults, List.of("-l", "1", "-m", "512", "--file-prefix=x")));
+    }
+
+    @Test
+    void shouldKeepDefaultsWithoutOverrides()
+    {
+        final List<String> defaults = Eal.virtualDeviceArgs("p1", 0, 256, "net_null0");
+        assertEquals(defaults, Eal.mergeArgs(defaults, List.of()));
+        assertEquals(List.of("--no-huge", "-m", "256", "--no-pci", "--file-prefix=p1",
+            "--log-level=lib.eal:warning", "--no-telemetry", "--vdev=net_null0", "--lcores=0@1"),
+            Eal.mergeArgs(defaults, List.of("--lcores=0@1")));
+    }
+}

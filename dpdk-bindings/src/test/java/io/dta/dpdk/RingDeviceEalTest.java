@@ -1,0 +1,87 @@
+package io.dta.dpdk;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A real EAL (in a JVM of its own) on a {@code net_ring} port, whose rx and tx share one ring: frames written into
+ * fresh mbufs and transmitted come back on rx, byte for byte and in order.
+ */
+class RingDeviceEalTest
+{
+    private static final long SEED = 0xBEEF_0042L;
+
+    private static Eal eal;
+    private static Path runtimeDirectory;
+
+    @BeforeAll
+    static void startEal()
+    {
+        eal = Eal.init(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("junit-ring"), 0, 256, "net_ring0"));
+        runtimeDirectory = eal.runtimeDirectory();
+    }
+
+    @AfterAll
+    static void stopEal()
+    {
+        eal.close();
+        assertFalse(Files.exists(runtimeDirectory), "EAL runtime directory left behind: " + runtimeDirectory);
+    }
+
+    @Test
+    void shouldLoopFramesBackInOrder()
+    {
+        final SplittableRandom random = new SplittableRandom(SEED);
+        try (Mempool pool = Mempool.create("ring_pool", 4095, 0, Mempool.DEFAULT_DATA_ROOM);
+            EthPort port = EthPort.open(eal.portId("net_ring0"), pool, 512, 512, false))
+        {
+            final MbufArray tx = new MbufArray(32);
+            final MbufArray rx = new MbufArray(32);
+            final Mbuf mbuf = new Mbuf();
+            final UnsafeBuffer data = new UnsafeBuffer(0, 0);
+            long sequence = 0;
+            long expected = 0;
+            for (int round = 0; round < 500; round++)
+            {
+                final int n = 1 + random.nextInt(32);
+                assertTrue(pool.allocBulk(tx, n));
+                for (int i = 0; i < n; i++)
+                {
+                    final int length = 60 + random.nextInt(1000);
+                    mbuf.wrap(tx.get(i)).wrapRoom(data);
+                    data.setMemory(0, length, (byte)length);
+                    data.putLong(0, sequence++, ByteOrder.BIG_ENDIAN);
+                    mbuf.length(length);
+                }
+                assertEquals(n, port.txBurstOrFree(tx, n), "seed " + SEED);
+                int got = 0;
+                while (got < n)
+                {
+                    final int r = port.rxBurst(rx, 32);
+                    for (int i = 0; i < r; i++)
+                    {
+                        mbuf.wrap(rx.get(i)).wrapData(data);
+                        assertEquals(expected++, data.getLong(0, ByteOrder.BIG_ENDIAN), "seed " + SEED);
+                        assertEquals((byte)data.capacity(), data.getByte(data.capacity() - 1), "seed " + SEED);
+                    }
+                    Mempool.freeBulk(rx, r);
+                    got += r;
+                }
+                assertEquals(n, got);
+            }
+            assertEquals(sequence, expected);
+            assertEquals(0, pool.inUseCount());
+        }
+    }
+}

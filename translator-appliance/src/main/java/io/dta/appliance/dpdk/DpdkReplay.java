@@ -1,0 +1,208 @@
+package io.dta.appliance.dpdk;
+
+import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.codec.pcap.PcapReader;
+import io.dta.config.ApplianceConfig;
+import io.dta.dpdk.Eal;
+import io.dta.dpdk.EthPort;
+import io.dta.dpdk.Mbuf;
+import io.dta.dpdk.MbufArray;
+import io.dta.dpdk.Mempool;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code dta replay --io dpdk}: the replay of {@link io.dta.appliance.replay.Replay}, with the frames going through
+ * DPDK. The reports come in on a {@code net_pcap} port ({@code rx_pcap=} the input capture), the engine reads them
+ * in the mbufs and writes its frames into mbufs ({@link MbufFrameSink}) that the same port writes to the output
+ * capture ({@code tx_pcap=}); collector responses, when given, come in on a second {@code net_pcap} port and are
+ * merged by timestamp exactly as the Java replay merges them. The frames are identical to {@code --io java}.
+ * <p>
+ * The clock: {@code net_pcap} stamps every mbuf with the capture time, but in microseconds (it opens captures at
+ * microsecond precision). To keep the nanoseconds of a nanosecond capture, and so the engine's timer decisions
+ * identical to the Java replay's, the record headers of the same file are read alongside; each mbuf is checked
+ * against its record (same length, same microsecond) so the two can never drift apart silently. The output
+ * capture's timestamps are {@code net_pcap}'s (time of writing, microseconds), not the engine clock.
+ * <p>
+ * DPDK allows one EAL per process, so one process runs one DPDK replay.
+ */
+public final class DpdkReplay
+{
+    private static final int BURST = 32;
+    private static final int POOL_SIZE = 8191;
+    private static final int EMPTY_POLLS_BEFORE_GIVING_UP = 100_000;
+
+    private DpdkReplay()
+    {
+    }
+
+    /**
+     * Runs one replay through DPDK (starts the EAL of this process, and stops it at the end).
+     *
+     * @param config      validated configuration.
+     * @param reports     capture of reports.
+     * @param responses   optional capture of collector responses, or null.
+     * @param output      capture to write the RoCEv2 frames to.
+     * @param extraEalArgs EAL arguments appended to the defaults ({@code -l 0 --no-huge -m 256 --no-pci}).
+     * @return the engine after the run.
+     * @throws IOException if a capture cannot be read.
+     */
+    public static TranslatorEngine run(
+        final ApplianceConfig config,
+        final Path reports,
+        final Path responses,
+        final Path output,
+        final List<String> extraEalArgs) throws IOException
+    {
+        final List<String> vdevs = new ArrayList<>();
+        vdevs.add("net_pcap0,rx_pcap=" + reports.toAbsolutePath() + ",tx_pcap=" + output.toAbsolutePath());
+        if (null != responses)
+        {
+            vdevs.add("net_pcap1,rx_pcap=" + responses.toAbsolutePath());
+        }
+        final List<String> args = Eal.mergeArgs(
+            Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-replay"), 0, 256, vdevs.toArray(new String[0])),
+            extraEalArgs);
+        try (Eal eal = Eal.init(args);
+            Mempool pool = Mempool.create("replay_pool", POOL_SIZE, 256, Mempool.DEFAULT_DATA_ROOM))
+        {
+            final EthPort out = EthPort.open(eal.portId("net_pcap0"), pool, 1024, 1024, true);
+            final EthPort back = null == responses ? null :
+                EthPort.open(eal.portId("net_pcap1"), pool, 1024, 1024, true);
+            final TranslatorEngine engine;
+            try (MbufFrameSink sink = new MbufFrameSink(pool, out, BURST, true);
+                Cursor in = new Cursor(out, reports);
+                Cursor answers = null == back ? null : new Cursor(back, responses))
+            {
+                engine = new TranslatorEngine(config, sink, null != responses);
+                boolean haveIn = in.next();
+                boolean haveBack = null != answers && answers.next();
+                long now = Long.MIN_VALUE;
+                while (haveIn || haveBack)
+                {
+                    final boolean takeBack = haveBack && (!haveIn || answers.timestampNanos() <= in.timestampNanos());
+                    final Cursor from = takeBack ? answers : in;
+                    now = Math.max(now, from.timestampNanos());
+                    engine.poll(now);
+                    engine.onFrame(from.frame(), 0, from.frame().capacity(), now);
+                    if (takeBack)
+                    {
+                        haveBack = answers.next();
+                    }
+                    else
+                    {
+                        haveIn = in.next();
+                    }
+                }
+                engine.flush(Long.MIN_VALUE == now ? 0 : now);
+            }
+            if (null != back)
+            {
+                back.close();
+            }
+            // Closing the port closes its tx capture.
+            out.close();
+            return engine;
+        }
+    }
+
+    /**
+     * Frames of one input port, one at a time, with the capture time of the record each one came from.
+     */
+    private static final class Cursor implements AutoCloseable
+    {
+        private final EthPort port;
+        private final Path capture;
+        private final PcapReader records;
+        private final MbufArray burst = new MbufArray(BURST);
+        private final Mbuf mbuf = new Mbuf();
+        private final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
+        private int count;
+        private int index;
+        private long frames;
+
+        Cursor(final EthPort port, final Path capture) throws IOException
+        {
+            this.port = port;
+            this.capture = capture;
+            this.records = new PcapReader(capture);
+        }
+
+        boolean next() throws IOException
+        {
+            index++;
+            if (index >= count)
+            {
+                Mempool.freeBulk(burst, count);
+                count = 0;
+                index = 0;
+                if (!records.next())
+                {
+                    drainUnexpected();
+                    return false;
+                }
+                int polls = 0;
+                while (0 == (count = port.rxBurst(burst, BURST)))
+                {
+                    if (++polls > EMPTY_POLLS_BEFORE_GIVING_UP)
+                    {
+                        throw new IllegalStateException(port.name() + " delivered " + frames + " frames of " +
+                            capture + ", which holds more (frames longer than the mbuf data room are dropped by " +
+                            "net_pcap)");
+                    }
+                    Thread.onSpinWait();
+                }
+            }
+            else if (!records.next())
+            {
+                throw new IllegalStateException(port.name() + " delivered more frames than " + capture + " holds");
+            }
+            mbuf.wrap(burst.get(index)).wrapData(frame);
+            if (frame.capacity() != records.capturedLength() ||
+                (0 != (mbuf.offloadFlags() & port.rxTimestampFlag()) &&
+                mbuf.dynamicField64(port.rxTimestampOffset()) != records.timestampNanos() / 1000))
+            {
+                throw new IllegalStateException("frame " + frames + " of " + capture + " from " + port.name() +
+                    " does not match its capture record (length " + frame.capacity() + " vs " +
+                    records.capturedLength() + ")");
+            }
+            frames++;
+            return true;
+        }
+
+        private void drainUnexpected()
+        {
+            final int extra = port.rxBurst(burst, BURST);
+            Mempool.freeBulk(burst, extra);
+            if (extra > 0)
+            {
+                throw new IllegalStateException(port.name() + " delivered more frames than " + capture + " holds");
+            }
+        }
+
+        long timestampNanos()
+        {
+            return records.timestampNanos();
+        }
+
+        UnsafeBuffer frame()
+        {
+            return frame;
+        }
+
+        @Override
+        public void close() throws IOException
+        {
+            if (count > 0)
+            {
+                Mempool.freeBulk(burst, count);
+                count = 0;
+            }
+            records.close();
+        }
+    }
+}

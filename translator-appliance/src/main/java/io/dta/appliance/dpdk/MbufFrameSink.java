@@ -1,0 +1,187 @@
+package io.dta.appliance.dpdk;
+
+import io.dta.appliance.engine.FrameSink;
+import io.dta.dpdk.EthPort;
+import io.dta.dpdk.Mbuf;
+import io.dta.dpdk.MbufArray;
+import io.dta.dpdk.Mempool;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * A {@link FrameSink} whose frames are written straight into mbufs: {@link #claim(int)} hands out the data room
+ * of a fresh mbuf (taken from a stash refilled with one bulk allocation per burst), {@link #commit} sets its
+ * length and queues it, and a full burst (or {@link #flush()}, once per duty cycle) goes out with one tx burst.
+ * <p>
+ * Two policies for a tx queue that takes fewer than offered: a live data plane drops the rest (counted by
+ * {@link #framesDropped()}), a replay ({@code lossless}) retries until the device took everything.
+ */
+public final class MbufFrameSink implements FrameSink, AutoCloseable
+{
+    private final Mempool pool;
+    private final EthPort port;
+    private final boolean lossless;
+    private final MbufArray stash;
+    private final MbufArray tx;
+    private final Mbuf mbuf = new Mbuf();
+    private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
+    private int stashIndex;
+    private int stashCount;
+    private int txCount;
+    private long claimed;
+    private long framesSent;
+    private long framesDropped;
+    private long claimFailures;
+
+    /**
+     * @param pool     where frame mbufs come from.
+     * @param port     where frames go (tx queue 0).
+     * @param burst    mbufs per bulk allocation and per tx burst.
+     * @param lossless retry a partial tx burst until everything is sent, instead of dropping the rest.
+     */
+    public MbufFrameSink(final Mempool pool, final EthPort port, final int burst, final boolean lossless)
+    {
+        this.pool = pool;
+        this.port = port;
+        this.lossless = lossless;
+        this.stash = new MbufArray(burst);
+        this.tx = new MbufArray(burst);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public MutableDirectBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public int claim(final int maxLength)
+    {
+        if (0 == claimed)
+        {
+            if (stashIndex == stashCount)
+            {
+                stashIndex = 0;
+                stashCount = 0;
+                if (!pool.allocBulk(stash, stash.capacity()))
+                {
+                    claimFailures++;
+                    return -1;
+                }
+                stashCount = stash.capacity();
+            }
+            claimed = stash.get(stashIndex++);
+        }
+        mbuf.wrap(claimed);
+        if (mbuf.room() < maxLength)
+        {
+            claimFailures++;
+            return -1;
+        }
+        mbuf.wrapRoom(buffer);
+        return 0;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public void commit(final int offset, final int length, final long timeNanos)
+    {
+        mbuf.wrap(claimed).length(length);
+        tx.set(txCount++, claimed);
+        claimed = 0;
+        if (txCount == tx.capacity())
+        {
+            flush();
+        }
+    }
+
+    /**
+     * Sends the queued frames (call once per duty cycle so that a partial burst never waits).
+     *
+     * @return frames handed to the device.
+     */
+    public int flush()
+    {
+        final int count = txCount;
+        if (0 == count)
+        {
+            return 0;
+        }
+        txCount = 0;
+        if (!lossless)
+        {
+            final int sent = port.txBurstOrFree(tx, count);
+            framesSent += sent;
+            framesDropped += count - sent;
+            return sent;
+        }
+        int left = count;
+        while (true)
+        {
+            final int sent = port.txBurst(tx, left);
+            left -= sent;
+            if (0 == left)
+            {
+                break;
+            }
+            // Rare (replay only): move the unsent tail to the front and offer it again.
+            for (int i = 0; i < left; i++)
+            {
+                tx.set(i, tx.get(sent + i));
+            }
+            Thread.onSpinWait();
+        }
+        framesSent += count;
+        return count;
+    }
+
+    /**
+     * @return frames the device accepted.
+     */
+    public long framesSent()
+    {
+        return framesSent;
+    }
+
+    /**
+     * @return frames dropped because the tx queue was full (live mode only).
+     */
+    public long framesDropped()
+    {
+        return framesDropped;
+    }
+
+    /**
+     * @return claims refused because the pool was empty.
+     */
+    public long claimFailures()
+    {
+        return claimFailures;
+    }
+
+    /**
+     * Sends what is queued and returns the unused stash to the pool.
+     */
+    @Override
+    public void close()
+    {
+        flush();
+        if (0 != claimed)
+        {
+            Mempool.free(claimed);
+            claimed = 0;
+        }
+        while (stashIndex < stashCount)
+        {
+            Mempool.free(stash.get(stashIndex++));
+        }
+    }
+}

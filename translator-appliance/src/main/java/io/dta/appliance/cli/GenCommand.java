@@ -60,7 +60,7 @@ public final class GenCommand implements Callable<Integer>
     private Path config;
 
     @Option(names = "--reports", paramLabel = "N",
-        description = "number of reports (default: 10000; with sketch in the mix, until the sketch traffic ends)")
+        description = "number of reports (default: 10000; with a sketch-only mix, until the sketch traffic ends)")
     private Long reportsOption;
 
     private long reports;
@@ -267,9 +267,9 @@ public final class GenCommand implements Callable<Integer>
                 }
                 settings.switches(switches);
             }
-            if (null == reportsOption && settings.mixWeight(Primitive.SKETCH) > 0)
+            if (null == reportsOption && sketchOnly(settings))
             {
-                // Until the sketch traffic ends (the loop stops when the generator is exhausted).
+                // Until the sketch traffic ends: the finite streams exhaust the generator, and the loop stops.
                 reports = Long.MAX_VALUE;
             }
             if (null != hops)
@@ -457,6 +457,18 @@ public final class GenCommand implements Callable<Integer>
             omitted.add(primitive.cliName());
         }
         return root.toString();
+    }
+
+    private static boolean sketchOnly(final GeneratorSettings settings)
+    {
+        for (final Primitive primitive : Primitive.values())
+        {
+            if (primitive != Primitive.SKETCH && settings.mixWeight(primitive) > 0)
+            {
+                return false;
+            }
+        }
+        return settings.mixWeight(Primitive.SKETCH) > 0;
     }
 
     private static long expectedSketchFrames(final ReportGenerator generator)

@@ -35,7 +35,8 @@ import java.util.SplittableRandom;
  * {@code reports.udpPort} with a correct checksum. Frames are not padded to 60 bytes.
  * <p>
  * The output is a pure function of the configuration and the settings (one {@link SplittableRandom} seeded with
- * {@link GeneratorSettings#seed()}). {@code next} allocates nothing. Not thread-safe.
+ * {@link GeneratorSettings#seed()}). {@code next} allocates nothing, except when sketch traffic starts an epoch
+ * (the switches' sketches are built then, see {@link SketchTraffic}). Not thread-safe.
  */
 public final class ReportGenerator
 {

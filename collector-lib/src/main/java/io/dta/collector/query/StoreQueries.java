@@ -1,12 +1,14 @@
 package io.dta.collector.query;
 
 import io.dta.collector.layout.ListLayout;
+import io.dta.collector.layout.SketchLayout;
 import io.dta.collector.store.CollectorStore;
 import io.dta.collector.store.MappedRegion;
 import io.dta.collector.store.RegionType;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ListConfig;
+import io.dta.config.SketchConfig;
 
 /**
  * The queries over one collector's store, built from the configuration (slot size, postcard hops, list layouts).
@@ -66,6 +68,34 @@ public final class StoreQueries
             return null;
         }
         return new ListReader(region.buffer(), layoutOf(config, listConfig(store.collector(), id)));
+    }
+
+    /**
+     * @param id sketch id.
+     * @return a reader of the sketch's epochs, or null if the collector has no such sketch.
+     */
+    public SketchQuery sketch(final long id)
+    {
+        final MappedRegion region = store.region(RegionType.SKETCH, id);
+        final SketchConfig sketch = sketchConfig(store.collector(), id);
+        return null == region || null == sketch ? null : new SketchQuery(region.buffer(), SketchLayout.of(sketch));
+    }
+
+    /**
+     * @param collector a collector.
+     * @param id        sketch id.
+     * @return its sketch of that id, or null.
+     */
+    public static SketchConfig sketchConfig(final CollectorConfig collector, final long id)
+    {
+        for (final SketchConfig sketch : collector.sketches())
+        {
+            if (sketch.id() == id)
+            {
+                return sketch;
+            }
+        }
+        return null;
     }
 
     /**

@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * One region of a collector as the store sees it: a file name, a type, the region's configuration and the layout
- * parameters a reader needs (slot size, list layout and batch size).
+ * parameters a reader needs (slot size, list layout and batch size, sketch type and shape).
  *
  * @param name      file stem, unique within the collector: {@code keyWrite}, {@code keyIncrement},
  *                  {@code postcards}, {@code list-<id>} or {@code sketch-<id>}.
@@ -55,7 +55,8 @@ public record RegionDescriptor(String name, RegionType type, RegionConfig region
         for (final SketchConfig sketch : collector.sketches())
         {
             regions.add(new RegionDescriptor("sketch-" + sketch.id(), RegionType.SKETCH, sketch.region(),
-                sketch.id(), "type=" + sketch.type() + ",rows=" + sketch.rows() + ",columns=" + sketch.columns()));
+                sketch.id(), "type=" + sketch.type() + ",rows=" + sketch.rows() + ",columns=" + sketch.columns() +
+                ",epochs=" + sketch.epochs()));
         }
         return regions;
     }

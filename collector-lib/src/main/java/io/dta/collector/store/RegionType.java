@@ -13,6 +13,6 @@ public enum RegionType
     POSTCARDS,
     /** An Append list. */
     LIST,
-    /** A Sketch-Merge sketch (stored as raw bytes; not queried by this module). */
+    /** A Sketch-Merge sketch: a ring of epoch areas ({@link io.dta.collector.layout.SketchLayout}). */
     SKETCH
 }

@@ -9,6 +9,7 @@ import io.dta.appliance.gen.GeneratorSettingsException;
 import io.dta.appliance.gen.Primitive;
 import io.dta.appliance.gen.ProgressBar;
 import io.dta.appliance.gen.ReportGenerator;
+import io.dta.appliance.gen.SketchTraffic;
 import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.Ipv4Address;
 import io.dta.codec.pcap.PcapFormat;
@@ -58,12 +59,14 @@ public final class GenCommand implements Callable<Integer>
         description = "translator configuration (YAML or JSON); default: the built-in demo configuration")
     private Path config;
 
-    @Option(names = "--reports", paramLabel = "N", defaultValue = "10000",
-        description = "number of reports (default: ${DEFAULT-VALUE})")
+    @Option(names = "--reports", paramLabel = "N",
+        description = "number of reports (default: 10000; with a sketch-only mix, until the sketch traffic ends)")
+    private Long reportsOption;
+
     private long reports;
 
     @Option(names = "--mix", paramLabel = "P=W,...",
-        description = "relative weights of keywrite, append, keyincrement, postcard; unnamed ones get 0 " +
+        description = "relative weights of keywrite, append, keyincrement, postcard, sketch; unnamed ones get 0 " +
             "(default: keywrite=40,append=30,keyincrement=20,postcard=10, leaving out what the collectors lack)")
     private String mix;
 
@@ -134,6 +137,43 @@ public final class GenCommand implements Callable<Integer>
             "unknown list ID, drawn uniformly (default: ${DEFAULT-VALUE})")
     private double bad;
 
+    @Option(names = "--sketches", paramLabel = "ID,...",
+        description = "sketch IDs to send (default: every sketch of the selected collectors)")
+    private String sketches;
+
+    @Option(names = "--switches", paramLabel = "S",
+        description = "switches sending each sketch, 1..256 (default: the sketch's configured switches)")
+    private Integer switches;
+
+    @Option(names = "--epochs", paramLabel = "N", defaultValue = "2",
+        description = "sketch epochs to send (default: ${DEFAULT-VALUE})")
+    private int epochs;
+
+    @Option(names = "--first-epoch", paramLabel = "E", defaultValue = "1",
+        description = "number of the first sketch epoch (default: ${DEFAULT-VALUE})")
+    private long firstEpoch;
+
+    @Option(names = "--sketch-items", paramLabel = "N", defaultValue = "10000",
+        description = "keys each switch adds to its sketch per epoch (default: ${DEFAULT-VALUE})")
+    private long sketchItems;
+
+    @Option(names = "--sketch-gaps", paramLabel = "FRACTION", defaultValue = "0",
+        description = "per column, chance a switch skips it, sends up to 3 later columns (NACKed) and restarts " +
+            "from it (default: ${DEFAULT-VALUE})")
+    private double sketchGaps;
+
+    @Option(names = "--sketch-duplicates", paramLabel = "FRACTION", defaultValue = "0",
+        description = "per column, chance a switch sends it twice (default: ${DEFAULT-VALUE})")
+    private double sketchDuplicates;
+
+    @Option(names = "--missing-switch",
+        description = "in the last epoch the last switch stops after half its columns (epoch incomplete)")
+    private boolean missingSwitch;
+
+    @Option(names = "--truth", paramLabel = "FILE.json",
+        description = "write the true merged sketch, contributors and key counts of every epoch")
+    private Path truth;
+
     @Option(names = "--json", description = "print the summary as one JSON object")
     private boolean json;
 
@@ -169,6 +209,7 @@ public final class GenCommand implements Callable<Integer>
         final GeneratorSettings settings = new GeneratorSettings();
         try
         {
+            reports = null == reportsOption ? GeneratorSettings.DEFAULT_REPORTS : reportsOption;
             if (reports < 0)
             {
                 throw new GeneratorSettingsException("--reports", "must not be negative: " + reports);
@@ -207,6 +248,30 @@ public final class GenCommand implements Callable<Integer>
             {
                 settings.startTimeSeconds(startTime);
             }
+            settings.epochs(epochs)
+                .firstEpoch(firstEpoch)
+                .sketchItems(sketchItems)
+                .sketchGaps(sketchGaps)
+                .sketchDuplicates(sketchDuplicates)
+                .missingSwitch(missingSwitch)
+                .recordTruth(null != truth);
+            if (null != sketches)
+            {
+                settings.sketchIds(sketches);
+            }
+            if (null != switches)
+            {
+                if (switches < 1)
+                {
+                    throw new GeneratorSettingsException("--switches", "must be between 1 and 256, not " + switches);
+                }
+                settings.switches(switches);
+            }
+            if (null == reportsOption && sketchOnly(settings))
+            {
+                // Until the sketch traffic ends: the finite streams exhaust the generator, and the loop stops.
+                reports = Long.MAX_VALUE;
+            }
             if (null != hops)
             {
                 if (hops < 1)
@@ -215,7 +280,7 @@ public final class GenCommand implements Callable<Integer>
                 }
                 settings.hops(hops);
             }
-            if (reports > 1 && spacingNanos > 0 &&
+            if (reports > 1 && reports != Long.MAX_VALUE && spacingNanos > 0 &&
                 (reports - 1) > (PcapFormat.MAX_TIMESTAMP_NANOS - settings.startTimeNanos()) / spacingNanos)
             {
                 throw new GeneratorSettingsException("--spacing-nanos", "the last of " + reports +
@@ -244,14 +309,15 @@ public final class GenCommand implements Callable<Integer>
         final long fileSize;
         final Console console = System.console();
         final boolean terminal = null != console && console.isTerminal();
-        final ProgressBar progress = !noProgress && (terminal || reports >= PROGRESS_THRESHOLD) ?
-            new ProgressBar(err, reports, terminal) : null;
+        final long expected = reports != Long.MAX_VALUE ? reports : expectedSketchFrames(generator);
+        final ProgressBar progress = !noProgress && (terminal || expected >= PROGRESS_THRESHOLD) ?
+            new ProgressBar(err, expected, terminal) : null;
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[ReportGenerator.MAX_FRAME_LENGTH]);
         try
         {
             try (PcapWriter writer = new PcapWriter(out, nanosecondPcap))
             {
-                for (long i = 1; i <= reports; i++)
+                for (long i = 1; i <= reports && !generator.exhausted(); i++)
                 {
                     final int length = generator.next(frame, 0);
                     writer.write(generator.timestampNanos(), frame, 0, length);
@@ -262,6 +328,10 @@ public final class GenCommand implements Callable<Integer>
                 }
             }
             fileSize = Files.size(out);
+            if (null != truth)
+            {
+                Files.writeString(truth, SketchTruth.json(generator));
+            }
         }
         catch (final IOException ex)
         {
@@ -271,7 +341,7 @@ public final class GenCommand implements Callable<Integer>
         }
         if (null != progress)
         {
-            progress.finish(reports);
+            progress.finish(generator.reports());
         }
 
         if (json)
@@ -301,6 +371,13 @@ public final class GenCommand implements Callable<Integer>
             stdout.printf("  %-13s %,12d  %5.1f%%%s%n", primitive.cliName(), count, percent(count, total),
                 primitive == Primitive.POSTCARD && count > 0 ? String.format("  (%,d flows, %,d hops not sent)",
                 generator.postcardFlows(), generator.postcardHopsSkipped()) : "");
+        }
+        for (final SketchTraffic t : generator.sketchTraffic())
+        {
+            stdout.printf("    sketch %d (%s, %d x %d) on %s: %d switches, %,d columns sent, %,d gaps (%,d columns " +
+                "past them), %,d duplicates%n", t.sketch().id(), t.sketch().type().text(), t.sketch().rows(),
+                t.sketch().columns(), Ipv4Address.format(generator.collectorIpOf(t.collectorIndex())), t.switches(),
+                t.frames(), t.gaps(), t.aheadFrames(), t.duplicates());
         }
         stdout.printf("  %-13s %,12d  %5.1f%%%n", "bad", generator.badTotal(), percent(generator.badTotal(), total));
         for (final BadKind kind : BadKind.values())
@@ -355,6 +432,10 @@ public final class GenCommand implements Callable<Integer>
             primitives.put(primitive.cliName(), generator.count(primitive));
         }
         root.put("postcardFlows", generator.postcardFlows());
+        if (!generator.sketchTraffic().isEmpty())
+        {
+            root.set("sketches", SketchTruth.summary(generator));
+        }
         root.put("postcardHopsNotSent", generator.postcardHopsSkipped());
         root.put("essential", generator.essentialCount());
         root.put("retransmittable", retransmittable);
@@ -376,6 +457,28 @@ public final class GenCommand implements Callable<Integer>
             omitted.add(primitive.cliName());
         }
         return root.toString();
+    }
+
+    private static boolean sketchOnly(final GeneratorSettings settings)
+    {
+        for (final Primitive primitive : Primitive.values())
+        {
+            if (primitive != Primitive.SKETCH && settings.mixWeight(primitive) > 0)
+            {
+                return false;
+            }
+        }
+        return settings.mixWeight(Primitive.SKETCH) > 0;
+    }
+
+    private static long expectedSketchFrames(final ReportGenerator generator)
+    {
+        long frames = 0;
+        for (final SketchTraffic t : generator.sketchTraffic())
+        {
+            frames += t.plainFrames();
+        }
+        return frames;
     }
 
     private static double percent(final long count, final long total)

@@ -47,7 +47,7 @@ import java.util.function.Predicate;
         "store was written with (checked against the store's manifest)." },
     subcommands = {
         QueryCommand.KeyWrite.class, QueryCommand.Counter.class, QueryCommand.ListQuery.class,
-        QueryCommand.Postcard.class })
+        QueryCommand.Postcard.class, SketchQueryCommand.class })
 public final class QueryCommand implements Callable<Integer>
 {
     /** Exit code: bad arguments or configuration. */
@@ -75,7 +75,7 @@ public final class QueryCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        System.err.println("dta query: a subcommand is required (keywrite, counter, list, postcard)");
+        System.err.println("dta query: a subcommand is required (keywrite, counter, list, postcard, sketch)");
         spec.commandLine().usage(System.err);
         return BAD_ARGUMENTS;
     }
@@ -184,10 +184,37 @@ public final class QueryCommand implements Callable<Integer>
 
     Opened open(final String command, final String what, final Predicate<CollectorConfig> hasRegion)
     {
+        return open(command, what, hasRegion, false);
+    }
+
+    /**
+     * Picks the collector ({@code --collector}, else the first with the region; with {@code unique} the only one,
+     * so an ambiguous region id must be resolved by {@code --collector}) and opens its store read-only.
+     */
+    Opened open(final String command, final String what, final Predicate<CollectorConfig> hasRegion,
+        final boolean unique)
+    {
         final ApplianceConfig appliance = config.load("query");
         if (null == appliance)
         {
             return new Opened(BAD_ARGUMENTS, null, null, null);
+        }
+        if (unique && null == collectorName)
+        {
+            final List<String> names = new ArrayList<>();
+            for (final CollectorConfig c : appliance.collectors())
+            {
+                if (hasRegion.test(c))
+                {
+                    names.add(c.name());
+                }
+            }
+            if (names.size() > 1)
+            {
+                System.err.println("dta query " + command + ": collectors " + String.join(", ", names) + " all have " +
+                    what + "; choose one with --collector NAME");
+                return new Opened(BAD_ARGUMENTS, appliance, null, null);
+            }
         }
         CollectorConfig chosen = null;
         for (final CollectorConfig c : appliance.collectors())

@@ -14,6 +14,8 @@ import java.util.Locale;
  */
 public final class GeneratorSettings
 {
+    /** Default number of reports of {@code dta gen}. */
+    public static final long DEFAULT_REPORTS = 10_000;
     /** Default key space. */
     public static final long DEFAULT_KEY_SPACE = 65536;
     /** Largest key space: every u32 key. */
@@ -38,8 +40,16 @@ public final class GeneratorSettings
     public static final int REPORT_SOURCE_PORT = 40041;
     /** Largest postcard hop count (the hop field is a u8). */
     public static final int MAX_HOPS = 255;
+    /** Default number of sketch epochs. */
+    public static final int DEFAULT_EPOCHS = 2;
+    /** Default number of the first sketch epoch. */
+    public static final long DEFAULT_FIRST_EPOCH = 1;
+    /** Default items (key occurrences) per switch and epoch. */
+    public static final long DEFAULT_SKETCH_ITEMS = 10_000;
+    /** First sketch switch address, 10.0.2.1; switch s has this plus s. */
+    public static final int FIRST_SWITCH_IP = 0x0A00_0201;
 
-    private final int[] mixWeights = { 40, 30, 20, 10 };
+    private final int[] mixWeights = { 40, 30, 20, 10, 0 };
     private boolean mixExplicit;
     private KeyDistribution keyDistribution = KeyDistribution.UNIFORM;
     private long keySpace = DEFAULT_KEY_SPACE;
@@ -58,6 +68,15 @@ public final class GeneratorSettings
     private int hops;
     private double postcardLoss;
     private double badFraction;
+    private long[] sketchIds;
+    private int switches;
+    private int epochs = DEFAULT_EPOCHS;
+    private long firstEpoch = DEFAULT_FIRST_EPOCH;
+    private long sketchItems = DEFAULT_SKETCH_ITEMS;
+    private double sketchGaps;
+    private double sketchDuplicates;
+    private boolean missingSwitch;
+    private boolean recordTruth;
 
     /**
      * Set the primitive mix from weights per primitive; primitives not named get weight 0.
@@ -85,7 +104,7 @@ public final class GeneratorSettings
             if (null == primitive)
             {
                 throw new GeneratorSettingsException("--mix", "unknown primitive '" + trimmed.substring(0, eq) +
-                    "' (keywrite, append, keyincrement, postcard)");
+                    "' (keywrite, append, keyincrement, postcard, sketch)");
             }
             final int weight;
             try
@@ -600,6 +619,217 @@ public final class GeneratorSettings
     public double badFraction()
     {
         return badFraction;
+    }
+
+    /**
+     * @param ids sketch ids to send (each must be a sketch of a selected collector), or null for all of them.
+     * @return this.
+     */
+    public GeneratorSettings sketchIds(final long... ids)
+    {
+        if (null != ids)
+        {
+            if (ids.length == 0)
+            {
+                throw new GeneratorSettingsException("--sketches", "needs at least one sketch ID");
+            }
+            for (final long id : ids)
+            {
+                if (id < 0 || id > 0xFFFF)
+                {
+                    throw new GeneratorSettingsException("--sketches", "sketch ID " + id + " is not a u16");
+                }
+            }
+        }
+        this.sketchIds = null == ids ? null : ids.clone();
+        return this;
+    }
+
+    /**
+     * @param text comma-separated sketch IDs, decimal or 0x-hex.
+     * @return this.
+     */
+    public GeneratorSettings sketchIds(final String text)
+    {
+        final String[] parts = text.split(",");
+        final long[] ids = new long[parts.length];
+        int count = 0;
+        for (final String part : parts)
+        {
+            if (!part.isBlank())
+            {
+                ids[count++] = parseNumber("--sketches", part);
+            }
+        }
+        return sketchIds(Arrays.copyOf(ids, count));
+    }
+
+    /**
+     * @return the sketch ids (a copy), or null for all.
+     */
+    public long[] sketchIds()
+    {
+        return null == sketchIds ? null : sketchIds.clone();
+    }
+
+    /**
+     * @param switches switches sending each sketch, 1..256, or 0 for each sketch's configured {@code switches}.
+     * @return this.
+     */
+    public GeneratorSettings switches(final int switches)
+    {
+        if (switches < 0 || switches > 256)
+        {
+            throw new GeneratorSettingsException("--switches", "must be between 1 and 256, not " + switches);
+        }
+        this.switches = switches;
+        return this;
+    }
+
+    /**
+     * @return switches per sketch, 0 for the configuration's.
+     */
+    public int switches()
+    {
+        return switches;
+    }
+
+    /**
+     * @param epochs sketch epochs to send, 1..1000000.
+     * @return this.
+     */
+    public GeneratorSettings epochs(final int epochs)
+    {
+        if (epochs < 1 || epochs > 1_000_000)
+        {
+            throw new GeneratorSettingsException("--epochs", "must be between 1 and 1000000, not " + epochs);
+        }
+        this.epochs = epochs;
+        return this;
+    }
+
+    /**
+     * @return sketch epochs to send.
+     */
+    public int epochs()
+    {
+        return epochs;
+    }
+
+    /**
+     * @param epoch number of the first epoch, a u32.
+     * @return this.
+     */
+    public GeneratorSettings firstEpoch(final long epoch)
+    {
+        if (epoch < 0 || epoch > 0xFFFF_FFFFL)
+        {
+            throw new GeneratorSettingsException("--first-epoch", "must be a u32, not " + epoch);
+        }
+        this.firstEpoch = epoch;
+        return this;
+    }
+
+    /**
+     * @return number of the first epoch.
+     */
+    public long firstEpoch()
+    {
+        return firstEpoch;
+    }
+
+    /**
+     * @param items key occurrences per switch and epoch, 0..10^9.
+     * @return this.
+     */
+    public GeneratorSettings sketchItems(final long items)
+    {
+        if (items < 0 || items > 1_000_000_000L)
+        {
+            throw new GeneratorSettingsException("--sketch-items", "must be between 0 and 1000000000, not " + items);
+        }
+        this.sketchItems = items;
+        return this;
+    }
+
+    /**
+     * @return key occurrences per switch and epoch.
+     */
+    public long sketchItems()
+    {
+        return sketchItems;
+    }
+
+    /**
+     * @param fraction per column, chance that a switch skips it and sends later columns first (NACKed).
+     * @return this.
+     */
+    public GeneratorSettings sketchGaps(final double fraction)
+    {
+        this.sketchGaps = fraction("--sketch-gaps", fraction, false);
+        return this;
+    }
+
+    /**
+     * @return chance of a gap per column.
+     */
+    public double sketchGaps()
+    {
+        return sketchGaps;
+    }
+
+    /**
+     * @param fraction per column, chance that a switch sends it twice.
+     * @return this.
+     */
+    public GeneratorSettings sketchDuplicates(final double fraction)
+    {
+        this.sketchDuplicates = fraction("--sketch-duplicates", fraction, false);
+        return this;
+    }
+
+    /**
+     * @return chance of a duplicate per column.
+     */
+    public double sketchDuplicates()
+    {
+        return sketchDuplicates;
+    }
+
+    /**
+     * @param missing in the last epoch the last switch stops after half its columns.
+     * @return this.
+     */
+    public GeneratorSettings missingSwitch(final boolean missing)
+    {
+        this.missingSwitch = missing;
+        return this;
+    }
+
+    /**
+     * @return whether the last switch goes missing in the last epoch.
+     */
+    public boolean missingSwitch()
+    {
+        return missingSwitch;
+    }
+
+    /**
+     * @param record keep the true merged sketch and key counts of every epoch ({@link SketchTraffic#truth()}).
+     * @return this.
+     */
+    public GeneratorSettings recordTruth(final boolean record)
+    {
+        this.recordTruth = record;
+        return this;
+    }
+
+    /**
+     * @return whether sketch truth is recorded.
+     */
+    public boolean recordTruth()
+    {
+        return recordTruth;
     }
 
     private static double fraction(final String option, final double value, final boolean oneAllowed)

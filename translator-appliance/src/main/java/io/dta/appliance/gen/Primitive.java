@@ -14,7 +14,9 @@ public enum Primitive
     /** Key-Increment, opcode 0x03. */
     KEY_INCREMENT(DtaOpcode.KEY_INCREMENT, "keyincrement"),
     /** Postcard, opcode 0x04. */
-    POSTCARD(DtaOpcode.POSTCARD, "postcard");
+    POSTCARD(DtaOpcode.POSTCARD, "postcard"),
+    /** Sketch-Merge column, opcode 0x05 (only when the mix names it; see {@link SketchTraffic}). */
+    SKETCH(DtaOpcode.SKETCH_MERGE, "sketch");
 
     private static final Primitive[] VALUES = values();
 

@@ -9,11 +9,13 @@ import io.dta.codec.Ipv4Flyweight;
 import io.dta.codec.KeyIncrementFlyweight;
 import io.dta.codec.KeyWriteFlyweight;
 import io.dta.codec.PostcardFlyweight;
+import io.dta.codec.SketchColumnFlyweight;
 import io.dta.codec.UdpFlyweight;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.BaseHeader;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ListConfig;
+import io.dta.config.SketchConfig;
 import org.agrona.MutableDirectBuffer;
 
 import java.util.ArrayList;
@@ -33,12 +35,16 @@ import java.util.SplittableRandom;
  * {@code reports.udpPort} with a correct checksum. Frames are not padded to 60 bytes.
  * <p>
  * The output is a pure function of the configuration and the settings (one {@link SplittableRandom} seeded with
- * {@link GeneratorSettings#seed()}). {@code next} allocates nothing. Not thread-safe.
+ * {@link GeneratorSettings#seed()}). {@code next} allocates nothing, except when sketch traffic starts an epoch
+ * (the switches' sketches are built then, see {@link SketchTraffic}). Not thread-safe.
  */
 public final class ReportGenerator
 {
-    /** Upper bound of a generated frame's length (Key-Write with 32-byte slots in the 3-byte form is 78). */
-    public static final int MAX_FRAME_LENGTH = 80;
+    /**
+     * Upper bound of a generated frame's length: a Sketch-Merge column of 64 rows in the 3-byte form is 313 bytes
+     * (the longest other report, Key-Write with 32-byte slots, is 78).
+     */
+    public static final int MAX_FRAME_LENGTH = 320;
     /** Offset of the IPv4 header in a generated frame. */
     public static final int IP_OFFSET = EthernetFlyweight.HEADER_LENGTH;
     /** Offset of the UDP header in a generated frame. */
@@ -62,6 +68,7 @@ public final class ReportGenerator
     private final KeyIncrementFlyweight keyIncrement = new KeyIncrementFlyweight();
     private final AppendFlyweight append = new AppendFlyweight();
     private final PostcardFlyweight postcard = new PostcardFlyweight();
+    private final SketchColumnFlyweight sketchColumn = new SketchColumnFlyweight();
 
     private final SplittableRandom random;
     private final DtaBaseHeaderForm form;
@@ -92,14 +99,26 @@ public final class ReportGenerator
     private final int[] listCollectors;
     private final long[] configListIdsSorted;
 
+    private final int[] mixWeights = new int[PRIMITIVES];
     private final int[] mixCumulative = new int[PRIMITIVES];
-    private final int mixTotal;
+    private int mixTotal;
     private final List<Primitive> omittedPrimitives;
     private final BadKind[] badKinds;
 
     private final int[] reporterIps;
     private final long[] reporterMacs;
     private final int[] reporterSeqnums;
+
+    private final SketchTraffic[] sketchTraffic;
+    private final int[] sketchActive;
+    private int sketchActiveCount;
+    private final int[] switchIps = new int[256];
+    private final long[] switchMacs = new long[256];
+    private final int[] switchSeqnums = new int[256];
+    private long lastSketchId = -1;
+    private int lastSwitch = -1;
+    private long lastEpoch = -1;
+    private int lastColumn = -1;
 
     private long sequentialKey;
     private boolean flowActive;
@@ -239,6 +258,21 @@ public final class ReportGenerator
             listCollectors[i] = (int)lists.get(i)[1];
         }
 
+        sketchTraffic = selectSketches(config, selected, settings);
+        sketchActive = new int[sketchTraffic.length];
+        for (int i = 0; i < sketchTraffic.length; i++)
+        {
+            if (!sketchTraffic[i].done())
+            {
+                sketchActive[sketchActiveCount++] = i;
+            }
+        }
+        for (int s = 0; s < switchIps.length; s++)
+        {
+            switchIps[s] = GeneratorSettings.FIRST_SWITCH_IP + s;
+            switchMacs[s] = reporterMac(switchIps[s]);
+        }
+
         final List<Primitive> omitted = new ArrayList<>();
         int total = 0;
         for (final Primitive primitive : PRIMITIVE_VALUES)
@@ -255,6 +289,7 @@ public final class ReportGenerator
                 weight = 0;
             }
             total += weight;
+            mixWeights[primitive.ordinal()] = weight;
             mixCumulative[primitive.ordinal()] = total;
         }
         if (total == 0)
@@ -263,6 +298,10 @@ public final class ReportGenerator
         }
         mixTotal = total;
         omittedPrimitives = Collections.unmodifiableList(omitted);
+        if (mixWeights[Primitive.SKETCH.ordinal()] > 0 && 0 == sketchActiveCount)
+        {
+            dropFromMix(Primitive.SKETCH);
+        }
 
         final EnumSet<BadKind> kinds = EnumSet.allOf(BadKind.class);
         if (keyWriteCollectors.length == 0 && keyIncrementCollectors.length == 0)
@@ -312,6 +351,10 @@ public final class ReportGenerator
         lastListId = -1;
         lastHop = -1;
         lastData = -1;
+        lastSketchId = -1;
+        lastSwitch = -1;
+        lastEpoch = -1;
+        lastColumn = -1;
 
         final int payloadLength;
         if (badFraction > 0.0 && (badFraction >= 1.0 || random.nextDouble() < badFraction))
@@ -322,7 +365,8 @@ public final class ReportGenerator
         else
         {
             final Primitive primitive = pickPrimitive();
-            payloadLength = writeValid(dst, offset, primitive, primitive == Primitive.POSTCARD);
+            payloadLength = writeValid(dst, offset, primitive, primitive == Primitive.POSTCARD ||
+                primitive == Primitive.SKETCH);
             primitiveCounts[primitive.ordinal()]++;
         }
 
@@ -357,6 +401,8 @@ public final class ReportGenerator
                 append.wrap(dst, subOffset).listId(lastListId).data(lastData);
                 return baseLength + AppendFlyweight.LENGTH;
             }
+            case SKETCH:
+                return writeSketch(dst, offset, continueFlow);
             default:
             {
                 final int collector;
@@ -387,6 +433,68 @@ public final class ReportGenerator
                 return baseLength + PostcardFlyweight.LENGTH;
             }
         }
+    }
+
+    /**
+     * A Sketch-Merge column: the next one of a sketch stream still sending (picked uniformly), or, for a
+     * truncated report, a stray column with random counters that leaves every stream alone.
+     */
+    private int writeSketch(final MutableDirectBuffer dst, final int offset, final boolean fromStream)
+    {
+        final int subOffset = offset + DTA_OFFSET + baseLength;
+        final SketchTraffic traffic;
+        final int switchId;
+        final long epoch;
+        final int column;
+        if (fromStream)
+        {
+            final int slot = sketchActiveCount == 1 ? 0 : random.nextInt(sketchActiveCount);
+            traffic = sketchTraffic[sketchActive[slot]];
+            traffic.advance(random);
+            switchId = traffic.switchId();
+            epoch = traffic.epoch();
+            column = traffic.column();
+            if (traffic.done())
+            {
+                sketchActive[slot] = sketchActive[--sketchActiveCount];
+                if (0 == sketchActiveCount)
+                {
+                    dropFromMix(Primitive.SKETCH);
+                }
+            }
+        }
+        else
+        {
+            traffic = sketchTraffic[sketchTraffic.length == 1 ? 0 : random.nextInt(sketchTraffic.length)];
+            switchId = random.nextInt(traffic.switches());
+            epoch = random.nextInt() & 0xFFFF_FFFFL;
+            column = random.nextInt(traffic.sketch().columns());
+        }
+        final SketchConfig sketch = traffic.sketch();
+        beginSketchReport(dst, offset, traffic.collectorIndex(), switchId);
+        sketchColumn.wrap(dst, subOffset).sketchId((int)sketch.id()).switchId(switchId).epoch(epoch).column(column)
+            .rows(sketch.rows()).reserved(0);
+        for (int r = 0; r < sketch.rows(); r++)
+        {
+            sketchColumn.counter(r, fromStream ? traffic.counter(r) : random.nextInt());
+        }
+        lastSketchId = sketch.id();
+        lastSwitch = switchId;
+        lastEpoch = epoch;
+        lastColumn = column;
+        return baseLength + SketchColumnFlyweight.length(sketch.rows());
+    }
+
+    private void dropFromMix(final Primitive primitive)
+    {
+        mixWeights[primitive.ordinal()] = 0;
+        int total = 0;
+        for (int i = 0; i < PRIMITIVES; i++)
+        {
+            total += mixWeights[i];
+            mixCumulative[i] = total;
+        }
+        mixTotal = total;
     }
 
     private int writeKeyWrite(
@@ -499,14 +607,36 @@ public final class ReportGenerator
         final int collector,
         final int reporter)
     {
+        lastReporter = reporter;
+        writeHeaders(dst, offset, primitive, collector, reporterIps[reporter], reporterMacs[reporter],
+            reporterSeqnums, reporter);
+    }
+
+    private void beginSketchReport(final MutableDirectBuffer dst, final int offset, final int collector,
+        final int switchId)
+    {
+        lastReporter = -1;
+        writeHeaders(dst, offset, Primitive.SKETCH, collector, switchIps[switchId], switchMacs[switchId],
+            switchSeqnums, switchId);
+    }
+
+    private void writeHeaders(
+        final MutableDirectBuffer dst,
+        final int offset,
+        final Primitive primitive,
+        final int collector,
+        final int srcIp,
+        final long srcMac,
+        final int[] seqnums,
+        final int seqnumIndex)
+    {
         lastPrimitive = primitive;
         lastOpcode = null == primitive ? -1 : primitive.opcode();
         lastCollector = collector;
-        lastReporter = reporter;
 
         ethernet.wrap(dst, offset)
             .dstMac(collectorMacs[collector])
-            .srcMac(reporterMacs[reporter])
+            .srcMac(srcMac)
             .etherType(EthernetFlyweight.ETHER_TYPE_IPV4);
         ipv4.wrap(dst, offset + IP_OFFSET)
             .versionAndIhl(5)
@@ -515,7 +645,7 @@ public final class ReportGenerator
             .flagsAndFragmentOffset(0)
             .ttl(TTL)
             .protocol(Ipv4Flyweight.PROTOCOL_UDP)
-            .src(reporterIps[reporter])
+            .src(srcIp)
             .dst(collectorIps[collector]);
         udp.wrap(dst, offset + UDP_OFFSET)
             .srcPort(GeneratorSettings.REPORT_SOURCE_PORT)
@@ -535,8 +665,8 @@ public final class ReportGenerator
         dtaBase.wrap(dst, offset + DTA_OFFSET, form).opcode(null == primitive ? 0 : primitive.opcode()).flags(flags);
         if (form == DtaBaseHeaderForm.THREE)
         {
-            lastSeqnum = reporterSeqnums[reporter];
-            reporterSeqnums[reporter] = (lastSeqnum + 1) & 0xFF;
+            lastSeqnum = seqnums[seqnumIndex];
+            seqnums[seqnumIndex] = (lastSeqnum + 1) & 0xFF;
             dtaBase.seqnum(lastSeqnum);
         }
         else
@@ -554,7 +684,10 @@ public final class ReportGenerator
 
         lastFrameLength = DTA_OFFSET + payloadLength;
         reports++;
-        reporterCounts[lastReporter]++;
+        if (lastReporter >= 0)
+        {
+            reporterCounts[lastReporter]++;
+        }
         bytes += lastFrameLength;
         if (lastEssential)
         {
@@ -640,6 +773,7 @@ public final class ReportGenerator
             case KEY_INCREMENT -> keyIncrementCollectors.length > 0;
             case POSTCARD -> postcardCollectors.length > 0;
             case APPEND -> listIds.length > 0;
+            case SKETCH -> sketchTraffic.length > 0;
         };
     }
 
@@ -651,6 +785,7 @@ public final class ReportGenerator
             case KEY_INCREMENT -> "a collector with a keyIncrement store";
             case POSTCARD -> "a collector with a postcards store";
             case APPEND -> "a list";
+            case SKETCH -> "a sketch";
         };
     }
 
@@ -687,6 +822,44 @@ public final class ReportGenerator
             }
         }
         return selected;
+    }
+
+    private static SketchTraffic[] selectSketches(
+        final ApplianceConfig config, final List<CollectorConfig> selected, final GeneratorSettings settings)
+    {
+        if (settings.mixWeight(Primitive.SKETCH) == 0)
+        {
+            return new SketchTraffic[0];
+        }
+        final long[] ids = settings.sketchIds();
+        final List<SketchTraffic> out = new ArrayList<>();
+        for (int c = 0; c < selected.size(); c++)
+        {
+            for (final SketchConfig sketch : selected.get(c).sketches())
+            {
+                if (null == ids || Arrays.stream(ids).anyMatch(id -> id == sketch.id()))
+                {
+                    final int switches = 0 == settings.switches() ? sketch.switches() : settings.switches();
+                    out.add(new SketchTraffic(sketch, c, switches, settings.epochs(), settings.firstEpoch(),
+                        settings.sketchItems(), settings.keyDistribution(), settings.keySpace(),
+                        settings.zipfExponent(), settings.seed(), settings.sketchGaps(), settings.sketchDuplicates(),
+                        settings.missingSwitch(), settings.recordTruth()));
+                }
+            }
+        }
+        if (null != ids)
+        {
+            for (final long id : ids)
+            {
+                if (out.stream().noneMatch(t -> t.sketch().id() == id))
+                {
+                    throw new GeneratorSettingsException("--sketches", "sketch " + id + " is not a sketch of a " +
+                        "selected collector (sketches: " + Arrays.toString(selected.stream()
+                        .flatMap(col -> col.sketches().stream()).mapToLong(SketchConfig::id).sorted().toArray()) + ")");
+                }
+            }
+        }
+        return out.toArray(new SketchTraffic[0]);
     }
 
     /** Each element is {list ID, index of the hosting collector among the selected ones}. */
@@ -779,7 +952,8 @@ public final class ReportGenerator
     }
 
     /**
-     * @return index of the last report's reporter, 0 .. reporters-1.
+     * @return index of the last report's reporter, 0 .. reporters-1; -1 for a Sketch-Merge column (sent by a
+     * switch, see {@link #switchId()}).
      */
     public int reporterIndex()
     {
@@ -787,11 +961,68 @@ public final class ReportGenerator
     }
 
     /**
-     * @return IPv4 source of the last report.
+     * @return IPv4 source of the last report (for a Sketch-Merge column, its switch's address).
      */
     public int reporterIp()
     {
-        return reporterIps[lastReporter];
+        return lastReporter >= 0 ? reporterIps[lastReporter] : switchIps[lastSwitch];
+    }
+
+    /**
+     * @return sketch id of the last Sketch-Merge column, -1 otherwise.
+     */
+    public long sketchId()
+    {
+        return lastSketchId;
+    }
+
+    /**
+     * @return switch of the last Sketch-Merge column, -1 otherwise.
+     */
+    public int switchId()
+    {
+        return lastSwitch;
+    }
+
+    /**
+     * @return epoch of the last Sketch-Merge column, -1 otherwise.
+     */
+    public long epoch()
+    {
+        return lastEpoch;
+    }
+
+    /**
+     * @return column of the last Sketch-Merge column report, -1 otherwise.
+     */
+    public int column()
+    {
+        return lastColumn;
+    }
+
+    /**
+     * @param index a selected collector's index.
+     * @return its IPv4 address.
+     */
+    public int collectorIpOf(final int index)
+    {
+        return collectorIps[index];
+    }
+
+    /**
+     * @return the sketch streams (one per selected sketch; none unless the mix names sketch).
+     */
+    public List<SketchTraffic> sketchTraffic()
+    {
+        return List.of(sketchTraffic);
+    }
+
+    /**
+     * @return true when nothing is left to generate: the mix held only sketch and every sketch stream ended.
+     */
+    public boolean exhausted()
+    {
+        return 0 == mixTotal;
     }
 
     /**

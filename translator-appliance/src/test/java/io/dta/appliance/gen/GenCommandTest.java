@@ -158,7 +158,9 @@ class GenCommandTest
         final String out = dir.resolve("x.pcap").toString();
         assertUsageError("--retransmittable", "--out", out, "--base-header", "2", "--retransmittable");
         assertUsageError("--essential", "--out", out, "--base-header", "2", "--essential", "0.5");
-        assertUsageError("--mix", "--out", out, "--mix", "keywrite=1,sketch=1");
+        assertUsageError("--mix", "--out", out, "--mix", "keywrite=1,sketchy=1");
+        assertUsageError("--sketches", "--out", out, "--mix", "sketch=1", "--sketches", "9");
+        assertUsageError("--switches", "--out", out, "--mix", "sketch=1", "--switches", "0");
         assertUsageError("--keys", "--out", out, "--keys", "pareto");
         assertUsageError("--essential", "--out", out, "--essential", "1.5");
         assertUsageError("--collector", "--out", out, "--collector", "10.9.9.9");

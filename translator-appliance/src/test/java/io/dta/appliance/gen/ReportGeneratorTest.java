@@ -128,7 +128,7 @@ class ReportGeneratorTest
             generator.next(frame, 0);
             seen.merge(generator.primitive(), 1, Integer::sum);
         }
-        final double[] expected = { 0.50, 0.05, 0.15, 0.30 };
+        final double[] expected = { 0.50, 0.05, 0.15, 0.30, 0.0 };
         for (final Primitive primitive : Primitive.values())
         {
             final double share = seen.getOrDefault(primitive, 0) / (double)n;
@@ -462,7 +462,11 @@ class ReportGeneratorTest
             new GeneratorSettings().collectorIps("10.0.0.51").listIds("9")));
         assertOption("--mix", () -> new ReportGenerator(GenTestConfigs.twoCollectors(),
             new GeneratorSettings().mix("postcard=1,keywrite=1")));
-        assertOption("--mix", () -> new GeneratorSettings().mix("keywrite=1,sketch=2"));
+        assertOption("--mix", () -> new GeneratorSettings().mix("keywrite=1,sketchy=2"));
+        assertOption("--mix", () -> new ReportGenerator(GenTestConfigs.twoCollectors(),
+            new GeneratorSettings().mix("sketch=1")));
+        assertOption("--sketches", () -> new ReportGenerator(DEMO, new GeneratorSettings().mix("sketch=1")
+            .sketchIds(4)));
         assertOption("--mix", () -> new GeneratorSettings().mix("keywrite=0"));
         assertOption("--mix", () -> new GeneratorSettings().mix("keywrite=-1"));
         assertOption("--keys", () -> new GeneratorSettings().keyDistribution("pareto"));

@@ -84,8 +84,10 @@ final class ConfigMapper
         final BaseHeader baseHeader = s.baseHeader("baseHeader");
         final boolean verifyChecksums = s.bool("verifyChecksums", false);
         final int nackPort = (int)s.integer("nackPort", 1, 65535, ReportsConfig.DEFAULT_NACK_PORT);
+        final long sequenceTimeout = s.integer(
+            "sequenceTimeoutMicros", 0, MAX_MICROS, ReportsConfig.DEFAULT_SEQUENCE_TIMEOUT_MICROS);
         s.finish();
-        return new ReportsConfig(udpPort, baseHeader, verifyChecksums, nackPort);
+        return new ReportsConfig(udpPort, baseHeader, verifyChecksums, nackPort, sequenceTimeout);
     }
 
     private RedundancyConfig redundancy(final Section s)
@@ -318,7 +320,7 @@ final class ConfigMapper
             problem(s.pathOf("columns"), columns + " is not a power of two");
         }
         final boolean columnsOk = !hasProblem(s.pathOf("columns"));
-        final int switches = (int)s.integer("switches", 1, 65535, SketchConfig.DEFAULT_SWITCHES);
+        final int switches = (int)s.integer("switches", 1, SketchConfig.MAX_SWITCHES, SketchConfig.DEFAULT_SWITCHES);
         final int defaultBatch = columnsOk ? Math.min(SketchConfig.DEFAULT_BATCH_COLUMNS, Integer.highestOneBit(
             Math.max(columns, 1))) : SketchConfig.DEFAULT_BATCH_COLUMNS;
         final int batchColumns = (int)s.integer("batchColumns", 1, SketchConfig.MAX_COLUMNS, defaultBatch);

@@ -9,7 +9,7 @@ package io.dta.config;
  * @param type               sketch kind.
  * @param rows               rows, 1..{@link #MAX_ROWS} (HyperLogLog: exactly 1, default 1 for it).
  * @param columns            columns, a power of two, 1..{@link #MAX_COLUMNS}.
- * @param switches           reporting switches expected per column, 1..65535, default 1.
+ * @param switches           reporting switches expected per column, 1..{@link #MAX_SWITCHES}, default 1.
  * @param batchColumns       completed columns per RDMA WRITE, a power of two not above columns, default
  *                           min(8, columns).
  * @param epochs             epoch areas in the ring, 1..{@link #MAX_EPOCHS}, default 2.
@@ -50,14 +50,19 @@ public record SketchConfig(
     public static final int MAX_ROWS = 64;
 
     /**
-     * Largest column count.
+     * Largest column count (the wire's column index is 16-bit).
      */
-    public static final int MAX_COLUMNS = 1 << 24;
+    public static final int MAX_COLUMNS = 1 << 16;
 
     /**
      * Largest epoch count.
      */
     public static final int MAX_EPOCHS = 1024;
+
+    /**
+     * Most switches per sketch: the epoch header's contributor bitmap has 256 bits.
+     */
+    public static final int MAX_SWITCHES = 256;
 
     /**
      * Default switches per column.

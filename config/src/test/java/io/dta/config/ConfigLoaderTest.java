@@ -38,7 +38,7 @@ class ConfigLoaderTest
             ConfigFormat.YAML);
 
         assertEquals(new TranslatorConfig(0x02000a000065L, 0x0a000065, 26, 0, 64, 0xffff), config.translator());
-        assertEquals(new ReportsConfig(40040, BaseHeader.THREE, false, 40044), config.reports());
+        assertEquals(new ReportsConfig(40040, BaseHeader.THREE, false, 40044, 100_000), config.reports());
         assertEquals(new RedundancyConfig(4), config.redundancy());
         assertEquals(new AppendConfig(4, 1000), config.append());
         assertEquals(new PostcardsConfig(5, 1000), config.postcards());
@@ -117,7 +117,7 @@ class ConfigLoaderTest
         final ApplianceConfig config = ConfigLoader.load(MINIMAL);
 
         assertEquals(new TranslatorConfig(0x020000000001L, 0xc0a80101, 0, 0, 64, 0xFFFF), config.translator());
-        assertEquals(new ReportsConfig(40040, BaseHeader.THREE, false, 40044), config.reports());
+        assertEquals(new ReportsConfig(40040, BaseHeader.THREE, false, 40044, 100_000), config.reports());
         assertEquals(new RedundancyConfig(4), config.redundancy());
         assertEquals(new AppendConfig(4, 1000), config.append());
         assertEquals(new PostcardsConfig(5, 1000), config.postcards());

@@ -141,7 +141,7 @@ class ConfigValidationTest
             Arguments.of("collectors[0].lists[1].lenght", 1, "collectors[0].lists[1].lenght: unknown key; did you " +
                 "mean 'length'?"),
             Arguments.of("reports.colour", 1, "reports.colour: unknown key; expected one of: udpPort, baseHeader, " +
-                "verifyChecksums, nackPort"),
+                "verifyChecksums, nackPort, sequenceTimeoutMicros"),
             Arguments.of("collectors[0].connection", Map.of("mode", "static"), "collectors[0].connection: unknown " +
                 "key; expected one of: name, mac, ip, pathMtu, keyWrite, keyIncrement, postcards, lists, sketches"));
     }
@@ -185,7 +185,7 @@ class ConfigValidationTest
             Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "id", "0x10000",
                 "collectors[0].sketches[0].id: 0x10000 is out of range 0..65535"),
             Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "switches", 0,
-                "collectors[0].sketches[0].switches: 0 is out of range 1..65535"));
+                "collectors[0].sketches[0].switches: 0 is out of range 1..256"));
     }
 
     @ParameterizedTest(name = "{1} = {2}")

@@ -13,7 +13,7 @@ public final class DtaOpcode
     public static final int KEY_INCREMENT = 0x03;
     /** Postcard (INT postcard aggregation). */
     public static final int POSTCARD = 0x04;
-    /** Sketch-Merge (this project's own design; its sub-header has no fixed length here). */
+    /** Sketch-Merge (this project's own design, docs/sketch.md; its sub-header length depends on its rows byte). */
     public static final int SKETCH_MERGE = 0x05;
 
     /** Default Key-Write data length in bytes (one word, slot size 8). */

@@ -48,6 +48,7 @@ public final class FrameDecoder
     private final KeyIncrementFlyweight keyIncrement = new KeyIncrementFlyweight();
     private final AppendFlyweight append = new AppendFlyweight();
     private final PostcardFlyweight postcard = new PostcardFlyweight();
+    private final SketchColumnFlyweight sketchColumn = new SketchColumnFlyweight();
     private final BthFlyweight bth = new BthFlyweight();
     private final RethFlyweight reth = new RethFlyweight();
     private final AtomicEthFlyweight atomicEth = new AtomicEthFlyweight();
@@ -327,15 +328,16 @@ public final class FrameDecoder
             return malformed(MalformedReason.UNKNOWN_DTA_OPCODE);
         }
 
-        final int subLength = DtaOpcode.subHeaderLength(opcode, keyWriteDataLength);
+        final int subLength = DtaOpcode.SKETCH_MERGE == opcode ?
+            sketchSubHeaderLength(buffer, start, available) : DtaOpcode.subHeaderLength(opcode, keyWriteDataLength);
+        if (subLength < 0)
+        {
+            return malformed(MalformedReason.TRUNCATED_DTA);
+        }
         final DtaBaseHeaderForm form;
         if (baseHeaderForm == DtaBaseHeaderForm.AUTO)
         {
-            if (subLength < 0)
-            {
-                form = DtaBaseHeaderForm.THREE;
-            }
-            else if (available == DtaBaseHeaderForm.THREE.length() + subLength)
+            if (available == DtaBaseHeaderForm.THREE.length() + subLength)
             {
                 form = DtaBaseHeaderForm.THREE;
             }
@@ -358,7 +360,7 @@ public final class FrameDecoder
         }
 
         final int baseLength = form.length();
-        if (available < baseLength + Math.max(subLength, 0))
+        if (available < baseLength + subLength)
         {
             return malformed(MalformedReason.TRUNCATED_DTA);
         }
@@ -382,11 +384,53 @@ public final class FrameDecoder
             case DtaOpcode.POSTCARD:
                 postcard.wrap(buffer, sub);
                 break;
+            case DtaOpcode.SKETCH_MERGE:
+                sketchColumn.wrap(buffer, sub);
+                break;
             default:
                 break;
         }
 
         return FrameKind.DTA;
+    }
+
+    /**
+     * The Sketch-Merge sub-header's length depends on its rows byte, whose position depends on the base-header
+     * form. Under a fixed form the rows byte is read there; under AUTO the three-byte form is preferred when its
+     * reading is consistent with the payload length, as for the fixed-length primitives.
+     *
+     * @return the sub-header length, or -1 when even its fixed part is missing.
+     */
+    private int sketchSubHeaderLength(final DirectBuffer buffer, final int start, final int available)
+    {
+        if (baseHeaderForm != DtaBaseHeaderForm.AUTO)
+        {
+            final int base = baseHeaderForm.length();
+            if (available < base + SketchColumnFlyweight.FIXED_LENGTH)
+            {
+                return -1;
+            }
+            return SketchColumnFlyweight.length(
+                buffer.getByte(start + base + SketchColumnFlyweight.ROWS_OFFSET) & 0xFF);
+        }
+
+        final int three = DtaBaseHeaderForm.THREE.length();
+        if (available >= three + SketchColumnFlyweight.FIXED_LENGTH)
+        {
+            final int length = SketchColumnFlyweight.length(
+                buffer.getByte(start + three + SketchColumnFlyweight.ROWS_OFFSET) & 0xFF);
+            if (available == three + length)
+            {
+                return length;
+            }
+        }
+        final int two = DtaBaseHeaderForm.TWO.length();
+        if (available >= two + SketchColumnFlyweight.FIXED_LENGTH)
+        {
+            return SketchColumnFlyweight.length(
+                buffer.getByte(start + two + SketchColumnFlyweight.ROWS_OFFSET) & 0xFF);
+        }
+        return -1;
     }
 
     private FrameKind decodeRoce(final DirectBuffer buffer)
@@ -738,6 +782,14 @@ public final class FrameDecoder
     public PostcardFlyweight postcard()
     {
         return postcard;
+    }
+
+    /**
+     * @return Sketch-Merge column flyweight (valid for a DTA Sketch-Merge report; all its counters are present).
+     */
+    public SketchColumnFlyweight sketchColumn()
+    {
+        return sketchColumn;
     }
 
     /**

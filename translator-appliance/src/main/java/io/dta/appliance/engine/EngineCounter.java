@@ -49,6 +49,8 @@ public enum EngineCounter
     NAK_RNR_IN("RNR NAKs"),
     /** Resynchronisations learned from a probe's answer or a responder ahead of us. */
     PROBE_RESYNCS("resyncs learned from probes"),
+    /** Reporters re-based because their sequence gap stayed unfilled for reports.sequenceTimeoutMicros. */
+    REPORTER_SEQUENCE_RESETS("reporters re-based after an unfilled gap"),
     /** Essential operations re-sent after a resync showed they were not executed. */
     ESSENTIAL_RESENT("essential operations re-sent"),
 
@@ -82,6 +84,8 @@ public enum EngineCounter
     DROP_ATOMIC_QUEUE_FULL("operations dropped: atomic queue full"),
     /** Dropped: reporter sequence gap (answered with a NACK). */
     DROP_SEQUENCE_GAP("dropped: reporter sequence gap (NACKed)"),
+    /** Dropped: a repeat of the reporter's last in-order report (translated once already). */
+    DROP_SEQUENCE_DUPLICATE("dropped: duplicate of the last in-order report"),
     /** Dropped: reporter table full, report not tracked. */
     DROP_REPORTER_TABLE_FULL("dropped: reporter table full"),
     /** Dropped: the output could not take the frame. */

@@ -1,14 +1,78 @@
 package io.dta.appliance.engine;
 
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
+
+import java.nio.charset.StandardCharsets;
+
 /**
- * The engine's counters: plain longs owned by the single engine thread. Readers on other threads get a
- * snapshot through {@link #get(EngineCounter)} after the engine stopped; live cross-process reading comes with
- * the shared-memory counters file.
+ * The engine's counters, one Agrona counter per {@link EngineCounter}, written only by the engine thread.
+ * <p>
+ * The values live in an Agrona {@link CountersManager}: on the heap for tests and replays, or in a memory-mapped
+ * counters file ({@code io.dta.appliance.stat.CountersFile}) that {@code dta stat} reads live from another
+ * process. A single writer needs no atomic read-modify-write: each update is a plain read and a release store,
+ * which a reader in another process sees whole.
  */
 public final class EngineCounters
 {
+    /**
+     * Agrona counter type id of engine counters; the counter's key holds the {@link EngineCounter} ordinal.
+     */
+    public static final int TYPE_ID = 0x0D7A_0001;
+
     private static final EngineCounter[] ALL = EngineCounter.values();
-    private final long[] values = new long[ALL.length];
+
+    private final AtomicBuffer values;
+    private final int[] offsets = new int[ALL.length];
+
+    /**
+     * Counters on the heap, private to this process.
+     */
+    public EngineCounters()
+    {
+        this(heapManager(ALL.length));
+    }
+
+    /**
+     * Counters allocated in a counters manager (for example over a shared-memory file).
+     *
+     * @param manager where to allocate one counter per {@link EngineCounter}.
+     */
+    public EngineCounters(final CountersManager manager)
+    {
+        values = manager.valuesBuffer();
+        for (final EngineCounter c : ALL)
+        {
+            final int id = manager.allocate(c.name(), TYPE_ID,
+                key -> key.putInt(0, c.ordinal()));
+            manager.setCounterLabel(id, c.description());
+            offsets[c.ordinal()] = CountersReader.counterOffset(id);
+        }
+    }
+
+    /**
+     * A heap counters manager with room for {@code counters} counters.
+     *
+     * @param counters how many counters it must hold.
+     * @return the manager.
+     */
+    public static CountersManager heapManager(final int counters)
+    {
+        return new CountersManager(
+            new UnsafeBuffer(new byte[counters * CountersReader.METADATA_LENGTH]),
+            new UnsafeBuffer(new byte[counters * CountersReader.COUNTER_LENGTH]),
+            StandardCharsets.UTF_8);
+    }
+
+    /**
+     * @return how many counters an engine allocates.
+     */
+    public static int count()
+    {
+        return ALL.length;
+    }
 
     /**
      * Adds one.
@@ -17,7 +81,8 @@ public final class EngineCounters
      */
     public void increment(final EngineCounter counter)
     {
-        values[counter.ordinal()]++;
+        final int offset = offsets[counter.ordinal()];
+        values.putLongRelease(offset, values.getLong(offset) + 1);
     }
 
     /**
@@ -28,7 +93,8 @@ public final class EngineCounters
      */
     public void add(final EngineCounter counter, final long delta)
     {
-        values[counter.ordinal()] += delta;
+        final int offset = offsets[counter.ordinal()];
+        values.putLongRelease(offset, values.getLong(offset) + delta);
     }
 
     /**
@@ -37,7 +103,7 @@ public final class EngineCounters
      */
     public long get(final EngineCounter counter)
     {
-        return values[counter.ordinal()];
+        return values.getLongVolatile(offsets[counter.ordinal()]);
     }
 
     /**
@@ -50,7 +116,7 @@ public final class EngineCounters
         {
             if (c.isDrop())
             {
-                sum += values[c.ordinal()];
+                sum += get(c);
             }
         }
         return sum;

@@ -4,8 +4,14 @@ package io.dta.appliance.engine;
  * Per-reporter 8-bit sequence tracking for retransmittable reports (translation.md §7): a bounded
  * open-addressing table keyed by the reporter's IPv4 source address. The first report of a reporter is taken
  * as in order (there is nothing to compare it with); after that a report is in order exactly when its seqnum
- * is the last in-order seqnum plus one, mod 256. Anything else is a gap, answered with a NACK carrying the last
- * in-order seqnum.
+ * is the last in-order seqnum plus one, mod 256. A repeat of the last in-order seqnum is a duplicate (the network
+ * duplicated it; it was translated once already, and translating an Append or a Key-Increment twice would count it
+ * twice, so unlike the reference it is not translated again). Anything else is a gap, answered with a NACK
+ * carrying the last in-order seqnum.
+ * <p>
+ * A reporter that never fills its gap (it lost its retransmission buffer, or restarted with a new sequence)
+ * would otherwise be NACKed forever. So a gap that has stayed open for the sequence timeout re-bases the
+ * reporter on its next report, which is then in order.
  */
 public final class ReporterSequenceTracker
 {
@@ -19,18 +25,44 @@ public final class ReporterSequenceTracker
      */
     public static final int TABLE_FULL = -2;
 
+    /**
+     * Outcome: a repeat of the last in-order report.
+     */
+    public static final int DUPLICATE = -3;
+
+    /**
+     * Outcome: the reporter's gap timed out and this report re-based it; it is in order.
+     */
+    public static final int REBASED = -4;
+
+    private static final long NO_GAP = Long.MIN_VALUE;
+
     private final int mask;
     private final int maxReporters;
     private final int[] reporters;
     private final short[] lastSeq;
     private final boolean[] used;
+    private final long[] gapSinceNanos;
+    private final long timeoutNanos;
     private int size;
 
     /**
+     * A tracker with the strict rule: gaps never time out.
+     *
      * @param capacity table slots, a power of two; at most three quarters are used.
      */
     public ReporterSequenceTracker(final int capacity)
     {
+        this(capacity, 0);
+    }
+
+    /**
+     * @param capacity     table slots, a power of two; at most three quarters are used.
+     * @param timeoutNanos how long a gap may stay open before the next report re-bases the reporter; 0 = never.
+     */
+    public ReporterSequenceTracker(final int capacity, final long timeoutNanos)
+    {
+        this.timeoutNanos = timeoutNanos;
         if (Integer.bitCount(capacity) != 1)
         {
             throw new IllegalArgumentException("capacity must be a power of two: " + capacity);
@@ -40,6 +72,7 @@ public final class ReporterSequenceTracker
         reporters = new int[capacity];
         lastSeq = new short[capacity];
         used = new boolean[capacity];
+        gapSinceNanos = new long[capacity];
     }
 
     /**
@@ -47,9 +80,11 @@ public final class ReporterSequenceTracker
      *
      * @param reporterIp IPv4 source of the report.
      * @param seqnum     the report's seqnum (0..255).
-     * @return {@link #IN_ORDER}, {@link #TABLE_FULL}, or the last in-order seqnum (0..255) to put in a NACK.
+     * @param nowNanos   the engine clock.
+     * @return {@link #IN_ORDER}, {@link #REBASED}, {@link #DUPLICATE}, {@link #TABLE_FULL}, or the last
+     * in-order seqnum (0..255) to put in a NACK.
      */
-    public int track(final int reporterIp, final int seqnum)
+    public int track(final int reporterIp, final int seqnum, final long nowNanos)
     {
         int i = spread(reporterIp) & mask;
         while (used[i])
@@ -57,10 +92,26 @@ public final class ReporterSequenceTracker
             if (reporters[i] == reporterIp)
             {
                 final int last = lastSeq[i];
+                final long gapSince = gapSinceNanos[i];
                 if (((last + 1) & 0xFF) == seqnum)
                 {
                     lastSeq[i] = (short)seqnum;
+                    gapSinceNanos[i] = NO_GAP;
                     return IN_ORDER;
+                }
+                if (NO_GAP != gapSince && timeoutNanos > 0 && nowNanos - gapSince >= timeoutNanos)
+                {
+                    lastSeq[i] = (short)seqnum;
+                    gapSinceNanos[i] = NO_GAP;
+                    return REBASED;
+                }
+                if (last == seqnum)
+                {
+                    return DUPLICATE;
+                }
+                if (NO_GAP == gapSince)
+                {
+                    gapSinceNanos[i] = nowNanos;
                 }
                 return last;
             }
@@ -73,6 +124,7 @@ public final class ReporterSequenceTracker
         used[i] = true;
         reporters[i] = reporterIp;
         lastSeq[i] = (short)seqnum;
+        gapSinceNanos[i] = NO_GAP;
         size++;
         return IN_ORDER;
     }

@@ -57,9 +57,9 @@ public final class TranslatorEngine
     public static final long TIMER_GRANULARITY_NANOS = 1_000;
 
     private final FrameDecoder decoder = new FrameDecoder();
-    private final EngineCounters counters = new EngineCounters();
+    private final EngineCounters counters;
     private final ReporterNackSender nackSender;
-    private final ReporterSequenceTracker sequenceTracker = new ReporterSequenceTracker(REPORTER_TABLE_SIZE);
+    private final ReporterSequenceTracker sequenceTracker;
     private final Int2ObjectHashMap<CollectorRoutes> collectorsByIp = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<AppendList> listsById = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<QueuePairSender> sendersByLocalQpn = new Int2ObjectHashMap<>();
@@ -95,11 +95,29 @@ public final class TranslatorEngine
      */
     public TranslatorEngine(final ApplianceConfig config, final FrameSink sink, final boolean closedLoop)
     {
+        this(config, sink, closedLoop, new EngineCounters());
+    }
+
+    /**
+     * Builds the engine for a validated configuration, counting into the given counters (for example counters in
+     * a shared-memory file that {@code dta stat} reads).
+     *
+     * @param config     the configuration.
+     * @param sink       where frames go.
+     * @param closedLoop see {@link #TranslatorEngine(ApplianceConfig, FrameSink, boolean)}.
+     * @param counters   where to count; used by this engine alone.
+     */
+    public TranslatorEngine(
+        final ApplianceConfig config, final FrameSink sink, final boolean closedLoop, final EngineCounters counters)
+    {
         this.closedLoop = closedLoop;
+        this.counters = counters;
         final var translator = config.translator();
         nackSender = new ReporterNackSender(sink, counters, translator.mac(), config.reports().udpPort(),
             config.reports().nackPort());
         redundancyMax = config.redundancy().max();
+        sequenceTracker = new ReporterSequenceTracker(
+            REPORTER_TABLE_SIZE, config.reports().sequenceTimeoutMicros() * 1_000L);
         postcardHops = config.postcards().hops();
         verifyChecksums = config.reports().verifyChecksums();
         decoder.dtaPort(config.reports().udpPort())
@@ -318,10 +336,20 @@ public final class TranslatorEngine
 
     private boolean checkSequence(final int seqnum, final long nowNanos)
     {
-        final int outcome = sequenceTracker.track(decoder.ipv4().src(), seqnum);
+        final int outcome = sequenceTracker.track(decoder.ipv4().src(), seqnum, nowNanos);
         if (ReporterSequenceTracker.IN_ORDER == outcome)
         {
             return true;
+        }
+        if (ReporterSequenceTracker.REBASED == outcome)
+        {
+            counters.increment(EngineCounter.REPORTER_SEQUENCE_RESETS);
+            return true;
+        }
+        if (ReporterSequenceTracker.DUPLICATE == outcome)
+        {
+            counters.increment(EngineCounter.DROP_SEQUENCE_DUPLICATE);
+            return false;
         }
         if (ReporterSequenceTracker.TABLE_FULL == outcome)
         {

@@ -246,6 +246,49 @@ class QueuePairBehaviourTest
     }
 
     @Test
+    void shouldDropDuplicatesWithoutNackAndRebaseAReporterWhoseGapIsNeverFilled()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        final byte[] sub = keyWrite(1, 1, new byte[4]);
+        h.feed(report(REPORTER_1, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 10, 0x40, sub));
+        h.feed(report(REPORTER_1, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 10, 0x40, sub));
+        assertEquals(1, h.count(EngineCounter.DROP_SEQUENCE_DUPLICATE));
+        assertEquals(0, h.count(EngineCounter.REPORTER_NACKS_OUT));
+
+        h.feed(report(REPORTER_1, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 12, 0x40, sub));
+        h.advance(60_000_000);
+        h.feed(report(REPORTER_1, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 13, 0x40, sub));
+        assertEquals(2, h.count(EngineCounter.DROP_SEQUENCE_GAP), "the gap is timed from its first report");
+        h.advance(40_000_000);
+        h.feed(report(REPORTER_1, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 14, 0x40, sub));
+        assertEquals(1, h.count(EngineCounter.REPORTER_SEQUENCE_RESETS));
+        h.feed(report(REPORTER_1, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 15, 0x40, sub));
+        h.feed(report(REPORTER_1, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 17, 0x40, sub));
+        assertEquals(3, h.count(EngineCounter.DROP_SEQUENCE_GAP));
+        assertEquals(3, h.count(EngineCounter.REPORTS_TRANSLATED));
+        assertEquals(3, h.count(EngineCounter.REPORTER_NACKS_OUT));
+    }
+
+    @Test
+    void shouldNeverRebaseUnderTheStrictRule()
+    {
+        final ReporterSequenceTracker strict = new ReporterSequenceTracker(16, 0);
+        assertEquals(ReporterSequenceTracker.IN_ORDER, strict.track(1, 5, 0));
+        assertEquals(5, strict.track(1, 9, 1));
+        assertEquals(5, strict.track(1, 10, Long.MAX_VALUE / 2));
+        assertEquals(ReporterSequenceTracker.DUPLICATE, strict.track(1, 5, Long.MAX_VALUE / 2));
+        assertEquals(ReporterSequenceTracker.IN_ORDER, strict.track(1, 6, Long.MAX_VALUE / 2));
+
+        final ReporterSequenceTracker timed = new ReporterSequenceTracker(16, 1_000);
+        assertEquals(ReporterSequenceTracker.IN_ORDER, timed.track(2, 255, 0));
+        assertEquals(255, timed.track(2, 3, 10));
+        assertEquals(255, timed.track(2, 4, 1_009));
+        assertEquals(ReporterSequenceTracker.REBASED, timed.track(2, 4, 1_010));
+        assertEquals(ReporterSequenceTracker.IN_ORDER, timed.track(2, 5, 1_011));
+        assertEquals(ReporterSequenceTracker.IN_ORDER, timed.track(2, 6, 5_000), "no gap open: nothing times out");
+    }
+
+    @Test
     void shouldCountEveryDropUnderItsReason()
     {
         final EngineHarness h = new EngineHarness(new Cfg());

@@ -1,0 +1,186 @@
+package io.dta.appliance.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dta.appliance.stat.CountersFile;
+import io.dta.appliance.stat.CountersFileReader;
+import org.agrona.concurrent.status.CountersReader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code dta stat}: reads the live counters of a running translator or collector from its shared-memory counters
+ * file, without disturbing it.
+ */
+@Command(
+    name = "stat",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Show the counters of a running (or finished) dta process from its shared-memory counters file.",
+        "Exit status: 0 when the file was read, 1 when there is no readable counters file." })
+public final class StatCommand implements Callable<Integer>
+{
+    @Option(names = "--counters", paramLabel = "FILE",
+        description = "counters file (default: the translator's, /dev/shm/dta/translator.counters)")
+    private Path file;
+
+    @Option(names = "--role", defaultValue = "translator", paramLabel = "translator|collector",
+        description = "whose default counters file to read when --counters is not given (default: ${DEFAULT-VALUE})")
+    private String role;
+
+    @Option(names = "--all", description = "show counters that are still zero too")
+    private boolean all;
+
+    @Option(names = "--json", description = "one JSON object per sample: process, status and every counter by name")
+    private boolean json;
+
+    @Option(names = "--watch", description = "sample repeatedly, showing the rate per second since the last sample")
+    private boolean watch;
+
+    @Option(names = "--interval", defaultValue = "1000", paramLabel = "MS",
+        description = "milliseconds between samples with --watch (default: ${DEFAULT-VALUE})")
+    private long intervalMillis;
+
+    @Option(names = "--samples", defaultValue = "0", paramLabel = "N",
+        description = "stop after N samples with --watch (default: until interrupted)")
+    private long samples;
+
+    private final ObjectMapper mapper = new ObjectMapper();
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public Integer call() throws Exception
+    {
+        final Path path = null != file ? file : CountersFile.defaultPath(role);
+        if (!Files.isRegularFile(path))
+        {
+            System.err.println("dta stat: no counters file at " + path + " (is the " + role +
+                " running? pass --counters FILE for another location)");
+            return 1;
+        }
+        if (intervalMillis < 10)
+        {
+            System.err.println("dta stat: --interval must be at least 10 ms");
+            return 2;
+        }
+        final CountersFileReader reader;
+        try
+        {
+            reader = CountersFileReader.open(path);
+        }
+        catch (final IllegalArgumentException | UncheckedIOException ex)
+        {
+            System.err.println("dta stat: " + ex.getMessage());
+            return 1;
+        }
+        try (reader)
+        {
+            final PrintStream out = System.out;
+            List<Sample> previous = null;
+            long previousNanos = 0;
+            long taken = 0;
+            while (true)
+            {
+                final long now = System.nanoTime();
+                final List<Sample> current = sample(reader.counters());
+                final double seconds = null == previous ? 0 : (now - previousNanos) / 1e9;
+                print(out, path, reader, current, previous, seconds);
+                taken++;
+                if (!watch || (samples > 0 && taken >= samples))
+                {
+                    return 0;
+                }
+                previous = current;
+                previousNanos = now;
+                Thread.sleep(intervalMillis);
+            }
+        }
+    }
+
+    private record Sample(int id, String label, long value)
+    {
+    }
+
+    private static List<Sample> sample(final CountersReader counters)
+    {
+        final List<Sample> list = new ArrayList<>();
+        counters.forEach((value, id, label) -> list.add(new Sample(id, label, value)));
+        return list;
+    }
+
+    private void print(
+        final PrintStream out, final Path path, final CountersFileReader reader, final List<Sample> current,
+        final List<Sample> previous, final double seconds) throws Exception
+    {
+        final String status = status(reader);
+        if (json)
+        {
+            final ObjectNode root = mapper.createObjectNode();
+            root.put("file", path.toString());
+            root.put("role", reader.role());
+            root.put("pid", reader.pid());
+            root.put("status", status);
+            root.put("startedAt", Instant.ofEpochMilli(reader.startMillis()).toString());
+            final ObjectNode values = root.putObject("counters");
+            final ObjectNode rates = null == previous ? null : root.putObject("ratesPerSecond");
+            for (int i = 0; i < current.size(); i++)
+            {
+                final Sample s = current.get(i);
+                values.put(s.label, s.value);
+                if (null != rates && i < previous.size() && seconds > 0)
+                {
+                    rates.put(s.label, Math.round((s.value - previous.get(i).value) / seconds));
+                }
+            }
+            out.println(mapper.writeValueAsString(root));
+            return;
+        }
+
+        out.printf("%s pid %d, %s, started %s (%s)%n", reader.role(), reader.pid(), status,
+            Instant.ofEpochMilli(reader.startMillis()), path);
+        for (int i = 0; i < current.size(); i++)
+        {
+            final Sample s = current.get(i);
+            if (!all && 0 == s.value)
+            {
+                continue;
+            }
+            if (null != previous && i < previous.size() && seconds > 0)
+            {
+                out.printf("  %-52s %,18d  %,14.0f/s%n", s.label, s.value, (s.value - previous.get(i).value) / seconds);
+            }
+            else
+            {
+                out.printf("  %-52s %,18d%n", s.label, s.value);
+            }
+        }
+        out.flush();
+    }
+
+    private static String status(final CountersFileReader reader)
+    {
+        final long closed = reader.closedMillis();
+        if (0 != closed)
+        {
+            return "exited at " + Instant.ofEpochMilli(closed) + " (final values)";
+        }
+        if (!reader.isWriterAlive())
+        {
+            return "not running (ended without closing the file; last heartbeat " +
+                Instant.ofEpochMilli(reader.heartbeatMillis()) + ")";
+        }
+        final long age = System.currentTimeMillis() - reader.heartbeatMillis();
+        return age > 5_000 ? "running, but no heartbeat for " + age / 1000 + " s (stalled?)" : "running";
+    }
+}

@@ -1,0 +1,139 @@
+package io.dta.appliance.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.EngineCounters;
+import io.dta.appliance.engine.FrameSink;
+import io.dta.appliance.engine.TestFrames;
+import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.stat.CountersFile;
+import io.dta.appliance.stat.CountersFileReader;
+import io.dta.config.ConfigDefaults;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class StatCommandTest
+{
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldShowLiveEngineCountersFromTheSharedFileAndTheirFinalValuesAfterClose() throws Exception
+    {
+        final Path path = dir.resolve("translator.counters");
+        final CountersFile file = CountersFile.create(path, "translator", EngineCounters.count(), System.currentTimeMillis());
+        final EngineCounters counters = new EngineCounters(file.manager());
+        final TranslatorEngine engine = new TranslatorEngine(ConfigDefaults.load(), new DiscardSink(), false, counters);
+
+        final int reports = 37;
+        for (int i = 0; i < reports; i++)
+        {
+            final byte[] frame = TestFrames.report(0x01, TestFrames.keyWrite(1, i, new byte[] {1, 2, 3, 4}));
+            engine.onFrame(new UnsafeBuffer(frame), 0, frame.length, 1_000_000L * (i + 1));
+        }
+        final byte[] junk = TestFrames.report(0x09, new byte[8]);
+        engine.onFrame(new UnsafeBuffer(junk), 0, junk.length, 100_000_000L);
+
+        final CliRunner.Result live = CliRunner.run("stat", "--counters", path.toString(), "--json");
+        assertEquals(0, live.exitCode(), live.err());
+        final JsonNode running = MAPPER.readTree(live.out());
+        assertEquals("translator", running.get("role").asText());
+        assertEquals(ProcessHandle.current().pid(), running.get("pid").asLong());
+        assertEquals("running", running.get("status").asText());
+        assertEquals(reports + 1, running.get("counters").get(EngineCounter.REPORTS_IN.description()).asLong());
+        assertEquals(1, running.get("counters").get(EngineCounter.DROP_UNKNOWN_OPCODE.description()).asLong());
+        assertEquals(counters.get(EngineCounter.ROCE_FRAMES_OUT),
+            running.get("counters").get(EngineCounter.ROCE_FRAMES_OUT.description()).asLong());
+
+        final CliRunner.Result table = CliRunner.run("stat", "--counters", path.toString());
+        assertTrue(table.out().contains(EngineCounter.DROP_UNKNOWN_OPCODE.description()), table.out());
+        assertFalse(table.out().contains(EngineCounter.DROP_BAD_HOP.description()), "zero counters hidden by default");
+        assertTrue(CliRunner.run("stat", "--counters", path.toString(), "--all").out()
+            .contains(EngineCounter.DROP_BAD_HOP.description()));
+
+        file.close();
+        final JsonNode exited = MAPPER.readTree(CliRunner.run("stat", "--counters", path.toString(), "--json").out());
+        assertTrue(exited.get("status").asText().startsWith("exited"), exited.toString());
+        assertEquals(reports + 1, exited.get("counters").get(EngineCounter.REPORTS_IN.description()).asLong());
+    }
+
+    @Test
+    void shouldWatchWithRatesForTheRequestedNumberOfSamples() throws Exception
+    {
+        final Path path = dir.resolve("w.counters");
+        try (CountersFile file = CountersFile.create(path, "translator", EngineCounters.count(), 1L))
+        {
+            new EngineCounters(file.manager()).add(EngineCounter.FRAMES_IN, 5);
+            final CliRunner.Result r = CliRunner.run(
+                "stat", "--counters", path.toString(), "--json", "--watch", "--interval", "20", "--samples", "3");
+            assertEquals(0, r.exitCode(), r.err());
+            final String[] lines = r.out().strip().split("\n");
+            assertEquals(3, lines.length, r.out());
+            assertFalse(MAPPER.readTree(lines[0]).has("ratesPerSecond"));
+            assertEquals(0, MAPPER.readTree(lines[2]).get("ratesPerSecond")
+                .get(EngineCounter.FRAMES_IN.description()).asLong());
+        }
+    }
+
+    @Test
+    void shouldRefuseASecondLiveWriterAndExplainMissingOrForeignFiles() throws Exception
+    {
+        final Path path = dir.resolve("x.counters");
+        try (CountersFile ignored = CountersFile.create(path, "collector", 4, 1L))
+        {
+            final IllegalStateException ex = assertThrows(IllegalStateException.class,
+                () -> CountersFile.create(path, "translator", 4, 2L));
+            assertTrue(ex.getMessage().contains("belongs to a running collector"), ex.getMessage());
+        }
+        CountersFile.create(path, "translator", 4, 3L).close();
+        try (CountersFileReader reader = CountersFileReader.open(path))
+        {
+            assertEquals("translator", reader.role());
+            assertFalse(reader.isWriterAlive());
+        }
+
+        final CliRunner.Result missing = CliRunner.run("stat", "--counters", dir.resolve("none").toString());
+        assertEquals(1, missing.exitCode());
+        assertTrue(missing.err().contains("no counters file"), missing.err());
+
+        final Path foreign = Files.write(dir.resolve("foreign"), new byte[512]);
+        final CliRunner.Result bad = CliRunner.run("stat", "--counters", foreign.toString());
+        assertEquals(1, bad.exitCode());
+        assertTrue(bad.err().contains("not a dta counters file"), bad.err());
+    }
+
+    private static final class DiscardSink implements FrameSink
+    {
+        private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[4096]);
+
+        @Override
+        public MutableDirectBuffer buffer()
+        {
+            return buffer;
+        }
+
+        @Override
+        public int claim(final int maxLength)
+        {
+            return 0;
+        }
+
+        @Override
+        public void commit(final int offset, final int length, final long timeNanos)
+        {
+        }
+    }
+}

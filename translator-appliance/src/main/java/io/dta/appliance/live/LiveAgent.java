@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The live DPDK data plane of one process, as one Agrona {@link Agent} on one thread: the EAL is started in
  * {@link #onStart()} (so that it pins this thread, and only this thread, to the main lcore), the ports of every role
- * are opened, and each duty cycle runs the timers of the subclass, takes one rx burst from every port (reading each
- * frame in place in its mbuf), answers ARP requests for the process's own addresses, hands every other frame to the
+ * are opened, and each duty cycle takes one rx burst from the last role's port (the collector link), runs the timers
+ * of the subclass, takes one rx burst from every other port (reading each frame in place in its mbuf), answers ARP requests for the process's own addresses, hands every other frame to the
  * subclass, and sends what was queued in one tx burst per port.
  * <p>
  * Stopping: {@link #requestStop()} (from a signal handler, any thread) makes the next duty cycle start draining:
@@ -241,10 +241,19 @@ public abstract class LiveAgent implements Agent
         {
             checkLinks(now);
         }
-        int work = timers(now);
+        // The collector link (the last role's port) is read before the timers run: after a stall of this thread,
+        // the responses waiting in its rx ring must be seen before an ACK timeout is declared.
+        final int last = roles.length - 1;
+        final int linkRole = firstRoleOf(last);
+        int work = 0;
+        if (readsPort(linkRole))
+        {
+            work += receive(linkRole, now);
+        }
+        work += timers(now);
         for (int r = 0; r < roles.length; r++)
         {
-            if (isFirstRoleOfPort(r) && reads(r, linksReady, draining))
+            if (r != linkRole && isFirstRoleOfPort(r) && readsPort(r))
             {
                 work += receive(r, now);
             }
@@ -267,6 +276,33 @@ public abstract class LiveAgent implements Agent
             throw new AgentTerminationException(true);
         }
         return work;
+    }
+
+    /**
+     * A port is read when any role on it wants it read.
+     */
+    private boolean readsPort(final int firstRole)
+    {
+        for (int r = firstRole; r < roles.length; r++)
+        {
+            if (portOfRole[r] == portOfRole[firstRole] && reads(r, linksReady, draining))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int firstRoleOf(final int role)
+    {
+        for (int r = 0; r < role; r++)
+        {
+            if (portOfRole[r] == portOfRole[role])
+            {
+                return r;
+            }
+        }
+        return role;
     }
 
     private boolean isFirstRoleOfPort(final int role)

@@ -71,7 +71,8 @@ public final class RunCommand implements Callable<Integer>
     private int poolSize;
 
     @Option(names = "--link-wait-ms", defaultValue = "10000", paramLabel = "MS",
-        description = "wait this long for the links to come up before reading reports anyway (default: ${DEFAULT-VALUE})")
+        description = "wait this long for the links to come up before reading reports anyway (default: " +
+            "${DEFAULT-VALUE})")
     private long linkWaitMillis;
 
     @Option(names = "--drain-ms", defaultValue = "1000", paramLabel = "MS",

@@ -6,13 +6,13 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * Answers ARP requests for its IPv4 addresses (usually one) with their MACs, so that routers and hosts on a live link can resolve the
- * appliance (the translator's {@code translator.ip}, or a soft collector's IP). Requests for other addresses, ARP
- * replies and malformed ARP packets are counted and ignored; the appliance itself never asks (its peers' MACs are
- * configured).
+ * Answers ARP requests for its IPv4 addresses (usually one) with their MACs, so that routers and hosts on a live link
+ * can resolve the appliance (the translator's {@code translator.ip}, or a soft collector's IP). Requests for other
+ * addresses, ARP replies and malformed ARP packets are counted and ignored; the appliance itself never asks (its
+ * peers' MACs are configured).
  * <p>
- * A reply keeps the request's VLAN tags, goes to the requester's MAC, and is padded to the 60-byte Ethernet
- * minimum. Zero allocation; single-threaded.
+ * A reply keeps the request's VLAN tags, goes to the requester's MAC, and is padded to the 60-byte Ethernet minimum.
+ * Zero allocation; single-threaded.
  */
 public final class ArpResponder
 {

@@ -18,19 +18,20 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The live DPDK data plane of one process, as one Agrona {@link Agent} on one thread: the EAL is started in
- * {@link #onStart()} (so that it pins this thread, and only this thread, to the main lcore), the ports of every role
- * are opened, and each duty cycle takes one rx burst from the last role's port (the collector link), runs the timers
- * of the subclass, takes one rx burst from every other port (reading each frame in place in its mbuf), answers ARP requests for the process's own addresses, hands every other frame to the
- * subclass, and sends what was queued in one tx burst per port.
+ * The live DPDK data plane of one process, as one Agrona {@link Agent} on one thread: the EAL is started in {@link
+ * #onStart()} (so that it pins this thread, and only this thread, to the main lcore), the ports of every role are
+ * opened, and each duty cycle takes one rx burst from the last role's port (the collector link), runs the timers of
+ * the subclass, takes one rx burst from every other port (reading each frame in place in its mbuf), answers ARP
+ * requests for the process's own addresses, hands every other frame to the subclass, and sends what was queued in one
+ * tx burst per port.
  * <p>
  * Stopping: {@link #requestStop()} (from a signal handler, any thread) makes the next duty cycle start draining:
- * {@link #startDrain(long)} (flush partial batches), then duty cycles go on until {@link #drained()} or the drain
- * time is over, and the agent terminates; {@link #onClose()} sends what is left and closes ports, pool and EAL.
+ * {@link #startDrain(long)} (flush partial batches), then duty cycles go on until {@link #drained()} or the drain time
+ * is over, and the agent terminates; {@link #onClose()} sends what is left and closes ports, pool and EAL.
  * <p>
- * Counters: the subclass allocates its own in the counters file in its constructor; this class adds the ARP, pool
- * and port counters when it starts. Every stats interval (and at the end) the heartbeat of the counters file, the ports' device statistics,
- * the tx ring drops and the ARP counts are written to the shared-memory counters file.
+ * Counters: the subclass allocates its own in the counters file in its constructor; this class adds the ARP, pool and
+ * port counters when it starts. Every stats interval (and at the end) the heartbeat of the counters file, the ports'
+ * device statistics, the tx ring drops and the ARP counts are written to the shared-memory counters file.
  */
 public abstract class LiveAgent implements Agent
 {

@@ -138,8 +138,8 @@ public final class LiveFrameSink implements FrameSink, AutoCloseable
             return false;
         }
         final int udp = ip + ((buffer.getByte(ip) & 0x0F) << 2);
-        return udp + UdpFlyweight.HEADER_LENGTH <= length &&
-            UdpFlyweight.ROCEV2_PORT == (buffer.getShort(udp + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF);
+        return udp + UdpFlyweight.HEADER_LENGTH <= length && UdpFlyweight.ROCEV2_PORT ==
+            (buffer.getShort(udp + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF);
     }
 
     /**

@@ -31,7 +31,8 @@ public final class LiveTranslatorAgent extends LiveAgent
      * @param settings     EAL arguments, ports (reports, then collector link), timings.
      * @param countersFile the shared-memory counters file (the caller creates and closes it).
      */
-    public LiveTranslatorAgent(final ApplianceConfig config, final LiveSettings settings, final CountersFile countersFile)
+    public LiveTranslatorAgent(
+        final ApplianceConfig config, final LiveSettings settings, final CountersFile countersFile)
     {
         super(settings, new String[] { "reports", "collector link" }, countersFile,
             new ArpResponder(config.translator().mac(), config.translator().ip()));

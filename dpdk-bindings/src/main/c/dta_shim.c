@@ -96,3 +96,14 @@ unsigned int dta_ring_count(const struct rte_ring *r)
 {
     return rte_ring_count(r);
 }
+
+/*
+ * Link status without waiting (rte_eth_link_get_nowait): 1 up, 0 down, or a negative errno. struct rte_eth_link
+ * keeps the status in a bit-field, which a layout probe cannot give an offset for, so C reads it.
+ */
+int dta_eth_link_up(uint16_t port_id)
+{
+    struct rte_eth_link link;
+    const int rc = rte_eth_link_get_nowait(port_id, &link);
+    return rc < 0 ? rc : (RTE_ETH_LINK_UP == link.link_status ? 1 : 0);
+}

@@ -236,6 +236,17 @@ public final class EthPort implements AutoCloseable
     }
 
     /**
+     * @return true when the port's link is up now (does not wait for auto-negotiation); a virtual device such as
+     *         {@code net_memif} is up once its peer has connected.
+     */
+    public boolean linkUp()
+    {
+        final int status = dpdk_h.dta_eth_link_up(port);
+        Eal.check(status, "rte_eth_link_get_nowait(" + portId + ")");
+        return 1 == status;
+    }
+
+    /**
      * Stops and closes the port (for {@code net_pcap}, this flushes and closes its tx capture).
      */
     @Override

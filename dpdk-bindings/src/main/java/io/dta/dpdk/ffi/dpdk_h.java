@@ -2491,4 +2491,61 @@ public final class dpdk_h
             throw new AssertionError("should not reach here", ex$);
         }
     }
+
+    private static final class dta_eth_link_up
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(dpdk_h.C_INT, dpdk_h.C_SHORT);
+        static final MemorySegment ADDR = dpdk_h.findOrThrow("dta_eth_link_up");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for {@code dta_eth_link_up}.
+     *
+     * @return the descriptor.
+     */
+    public static FunctionDescriptor dta_eth_link_up$descriptor()
+    {
+        return dta_eth_link_up.DESC;
+    }
+
+    /**
+     * Downcall handle for {@code dta_eth_link_up}.
+     *
+     * @return the handle.
+     */
+    public static MethodHandle dta_eth_link_up$handle()
+    {
+        return dta_eth_link_up.HANDLE;
+    }
+
+    /**
+     * Address of {@code dta_eth_link_up}.
+     *
+     * @return the symbol's address.
+     */
+    public static MemorySegment dta_eth_link_up$address()
+    {
+        return dta_eth_link_up.ADDR;
+    }
+
+    /**
+     * {@code int dta_eth_link_up(uint16_t port_id)} (shim: {@code rte_eth_link_get_nowait}'s link status bit-field;
+     * 1 up, 0 down, negative errno).
+     *
+     * @param port_id C parameter {@code port_id}.
+     * @return the C return value.
+     */
+    public static int dta_eth_link_up(final short port_id)
+    {
+        final var mh$ = dta_eth_link_up.HANDLE;
+        try
+        {
+            return (int)mh$.invokeExact(port_id);
+        }
+        catch (final Throwable ex$)
+        {
+            throw new AssertionError("should not reach here", ex$);
+        }
+    }
 }

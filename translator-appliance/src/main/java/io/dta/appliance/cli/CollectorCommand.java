@@ -2,6 +2,10 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.live.LiveCollectorAgent;
+import io.dta.appliance.live.LiveRunner;
+import io.dta.appliance.live.LiveSettings;
+import io.dta.appliance.stat.CountersFile;
 import io.dta.codec.pcap.PcapFormatException;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.codec.pcap.PcapWriter;
@@ -14,7 +18,9 @@ import io.dta.collector.store.StoreException;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.NetAddress;
+import io.dta.dpdk.DpdkLibrary;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.IdleStrategy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,17 +38,22 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * {@code dta collector}: the soft collector offline. Every frame of a capture goes through the RoCEv2 responder in
- * capture order; the regions live in memory-mapped files under {@code --store}, the responses go to a capture with
- * the request's timestamp plus 1 µs.
+ * {@code dta collector}: the soft collector, offline or live. Offline ({@code --in/--out}), every frame of a capture
+ * goes through the RoCEv2 responder in capture order and the responses go to a capture with the request's timestamp
+ * plus 1 µs. Live ({@code --port} with EAL options), the responder runs on a DPDK port until SIGINT or SIGTERM
+ * ({@link LiveCollectorAgent}), with its counters in a shared-memory file that {@code dta stat --role collector}
+ * reads. Either way the regions live in memory-mapped files under {@code --store}.
  */
 @Command(
     name = "collector",
     mixinStandardHelpOptions = true,
     description = {
-        "Run the soft RoCEv2 collector over a capture of RoCEv2 frames (e.g. the output of dta replay).",
-        "Regions are (re)created zero-filled as memory-mapped files under --store/<collector>/; ACK, NAK and",
-        "ATOMIC ACK responses are written to --out, 1 us after their request. Query the store with dta query." })
+        "Run the soft RoCEv2 collector over a capture of RoCEv2 frames (e.g. the output of dta replay), or live",
+        "on a DPDK port (--port, with EAL options such as --vdev) until SIGINT or SIGTERM.",
+        "Regions are (re)created zero-filled as memory-mapped files under --store/<collector>/. Offline, ACK, NAK",
+        "and ATOMIC ACK responses are written to --out, 1 us after their request; live, they are sent back on the",
+        "port, ARP requests for the collectors' IPs are answered, and the counters are in a shared-memory file",
+        "(dta stat --role collector). Query the store with dta query, also while a live collector runs." })
 public final class CollectorCommand implements Callable<Integer>
 {
     /** Delay between a request's timestamp and its response's. */
@@ -51,12 +62,27 @@ public final class CollectorCommand implements Callable<Integer>
     @Mixin
     private ConfigOption config = new ConfigOption();
 
-    @Option(names = "--in", required = true, paramLabel = "ROCE.pcap", description = "capture of RoCEv2 requests")
+    @Option(names = "--in", paramLabel = "ROCE.pcap", description = "offline: capture of RoCEv2 requests")
     private Path in;
 
-    @Option(names = "--out", required = true, paramLabel = "RESPONSES.pcap",
-        description = "capture to write the responses to")
+    @Option(names = "--out", paramLabel = "RESPONSES.pcap",
+        description = "offline: capture to write the responses to")
     private Path out;
+
+    @Option(names = "--port", paramLabel = "PORT",
+        description = "live: the DPDK port of the collector link, an ethdev port id or name (e.g. net_memif0)")
+    private String port;
+
+    @Mixin
+    private EalOptions eal = new EalOptions();
+
+    @Option(names = "--counters", paramLabel = "FILE",
+        description = "live: shared-memory counters file (default: /dev/shm/dta/collector.counters)")
+    private Path counters;
+
+    @Option(names = "--idle", defaultValue = "backoff", paramLabel = "STRATEGY",
+        description = "live: idle strategy, backoff (default), spin, yield or noop")
+    private String idle;
 
     @Option(names = "--store", required = true, paramLabel = "DIR", description = "store directory")
     private Path store;
@@ -70,12 +96,28 @@ public final class CollectorCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        final boolean live = null != port;
+        if (live ? null != in || null != out : null == in || null == out || eal.given())
+        {
+            System.err.println("dta collector: give either --in and --out (offline) or --port with EAL options (live)");
+            return 2;
+        }
+        final IdleStrategy idleStrategy = RunCommand.idleStrategy("collector", idle);
+        if (null == idleStrategy)
+        {
+            return 2;
+        }
         final ApplianceConfig appliance = config.load("collector");
         if (null == appliance)
         {
             return 2;
         }
-        if (!Files.isReadable(in))
+        if (live && !DpdkLibrary.isAvailable())
+        {
+            System.err.println("dta collector: " + DpdkLibrary.unavailableReason());
+            return 1;
+        }
+        if (!live && !Files.isReadable(in))
         {
             System.err.println("dta collector: cannot read " + in);
             return 1;
@@ -89,6 +131,10 @@ public final class CollectorCommand implements Callable<Integer>
             }
             final SoftResponder responder = new SoftResponder(appliance,
                 (collector, region) -> stores.get(collector.name()).memory(region));
+            if (live)
+            {
+                return runLive(appliance, responder, idleStrategy);
+            }
             run(responder);
             printSummary(responder, json, System.out);
             return 0;
@@ -103,7 +149,12 @@ public final class CollectorCommand implements Callable<Integer>
             System.err.println("dta collector: " + ex.getMessage());
             return 1;
         }
-        catch (final IOException | UncheckedIOException ex)
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+        catch (final IOException | UncheckedIOException | IllegalStateException ex)
         {
             System.err.println("dta collector: " + ex.getMessage());
             return 1;
@@ -114,6 +165,34 @@ public final class CollectorCommand implements Callable<Integer>
             {
                 s.close();
             }
+        }
+    }
+
+    private int runLive(final ApplianceConfig appliance, final SoftResponder responder, final IdleStrategy idleStrategy)
+        throws InterruptedException
+    {
+        final LiveSettings settings = new LiveSettings(eal.args("collector"), List.of(port),
+            LiveSettings.DEFAULT_BURST, LiveSettings.DEFAULT_POOL_SIZE, 0, 0,
+            LiveSettings.DEFAULT_STATS_INTERVAL_MILLIS);
+        final Path path = null == counters ? CountersFile.defaultPath("collector") : counters;
+        try (CountersFile file = CountersFile.create(path, "collector", 128, System.currentTimeMillis()))
+        {
+            final LiveCollectorAgent agent = new LiveCollectorAgent(appliance, appliance.collectors(), responder,
+                settings, file);
+            System.err.println("dta collector: EAL " + String.join(" ", settings.ealArgs()) + "; counters " + path +
+                "; stop with SIGINT or SIGTERM");
+            final Throwable failure = LiveRunner.run(agent, idleStrategy);
+            printSummary(responder, json, System.out);
+            if (!json)
+            {
+                RunCommand.printPorts(agent, System.out);
+            }
+            if (null != failure)
+            {
+                System.err.println("dta collector: " + failure.getMessage());
+                return 1;
+            }
+            return 0;
         }
     }
 

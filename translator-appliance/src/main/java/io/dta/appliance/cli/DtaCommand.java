@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Direct Telemetry Access translator: DTA reports in, RoCEv2 frames out.",
-    subcommands = { DemoCommand.class, DecodeCommand.class, GenCommand.class, ReplayCommand.class, CollectorCommand.class, QueryCommand.class, BenchCommand.class, StatCommand.class, CommandLine.HelpCommand.class })
+    subcommands = { DemoCommand.class, DecodeCommand.class, GenCommand.class, ReplayCommand.class, RunCommand.class, CollectorCommand.class, QueryCommand.class, BenchCommand.class, StatCommand.class, CommandLine.HelpCommand.class })
 public final class DtaCommand implements Runnable
 {
     @CommandLine.Spec

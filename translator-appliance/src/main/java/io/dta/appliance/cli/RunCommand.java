@@ -1,0 +1,262 @@
+package io.dta.appliance.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.dpdk.IdleStrategies;
+import io.dta.appliance.live.LiveAgent;
+import io.dta.appliance.live.LiveRunner;
+import io.dta.appliance.live.LiveSettings;
+import io.dta.appliance.live.LiveTranslatorAgent;
+import io.dta.appliance.live.PortCounters;
+import io.dta.appliance.stat.CountersFile;
+import io.dta.config.ApplianceConfig;
+import io.dta.dpdk.DpdkLibrary;
+import io.dta.dpdk.EthStats;
+import org.agrona.concurrent.IdleStrategy;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code dta run}: the translator live on DPDK, until SIGINT or SIGTERM.
+ */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Run the translator live on DPDK: DTA reports in on the reports port, RoCEv2 frames out on the collector",
+        "link and the collector's ACK/NAK/ATOMIC ACK back on it (one port may be both). Answers ARP for",
+        "translator.ip on both. Counters live in a shared-memory file that dta stat reads. Runs until SIGINT or",
+        "SIGTERM, then flushes partial batches, waits up to --drain-ms for the last acknowledgements, and prints",
+        "its final counters. Needs DPDK 22.11 and root (or the capabilities DPDK needs).",
+        "Exit status: 0 after a signal, 1 when the data plane failed, 2 on bad arguments or configuration." })
+public final class RunCommand implements Callable<Integer>
+{
+    @Mixin
+    private ConfigOption config = new ConfigOption();
+
+    @Mixin
+    private EalOptions eal = new EalOptions();
+
+    @Option(names = "--reports-port", defaultValue = "0", paramLabel = "PORT",
+        description = "port the reports come in on: an ethdev port id or name (default: ${DEFAULT-VALUE})")
+    private String reportsPort;
+
+    @Option(names = "--collector-port", paramLabel = "PORT",
+        description = "port of the collector link (RoCEv2 out, responses in): id or name (default: the reports port)")
+    private String collectorPort;
+
+    @Option(names = "--counters", paramLabel = "FILE",
+        description = "shared-memory counters file (default: /dev/shm/dta/translator.counters)")
+    private Path counters;
+
+    @Option(names = "--idle", defaultValue = "backoff", paramLabel = "STRATEGY",
+        description = "idle strategy of the data plane: backoff (spin, yield, then park up to 100 us when idle; " +
+            "default), spin (busy-spin), yield, noop")
+    private String idle;
+
+    @Option(names = "--burst", defaultValue = "32", paramLabel = "N", description = "packets per rx/tx burst")
+    private int burst;
+
+    @Option(names = "--pool-size", defaultValue = "16383", paramLabel = "N", description = "mbufs in the pool")
+    private int poolSize;
+
+    @Option(names = "--link-wait-ms", defaultValue = "10000", paramLabel = "MS",
+        description = "wait this long for the links to come up before reading reports anyway (default: " +
+            "${DEFAULT-VALUE})")
+    private long linkWaitMillis;
+
+    @Option(names = "--drain-ms", defaultValue = "1000", paramLabel = "MS",
+        description = "after a stop signal, wait this long at most for outstanding acknowledgements (default: " +
+            "${DEFAULT-VALUE})")
+    private long drainMillis;
+
+    @Option(names = "--json", description = "print the final summary as one JSON object")
+    private boolean json;
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public Integer call() throws InterruptedException
+    {
+        final IdleStrategy idleStrategy = idleStrategy("run", idle);
+        if (null == idleStrategy)
+        {
+            return 2;
+        }
+        if (burst < 1 || burst > 512 || poolSize < 2 * burst || linkWaitMillis < 0 || drainMillis < 0)
+        {
+            System.err.println("dta run: --burst must be 1..512, --pool-size at least twice the burst, and the " +
+                "waits not negative");
+            return 2;
+        }
+        final ApplianceConfig appliance = config.load("run");
+        if (null == appliance)
+        {
+            return 2;
+        }
+        final String refused = unsupportedLive(appliance);
+        if (null != refused)
+        {
+            System.err.println("dta run: " + refused);
+            return 2;
+        }
+        if (!DpdkLibrary.isAvailable())
+        {
+            System.err.println("dta run: " + DpdkLibrary.unavailableReason());
+            return 1;
+        }
+        final LiveSettings settings = new LiveSettings(eal.args("run"),
+            List.of(reportsPort, null == collectorPort ? reportsPort : collectorPort), burst, poolSize, linkWaitMillis,
+            drainMillis, LiveSettings.DEFAULT_STATS_INTERVAL_MILLIS);
+        final Path path = null == counters ? CountersFile.defaultPath("translator") : counters;
+        final CountersFile file;
+        try
+        {
+            file = CountersFile.create(path, "translator", 256, System.currentTimeMillis());
+        }
+        catch (final IllegalStateException | IllegalArgumentException | UncheckedIOException ex)
+        {
+            System.err.println("dta run: " + ex.getMessage());
+            return 1;
+        }
+        try (file)
+        {
+            final LiveTranslatorAgent agent = new LiveTranslatorAgent(appliance, settings, file);
+            System.err.println("dta run: EAL " + String.join(" ", settings.ealArgs()) + "; counters " + path +
+                "; stop with SIGINT or SIGTERM");
+            final Throwable failure = LiveRunner.run(agent, idleStrategy);
+            if (null != agent.engine())
+            {
+                printSummary(agent, json, System.out);
+            }
+            if (null != failure)
+            {
+                System.err.println("dta run: " + failure.getMessage());
+                return 1;
+            }
+            return 0;
+        }
+    }
+
+    /**
+     * What a live translator cannot run yet.
+     * <p>
+     * TODO(connect): negotiated regions (RDMA-CM connection set-up) need the connection manager
+     * ({@code io.dta.appliance.connect.ConnectionManager}, being built in parallel) on the collector link before the
+     * engine may send: start it in {@code LiveTranslatorAgent.onStarted}, hand it the CM frames (UD QP1, BTH opcode
+     * SEND Only) the engine skips, and build the engine from the connected configuration. Until then return
+     * "negotiated regions (collectors[i].connection) need the connection manager, which dta run does not have yet;
+     * configure static regions (qpn, rkey, address)" here for every negotiated region. Today's configuration schema
+     * has static regions only (an unknown {@code connection} key is refused by the loader), so nothing is refused.
+     *
+     * @param config the configuration.
+     * @return why the configuration cannot run live, or null.
+     */
+    static String unsupportedLive(final ApplianceConfig config)
+    {
+        return null;
+    }
+
+    /**
+     * @param command the command, for messages.
+     * @param name    an idle strategy name; {@code spin} is accepted for {@code busy-spin}.
+     * @return the strategy, or null (after a message) for an unknown name.
+     */
+    static IdleStrategy idleStrategy(final String command, final String name)
+    {
+        try
+        {
+            return IdleStrategies.parse("spin".equals(name) ? "busy-spin" : name);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            System.err.println("dta " + command + ": --idle: " + ex.getMessage());
+            return null;
+        }
+    }
+
+    private static void printSummary(final LiveTranslatorAgent agent, final boolean json, final PrintStream out)
+    {
+        if (json)
+        {
+            final Map<String, Object> root = EngineSummary.toMap(agent.engine());
+            root.putAll(liveSummary(agent));
+            try
+            {
+                out.println(new ObjectMapper().writeValueAsString(root));
+            }
+            catch (final JsonProcessingException ex)
+            {
+                throw new IllegalStateException(ex);
+            }
+            return;
+        }
+        EngineSummary.print(agent.engine(), false, out);
+        printPorts(agent, out);
+    }
+
+    /**
+     * The data plane's own numbers: ports, ARP, pool.
+     *
+     * @param agent the agent after its run.
+     * @return keys {@code ports}, {@code arpRequestsAnswered}, {@code framesDroppedPoolEmpty}.
+     */
+    static Map<String, Object> liveSummary(final LiveAgent agent)
+    {
+        final Map<String, Object> root = new LinkedHashMap<>();
+        final List<Map<String, Object>> ports = new ArrayList<>();
+        for (final PortCounters c : agent.portCounters())
+        {
+            final Map<String, Object> port = new LinkedHashMap<>();
+            port.put("port", c.port().portId());
+            port.put("name", c.port().name());
+            final EthStats s = c.last();
+            if (null != s)
+            {
+                port.put("rxPackets", s.inPackets());
+                port.put("txPackets", s.outPackets());
+                port.put("rxMissed", s.inMissed());
+                port.put("rxErrors", s.inErrors());
+                port.put("txErrors", s.outErrors());
+            }
+            port.put("txDroppedRingFull", c.txRingFull());
+            ports.add(port);
+        }
+        root.put("ports", ports);
+        root.put("arpRequestsAnswered", agent.arp().requestsAnswered());
+        root.put("framesDroppedPoolEmpty", agent.claimFailures());
+        return root;
+    }
+
+    /**
+     * Prints one line per port, the ARP and pool counts.
+     *
+     * @param agent the agent after its run.
+     * @param out   where to print.
+     */
+    static void printPorts(final LiveAgent agent, final PrintStream out)
+    {
+        out.println("ports:");
+        for (final PortCounters c : agent.portCounters())
+        {
+            final EthStats s = c.last();
+            out.printf("  %d %-24s rx %d, tx %d, rx missed %d, rx errors %d, tx errors %d, tx ring full %d%n",
+                c.port().portId(), c.port().name(), null == s ? 0 : s.inPackets(), null == s ? 0 : s.outPackets(),
+                null == s ? 0 : s.inMissed(), null == s ? 0 : s.inErrors(), null == s ? 0 : s.outErrors(),
+                c.txRingFull());
+        }
+        out.printf("ARP requests answered %d, frames dropped for want of an mbuf %d%n", agent.arp().requestsAnswered(),
+            agent.claimFailures());
+    }
+}

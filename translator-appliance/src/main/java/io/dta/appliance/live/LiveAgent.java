@@ -1,0 +1,511 @@
+package io.dta.appliance.live;
+
+import io.dta.appliance.stat.CountersFile;
+import io.dta.dpdk.Eal;
+import io.dta.dpdk.EthPort;
+import io.dta.dpdk.Mbuf;
+import io.dta.dpdk.MbufArray;
+import io.dta.dpdk.Mempool;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentTerminationException;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The live DPDK data plane of one process, as one Agrona {@link Agent} on one thread: the EAL is started in {@link
+ * #onStart()} (so that it pins this thread, and only this thread, to the main lcore), the ports of every role are
+ * opened, and each duty cycle takes one rx burst from the last role's port (the collector link), runs the timers of
+ * the subclass, takes one rx burst from every other port (reading each frame in place in its mbuf), answers ARP
+ * requests for the process's own addresses, hands every other frame to the subclass, and sends what was queued in one
+ * tx burst per port.
+ * <p>
+ * Stopping: {@link #requestStop()} (from a signal handler, any thread) makes the next duty cycle start draining:
+ * {@link #startDrain(long)} (flush partial batches), then duty cycles go on until {@link #drained()} or the drain time
+ * is over, and the agent terminates; {@link #onClose()} sends what is left and closes ports, pool and EAL.
+ * <p>
+ * Counters: the subclass allocates its own in the counters file in its constructor; this class adds the ARP, pool and
+ * port counters when it starts. Every stats interval (and at the end) the heartbeat of the counters file, the ports'
+ * device statistics, the tx ring drops and the ARP counts are written to the shared-memory counters file.
+ */
+public abstract class LiveAgent implements Agent
+{
+    /** Agrona counter type id of the data plane's own counters (ARP, pool, duty cycles). */
+    public static final int TYPE_ID = 0x0D7A_0003;
+
+    private static final long LINK_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final LiveSettings settings;
+    private final String[] roles;
+    private final CountersFile countersFile;
+    private final ArpResponder arp;
+    private final MbufArray rx;
+    private final Mbuf mbuf = new Mbuf();
+    private final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer arpReply = new UnsafeBuffer(ByteBuffer.allocateDirect(ArpResponder.MIN_FRAME_LENGTH +
+        ArpResponder.MAX_REPLY_LENGTH));
+    private final long statsIntervalNanos;
+    private AtomicCounter arpAnswered;
+    private AtomicCounter arpIgnored;
+    private AtomicCounter claimFailures;
+    private AtomicCounter dutyCycles;
+    private volatile boolean stopRequested;
+    private volatile Throwable failure;
+
+    private Eal eal;
+    private Mempool pool;
+    private final List<EthPort> ports = new ArrayList<>();
+    private EthPort[] portOfRole;
+    private TxQueue[] txOfRole;
+    private PortCounters[] portCounters;
+    private LiveFrameSink sink;
+    private boolean linksReady;
+    private long linkDeadline;
+    private long nextLinkCheck;
+    private long nextStats;
+    private boolean draining;
+    private long drainDeadline;
+    private long cycles;
+    private boolean closed;
+
+    /**
+     * @param settings     EAL arguments, ports, timings.
+     * @param roles        the role of each port spec, e.g. {@code reports} and {@code collector link}.
+     * @param countersFile where the counters live (the caller creates and closes it).
+     * @param arp          the ARP responder for this process's addresses.
+     */
+    protected LiveAgent(
+        final LiveSettings settings, final String[] roles, final CountersFile countersFile, final ArpResponder arp)
+    {
+        if (roles.length != settings.portSpecs().size())
+        {
+            throw new IllegalArgumentException("one port spec per role " + List.of(roles));
+        }
+        this.settings = settings;
+        this.roles = roles.clone();
+        this.countersFile = countersFile;
+        this.arp = arp;
+        this.rx = new MbufArray(settings.burst());
+        this.statsIntervalNanos = TimeUnit.MILLISECONDS.toNanos(settings.statsIntervalMillis());
+    }
+
+    /**
+     * Called on the data-plane thread once the EAL runs and the ports are open.
+     *
+     * @param sink where frames go.
+     */
+    protected abstract void onStarted(LiveFrameSink sink);
+
+    /**
+     * Runs the subclass's timers.
+     *
+     * @param nowNanos the clock ({@link System#nanoTime()}).
+     * @return work done.
+     */
+    protected abstract int timers(long nowNanos);
+
+    /**
+     * One received frame that is not ARP.
+     *
+     * @param role     index of the role of the port it came in on.
+     * @param frame    the frame, in place in its mbuf (valid during the call only).
+     * @param nowNanos the clock.
+     */
+    protected abstract void onFrame(int role, UnsafeBuffer frame, long nowNanos);
+
+    /**
+     * Whether to read a role's port in this duty cycle.
+     *
+     * @param role       the role.
+     * @param linksReady every link is up (or the link wait is over).
+     * @param draining   a stop was requested.
+     * @return true to take an rx burst from it.
+     */
+    protected abstract boolean reads(int role, boolean linksReady, boolean draining);
+
+    /**
+     * A stop was requested: flush what is held.
+     *
+     * @param nowNanos the clock.
+     */
+    protected abstract void startDrain(long nowNanos);
+
+    /**
+     * @return true when nothing is left to send or wait for after a stop.
+     */
+    protected abstract boolean drained();
+
+    /**
+     * Writes the subclass's counters that are not written as they change (called at every stats tick and at the
+     * end).
+     */
+    protected abstract void publish();
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public void onStart()
+    {
+        eal = Eal.init(settings.ealArgs());
+        pool = Mempool.create(roleName().replace("dta-", "") + "_pool", settings.poolSize(), 256,
+            Mempool.DEFAULT_DATA_ROOM);
+        portOfRole = new EthPort[roles.length];
+        txOfRole = new TxQueue[roles.length];
+        final List<TxQueue> queues = new ArrayList<>();
+        for (int r = 0; r < roles.length; r++)
+        {
+            final int id = portId(eal, settings.portSpecs().get(r));
+            for (int i = 0; i < ports.size(); i++)
+            {
+                if (ports.get(i).portId() == id)
+                {
+                    portOfRole[r] = ports.get(i);
+                    txOfRole[r] = queues.get(i);
+                }
+            }
+            if (null == portOfRole[r])
+            {
+                final EthPort port = EthPort.open(id, pool, EthPort.DEFAULT_DESCRIPTORS, EthPort.DEFAULT_DESCRIPTORS,
+                    false);
+                ports.add(port);
+                queues.add(new TxQueue(port, settings.burst()));
+                portOfRole[r] = port;
+                txOfRole[r] = queues.getLast();
+            }
+        }
+        // After the subclass's counters (allocated in its constructor), so they come first in dta stat.
+        final CountersManager manager = countersFile.manager();
+        arpAnswered = manager.newCounter("ARP requests answered", TYPE_ID);
+        arpIgnored = manager.newCounter("ARP packets ignored (other targets, replies)", TYPE_ID);
+        claimFailures = manager.newCounter("frames dropped: mbuf pool empty", TYPE_ID);
+        dutyCycles = manager.newCounter("duty cycles", TYPE_ID);
+        portCounters = new PortCounters[ports.size()];
+        for (int i = 0; i < ports.size(); i++)
+        {
+            final StringBuilder role = new StringBuilder();
+            for (int r = 0; r < roles.length; r++)
+            {
+                if (portOfRole[r] == ports.get(i))
+                {
+                    role.append(role.isEmpty() ? "" : ", ").append(roles[r]);
+                }
+            }
+            portCounters[i] = new PortCounters(manager, role.toString(), ports.get(i), queues.get(i));
+        }
+        sink = new LiveFrameSink(pool, txOfRole[roles.length - 1], txOfRole[0], settings.burst());
+        final long now = System.nanoTime();
+        linkDeadline = now + TimeUnit.MILLISECONDS.toNanos(settings.linkWaitMillis());
+        linksReady = 0 == settings.linkWaitMillis();
+        onStarted(sink);
+    }
+
+    /**
+     * @param eal  the running EAL.
+     * @param spec a port id or an ethdev name.
+     * @return the port id.
+     */
+    static int portId(final Eal eal, final String spec)
+    {
+        if (!spec.isEmpty() && spec.chars().allMatch(Character::isDigit))
+        {
+            final int id = Integer.parseInt(spec);
+            if (id >= eal.portCount())
+            {
+                throw new IllegalArgumentException("port " + id + " does not exist (the EAL has " + eal.portCount() +
+                    " ports; add --vdev or check the device binding)");
+            }
+            return id;
+        }
+        return eal.portId(spec);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public int doWork()
+    {
+        final long now = System.nanoTime();
+        if (stopRequested && !draining)
+        {
+            draining = true;
+            drainDeadline = now + TimeUnit.MILLISECONDS.toNanos(settings.drainMillis());
+            startDrain(now);
+        }
+        if (!linksReady && now - nextLinkCheck >= 0)
+        {
+            checkLinks(now);
+        }
+        // The collector link (the last role's port) is read before the timers run: after a stall of this thread,
+        // the responses waiting in its rx ring must be seen before an ACK timeout is declared.
+        final int last = roles.length - 1;
+        final int linkRole = firstRoleOf(last);
+        int work = 0;
+        if (readsPort(linkRole))
+        {
+            work += receive(linkRole, now);
+        }
+        work += timers(now);
+        for (int r = 0; r < roles.length; r++)
+        {
+            if (r != linkRole && isFirstRoleOfPort(r) && readsPort(r))
+            {
+                work += receive(r, now);
+            }
+        }
+        for (int r = 0; r < roles.length; r++)
+        {
+            if (isFirstRoleOfPort(r))
+            {
+                work += txOfRole[r].flush();
+            }
+        }
+        cycles++;
+        if (now - nextStats >= 0)
+        {
+            nextStats = now + statsIntervalNanos;
+            tick();
+        }
+        if (draining && (drained() || now - drainDeadline >= 0))
+        {
+            throw new AgentTerminationException(true);
+        }
+        return work;
+    }
+
+    /**
+     * A port is read when any role on it wants it read.
+     */
+    private boolean readsPort(final int firstRole)
+    {
+        for (int r = firstRole; r < roles.length; r++)
+        {
+            if (portOfRole[r] == portOfRole[firstRole] && reads(r, linksReady, draining))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int firstRoleOf(final int role)
+    {
+        for (int r = 0; r < role; r++)
+        {
+            if (portOfRole[r] == portOfRole[role])
+            {
+                return r;
+            }
+        }
+        return role;
+    }
+
+    private boolean isFirstRoleOfPort(final int role)
+    {
+        for (int r = 0; r < role; r++)
+        {
+            if (portOfRole[r] == portOfRole[role])
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int receive(final int role, final long now)
+    {
+        final EthPort port = portOfRole[role];
+        final int n = port.rxBurst(rx, settings.burst());
+        for (int i = 0; i < n; i++)
+        {
+            mbuf.wrap(rx.get(i)).wrapData(frame);
+            final int length = frame.capacity();
+            final int reply = arp.onFrame(frame, 0, length, arpReply, 0);
+            if (ArpResponder.NOT_ARP == reply)
+            {
+                onFrame(roleOf(port, role), frame, now);
+            }
+            else if (reply > 0)
+            {
+                sink.send(txOfRole[role], arpReply, 0, reply);
+            }
+        }
+        Mempool.freeBulk(rx, n);
+        return n;
+    }
+
+    /**
+     * When two roles share a port, a frame is handed on under the last role (the collector link): the subclass
+     * tells reports from responses by their content anyway.
+     */
+    private int roleOf(final EthPort port, final int first)
+    {
+        int role = first;
+        for (int r = first + 1; r < roles.length; r++)
+        {
+            if (portOfRole[r] == port)
+            {
+                role = r;
+            }
+        }
+        return role;
+    }
+
+    private void checkLinks(final long now)
+    {
+        nextLinkCheck = now + LINK_POLL_NANOS;
+        boolean up = true;
+        for (final EthPort port : ports)
+        {
+            up &= port.linkUp();
+        }
+        if (up)
+        {
+            linksReady = true;
+        }
+        else if (now - linkDeadline >= 0)
+        {
+            linksReady = true;
+            final StringBuilder down = new StringBuilder();
+            for (final EthPort port : ports)
+            {
+                if (!port.linkUp())
+                {
+                    down.append(' ').append(port.name());
+                }
+            }
+            // Once, at start-up: not the hot path.
+            System.err.println(roleName() + ": link still down after " + settings.linkWaitMillis() + " ms:" + down +
+                "; running anyway");
+        }
+    }
+
+    private void tick()
+    {
+        countersFile.heartbeat(System.currentTimeMillis());
+        for (final PortCounters c : portCounters)
+        {
+            c.update();
+        }
+        arpAnswered.setRelease(arp.requestsAnswered());
+        arpIgnored.setRelease(arp.ignored());
+        claimFailures.setRelease(sink.claimFailures());
+        dutyCycles.setRelease(cycles);
+        publish();
+    }
+
+    /**
+     * Sends what is left, writes the final counters, and closes the ports, the pool and the EAL.
+     */
+    @Override
+    public void onClose()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        try
+        {
+            if (null != sink && null != portCounters)
+            {
+                for (int r = 0; r < roles.length; r++)
+                {
+                    if (isFirstRoleOfPort(r))
+                    {
+                        txOfRole[r].flush();
+                    }
+                }
+                tick();
+                sink.close();
+            }
+            for (final EthPort port : ports)
+            {
+                port.close();
+            }
+            if (null != pool)
+            {
+                pool.close();
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            fail(ex);
+        }
+        finally
+        {
+            if (null != eal)
+            {
+                eal.close();
+            }
+        }
+    }
+
+    /**
+     * Asks the data plane to drain and stop; safe from any thread (a signal handler).
+     */
+    public void requestStop()
+    {
+        stopRequested = true;
+    }
+
+    /**
+     * Records a failure (the first one wins) and asks the data plane to stop.
+     *
+     * @param error what went wrong.
+     */
+    public void fail(final Throwable error)
+    {
+        if (null == failure)
+        {
+            failure = error;
+        }
+        stopRequested = true;
+    }
+
+    /**
+     * @return the first failure, or null.
+     */
+    public Throwable failure()
+    {
+        return failure;
+    }
+
+    /**
+     * @return the ports' counters (after the run: their final statistics), one per distinct port.
+     */
+    public PortCounters[] portCounters()
+    {
+        return null == portCounters ? new PortCounters[0] : portCounters.clone();
+    }
+
+    /**
+     * @return the ARP responder.
+     */
+    public ArpResponder arp()
+    {
+        return arp;
+    }
+
+    /**
+     * @return frames dropped because the pool was empty.
+     */
+    public long claimFailures()
+    {
+        return null == sink ? 0 : sink.claimFailures();
+    }
+
+    /**
+     * @return the port of a role, once started.
+     */
+    protected TxQueue txQueue(final int role)
+    {
+        return txOfRole[role];
+    }
+}

@@ -1,0 +1,166 @@
+package io.dta.appliance.live;
+
+import io.dta.appliance.stat.CountersFile;
+import io.dta.collector.responder.ResponderCounter;
+import io.dta.collector.responder.ResponseSink;
+import io.dta.collector.responder.SoftResponder;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.CollectorConfig;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+
+import java.util.List;
+
+/**
+ * {@code dta collector} live: the soft collector on one DPDK port. Every RoCEv2 request is executed into the mapped
+ * store by the {@link SoftResponder} and its ACK, NAK or ATOMIC ACK is copied into an mbuf and sent back on the
+ * same port; ARP requests for the hosted collectors' IPs are answered with their configured MACs. The responder's
+ * counters ({@link ResponderCounter}) are copied to the counters file after every duty cycle that did work.
+ */
+public final class LiveCollectorAgent extends LiveAgent
+{
+    /** Agrona counter type id of responder counters; the key holds the {@link ResponderCounter} ordinal. */
+    public static final int RESPONDER_TYPE_ID = 0x0D7A_0004;
+
+    private static final ResponderCounter[] ALL = ResponderCounter.values();
+
+    private final SoftResponder responder;
+    private final AtomicCounter[] responderCounters = new AtomicCounter[ALL.length];
+    private final ResponseSink responses = this::onResponse;
+    private LiveFrameSink sink;
+    private TxQueue link;
+    private boolean dirty;
+
+    /**
+     * @param config       validated configuration.
+     * @param collectors   the collectors this process hosts (their IPs are answered for).
+     * @param responder    the responder over their opened stores.
+     * @param settings     EAL arguments, the one port, timings.
+     * @param countersFile the shared-memory counters file (the caller creates and closes it).
+     */
+    public LiveCollectorAgent(
+        final ApplianceConfig config,
+        final List<CollectorConfig> collectors,
+        final SoftResponder responder,
+        final LiveSettings settings,
+        final CountersFile countersFile)
+    {
+        super(settings, new String[] { "collector link" }, countersFile, arpFor(collectors));
+        this.responder = responder;
+        final CountersManager manager = countersFile.manager();
+        for (final ResponderCounter c : ALL)
+        {
+            responderCounters[c.ordinal()] = manager.newCounter(c.label(), RESPONDER_TYPE_ID,
+                key -> key.putInt(0, c.ordinal()));
+        }
+    }
+
+    private static ArpResponder arpFor(final List<CollectorConfig> collectors)
+    {
+        final long[] macs = new long[collectors.size()];
+        final int[] ips = new int[collectors.size()];
+        for (int i = 0; i < ips.length; i++)
+        {
+            macs[i] = collectors.get(i).mac();
+            ips[i] = collectors.get(i).ip();
+        }
+        return new ArpResponder(macs, ips);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    protected void onStarted(final LiveFrameSink sink)
+    {
+        this.sink = sink;
+        this.link = txQueue(0);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    protected int timers(final long nowNanos)
+    {
+        if (dirty)
+        {
+            dirty = false;
+            publish();
+        }
+        return 0;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    protected void onFrame(final int role, final UnsafeBuffer frame, final long nowNanos)
+    {
+        responder.onFrame(frame, 0, frame.capacity(), nowNanos, responses);
+        dirty = true;
+    }
+
+    private void onResponse(final DirectBuffer buffer, final int offset, final int length)
+    {
+        sink.send(link, buffer, offset, length);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    protected boolean reads(final int role, final boolean linksReady, final boolean draining)
+    {
+        return !draining;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    protected void startDrain(final long nowNanos)
+    {
+        // The responder holds nothing back: every response is sent at once.
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    protected boolean drained()
+    {
+        return true;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    protected void publish()
+    {
+        for (final ResponderCounter c : ALL)
+        {
+            responderCounters[c.ordinal()].setRelease(responder.counter(c));
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public String roleName()
+    {
+        return "dta-collector";
+    }
+
+    /**
+     * @return the responder.
+     */
+    public SoftResponder responder()
+    {
+        return responder;
+    }
+}

@@ -1,0 +1,169 @@
+package io.dta.appliance.live;
+
+import io.dta.appliance.engine.FrameSink;
+import io.dta.codec.EthernetFlyweight;
+import io.dta.codec.UdpFlyweight;
+import io.dta.dpdk.Mbuf;
+import io.dta.dpdk.MbufArray;
+import io.dta.dpdk.Mempool;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
+
+/**
+ * The live data plane's {@link FrameSink}: frames are written straight into mbufs (taken from a stash refilled with
+ * one bulk allocation) and queued on the {@link TxQueue} of the port they belong on. The engine's RoCEv2 frames
+ * (UDP to 4791) go out on the collector link; its other frames (NACKs to reporters) go back out on the reports
+ * port. Frames that are already built elsewhere (ARP replies, a responder's ACKs) are copied into an mbuf with
+ * {@link #send(TxQueue, DirectBuffer, int, int)}. Zero allocation per frame.
+ */
+public final class LiveFrameSink implements FrameSink, AutoCloseable
+{
+    private final Mempool pool;
+    private final TxQueue roce;
+    private final TxQueue other;
+    private final MbufArray stash;
+    private final Mbuf mbuf = new Mbuf();
+    private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
+    private final EthernetFlyweight ethernet = new EthernetFlyweight();
+    private int stashIndex;
+    private int stashCount;
+    private long claimed;
+    private long claimFailures;
+
+    /**
+     * @param pool  where frame mbufs come from.
+     * @param roce  where RoCEv2 frames (UDP destination port 4791) go.
+     * @param other where every other frame goes (may be the same queue).
+     * @param burst mbufs per bulk allocation.
+     */
+    public LiveFrameSink(final Mempool pool, final TxQueue roce, final TxQueue other, final int burst)
+    {
+        this.pool = pool;
+        this.roce = roce;
+        this.other = other;
+        this.stash = new MbufArray(burst);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public MutableDirectBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public int claim(final int maxLength)
+    {
+        if (0 == claimed)
+        {
+            if (stashIndex == stashCount)
+            {
+                stashIndex = 0;
+                stashCount = 0;
+                if (!pool.allocBulk(stash, stash.capacity()))
+                {
+                    claimFailures++;
+                    return -1;
+                }
+                stashCount = stash.capacity();
+            }
+            claimed = stash.get(stashIndex++);
+        }
+        mbuf.wrap(claimed);
+        if (mbuf.room() < maxLength)
+        {
+            claimFailures++;
+            return -1;
+        }
+        mbuf.wrapRoom(buffer);
+        return 0;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public void commit(final int offset, final int length, final long timeNanos)
+    {
+        final TxQueue queue = isRoce(length) ? roce : other;
+        mbuf.wrap(claimed).length(length);
+        queue.add(claimed);
+        claimed = 0;
+    }
+
+    /**
+     * Copies a frame built elsewhere into an mbuf and queues it on {@code queue}.
+     *
+     * @param queue  the port to send it on.
+     * @param frame  the frame's buffer.
+     * @param offset frame start.
+     * @param length frame length.
+     * @return false when no mbuf was free (the frame is dropped; counted in {@link #claimFailures()}).
+     */
+    public boolean send(final TxQueue queue, final DirectBuffer frame, final int offset, final int length)
+    {
+        if (claim(length) < 0)
+        {
+            return false;
+        }
+        buffer.putBytes(0, frame, offset, length);
+        mbuf.wrap(claimed).length(length);
+        queue.add(claimed);
+        claimed = 0;
+        return true;
+    }
+
+    private boolean isRoce(final int length)
+    {
+        if (roce == other)
+        {
+            return true;
+        }
+        ethernet.wrap(buffer, 0);
+        if (length < EthernetFlyweight.HEADER_LENGTH + 2 * EthernetFlyweight.VLAN_TAG_LENGTH + 28)
+        {
+            return false;
+        }
+        final int ip = ethernet.headerLength();
+        if (EthernetFlyweight.ETHER_TYPE_IPV4 != ethernet.innerEtherType())
+        {
+            return false;
+        }
+        final int udp = ip + ((buffer.getByte(ip) & 0x0F) << 2);
+        return udp + UdpFlyweight.HEADER_LENGTH <= length && UdpFlyweight.ROCEV2_PORT ==
+            (buffer.getShort(udp + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF);
+    }
+
+    /**
+     * @return claims refused because the pool was empty (frames dropped).
+     */
+    public long claimFailures()
+    {
+        return claimFailures;
+    }
+
+    /**
+     * Returns the unused stash (and a claimed, uncommitted mbuf) to the pool; flush the queues first.
+     */
+    @Override
+    public void close()
+    {
+        if (0 != claimed)
+        {
+            Mempool.free(claimed);
+            claimed = 0;
+        }
+        while (stashIndex < stashCount)
+        {
+            Mempool.free(stash.get(stashIndex++));
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.dta.appliance.live;
+
+import io.dta.dpdk.EthPort;
+import io.dta.dpdk.EthStats;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+
+/**
+ * One port's live counters in the shared-memory counters file: the device's statistics ({@code rte_eth_stats}),
+ * copied at every stats tick, and the data plane's own count of frames it dropped because the tx ring was full.
+ */
+public final class PortCounters
+{
+    /** Agrona counter type id of port counters. */
+    public static final int TYPE_ID = 0x0D7A_0002;
+
+    private final EthPort port;
+    private final TxQueue tx;
+    private final AtomicCounter rxPackets;
+    private final AtomicCounter txPackets;
+    private final AtomicCounter rxBytes;
+    private final AtomicCounter txBytes;
+    private final AtomicCounter rxMissed;
+    private final AtomicCounter rxErrors;
+    private final AtomicCounter txErrors;
+    private final AtomicCounter rxNoMbuf;
+    private final AtomicCounter txRingFull;
+    private EthStats last;
+
+    /**
+     * @param manager where to allocate the counters.
+     * @param role    the port's role, for the labels ("reports", "collector link", ...).
+     * @param port    the port.
+     * @param tx      its tx queue.
+     */
+    public PortCounters(final CountersManager manager, final String role, final EthPort port, final TxQueue tx)
+    {
+        this.port = port;
+        this.tx = tx;
+        final String prefix = "port " + port.portId() + " " + port.name() + " (" + role + "): ";
+        rxPackets = manager.newCounter(prefix + "rx packets", TYPE_ID);
+        txPackets = manager.newCounter(prefix + "tx packets", TYPE_ID);
+        rxBytes = manager.newCounter(prefix + "rx bytes", TYPE_ID);
+        txBytes = manager.newCounter(prefix + "tx bytes", TYPE_ID);
+        rxMissed = manager.newCounter(prefix + "rx missed (rx ring full)", TYPE_ID);
+        rxErrors = manager.newCounter(prefix + "rx errors", TYPE_ID);
+        txErrors = manager.newCounter(prefix + "tx errors", TYPE_ID);
+        rxNoMbuf = manager.newCounter(prefix + "rx mbuf allocation failures", TYPE_ID);
+        txRingFull = manager.newCounter(prefix + "tx dropped (tx ring full)", TYPE_ID);
+    }
+
+    /**
+     * Copies the device statistics into the counters (one {@code rte_eth_stats_get}; call at the stats tick, not per
+     * packet).
+     */
+    public void update()
+    {
+        final EthStats s = port.stats();
+        last = s;
+        rxPackets.setRelease(s.inPackets());
+        txPackets.setRelease(s.outPackets());
+        rxBytes.setRelease(s.inBytes());
+        txBytes.setRelease(s.outBytes());
+        rxMissed.setRelease(s.inMissed());
+        rxErrors.setRelease(s.inErrors());
+        txErrors.setRelease(s.outErrors());
+        rxNoMbuf.setRelease(s.rxNoMbuf());
+        txRingFull.setRelease(tx.dropped());
+    }
+
+    /**
+     * @return the statistics of the last {@link #update()}, or null before the first.
+     */
+    public EthStats last()
+    {
+        return last;
+    }
+
+    /**
+     * @return frames dropped because the tx ring was full.
+     */
+    public long txRingFull()
+    {
+        return tx.dropped();
+    }
+
+    /**
+     * @return the port.
+     */
+    public EthPort port()
+    {
+        return port;
+    }
+}

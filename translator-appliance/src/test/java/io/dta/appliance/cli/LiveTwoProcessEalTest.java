@@ -1,0 +1,440 @@
+package io.dta.appliance.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.replay.Replay;
+import io.dta.codec.ArpFlyweight;
+import io.dta.codec.EthernetFlyweight;
+import io.dta.codec.pcap.PcapReader;
+import io.dta.codec.pcap.PcapWriter;
+import io.dta.config.ConfigLoader;
+import io.dta.dpdk.DpdkLibrary;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The live appliance as two processes over DPDK: {@code dta collector --port} (the soft collector, memif server)
+ * and {@code dta run} (the translator: reports from a {@code net_pcap} capture, the collector link a memif client),
+ * each a JVM of its own with its own EAL ({@code --file-prefix}, core). The reports are those of
+ * {@link CollectorEndToEndTest} (exact expected answers) plus a few hundred seeded random Key-Writes (expected answers
+ * from the offline pipeline: {@code Replay} and the offline collector), and an ARP request for the translator. While
+ * both run, {@code dta stat} (this JVM) reads their counters files; then SIGTERM stops the translator (drain, final
+ * counters), {@code dta query} reads the live collector's store, and SIGTERM stops the collector.
+ */
+class LiveTwoProcessEalTest
+{
+    private static final long SEED = 0x2_D7A_11FEL;
+    private static final int RANDOM_KEY_WRITES = 400;
+    private static final int COLLECTOR_IP = 0x0A000033;
+    private static final int TRANSLATOR_IP = 0x0A000065;
+    private static final long TRANSLATOR_MAC = 0x02000A000065L;
+    private static final long TIMEOUT_MILLIS = 60_000;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private final List<byte[]> reports = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
+    private final List<String> prefixes = new ArrayList<>();
+
+    @AfterEach
+    void cleanUp() throws IOException
+    {
+        for (final Process p : processes)
+        {
+            p.destroyForcibly();
+        }
+        for (final String prefix : prefixes)
+        {
+            final Path runtime = Path.of("/var/run/dpdk", prefix);
+            if (Files.isDirectory(runtime))
+            {
+                try (Stream<Path> files = Files.walk(runtime))
+                {
+                    for (final Path p : files.sorted(Comparator.reverseOrder()).toList())
+                    {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldTranslateLiveIntoALiveCollectorInAnotherProcess() throws Exception
+    {
+        assumeTrue(DpdkLibrary.isAvailable(), DpdkLibrary::unavailableReason);
+        assumeTrue("root".equals(System.getProperty("user.name")), "DPDK virtual devices need root here");
+
+        final Path config = dir.resolve("translator.yaml");
+        // Two cold JVMs sharing two cores, each parking up to 100 us when idle: ACK round trips are far longer than
+        // the default 500 us ACK timeout, and a timeout's probe would re-synchronise QPs with frames still in flight.
+        Files.writeString(config, "acks:\n  timeoutMicros: 2000000\n" + CollectorEndToEndTest.CONFIG);
+        final Path reportsPcap = writeReports();
+        final Path expectedStore = expectedStore(config, reportsPcap);
+
+        final Path socket = dir.resolve("memif.sock");
+        final Path store = dir.resolve("store");
+        final Path collectorCounters = dir.resolve("collector.counters");
+        final Path translatorCounters = dir.resolve("translator.counters");
+        final Path replies = dir.resolve("reports-port-tx.pcap");
+        final long pid = ProcessHandle.current().pid();
+        final String memif = "net_memif0,socket=" + socket + ",socket-abstract=no,rsize=13";
+
+        final Process collector = start("collector", "collector", "--config", config.toString(), "--store",
+            store.toString(), "--port", "net_memif0", "--vdev", memif + ",role=server", "-l", "1",
+            "--file-prefix", prefix("dta-e2e-col-" + pid), "--counters", collectorCounters.toString(), "--json");
+        final JsonNode collectorStat = awaitStat(collectorCounters, collector, n -> true);
+        assertEquals("collector", collectorStat.get("role").asText());
+        assertEquals(collector.pid(), collectorStat.get("pid").asLong());
+
+        final Process translator = start("translator", "run", "--config", config.toString(),
+            "--reports-port", "net_pcap0", "--collector-port", "net_memif0",
+            "--vdev", "net_pcap0,rx_pcap=" + reportsPcap + ",tx_pcap=" + replies,
+            "--vdev", memif + ",role=client", "-l", "0", "--file-prefix", prefix("dta-e2e-run-" + pid),
+            "--counters", translatorCounters.toString(), "--drain-ms", "5000", "--json");
+
+        // dta stat, from this JVM, reads the running translator's counters until every report is in.
+        final JsonNode running = awaitStat(translatorCounters, translator,
+            n -> reports.size() == n.get("counters").path("DTA reports in").asLong() &&
+            n.get("counters").path("ACKs accepted").asLong() > 0 &&
+            reports.size() + 1 == n.get("counters").path("port 0 net_pcap0 (reports): rx packets").asLong());
+        assertEquals("translator", running.get("role").asText());
+        assertEquals("running", running.get("status").asText());
+        assertEquals(translator.pid(), running.get("pid").asLong());
+        assertEquals(1, running.get("counters").get("ARP requests answered").asLong(), running.toString());
+        final JsonNode collectorRunning = awaitStat(collectorCounters, collector,
+            n -> n.get("counters").path("write-packets").asLong() > 0);
+        assertEquals(0, collectorRunning.get("counters").get("naks-sent").asLong(), collectorRunning.toString());
+
+        translator.destroy();
+        assertTrue(translator.waitFor(30, TimeUnit.SECONDS), "translator stops on SIGTERM");
+        final String translatorOut = Files.readString(dir.resolve("translator.out"));
+        assertEquals(0, translator.exitValue(), translatorOut + Files.readString(dir.resolve("translator.err")));
+        final JsonNode summary = JSON.readTree(translatorOut.lines().filter(l -> l.startsWith("{")).findFirst()
+            .orElseThrow());
+        assertEquals(reports.size(), summary.get("reportsIn").asLong(), summary.toString());
+        assertEquals(0, summary.get("drops").size(), "no drops: " + summary + "\ncollector: " +
+            stat(collectorCounters) + "\n" + running);
+        for (final JsonNode qp : summary.get("queuePairs"))
+        {
+            assertEquals("ACTIVE", qp.get("state").asText(), summary.toString());
+        }
+        assertEquals(1, summary.get("arpRequestsAnswered").asLong());
+        assertEquals(0, summary.get("framesDroppedPoolEmpty").asLong());
+        final JsonNode finalStat = stat(translatorCounters);
+        assertTrue(finalStat.get("status").asText().startsWith("exited"), finalStat.toString());
+        assertFalse(Files.exists(Path.of("/var/run/dpdk", "dta-e2e-run-" + pid)), "the EAL runtime dir is removed");
+        assertArpReply(replies);
+
+        // The collector still runs: its mapped store answers queries now.
+        assertExactAnswers(config, store);
+        assertSameAnswersAsOffline(config, store, expectedStore);
+
+        collector.destroy();
+        assertTrue(collector.waitFor(30, TimeUnit.SECONDS), "collector stops on SIGTERM");
+        final String collectorOut = Files.readString(dir.resolve("collector.out"));
+        assertEquals(0, collector.exitValue(), collectorOut + Files.readString(dir.resolve("collector.err")));
+        final JsonNode counters = JSON.readTree(collectorOut.lines().filter(l -> l.startsWith("{")).findFirst()
+            .orElseThrow()).get("counters");
+        assertEquals(0, counters.get("naks-sent").asLong(), collectorOut);
+        assertEquals(0, counters.get("bad-icrc").asLong(), collectorOut);
+        assertEquals(counters.get("frames-in").asLong(),
+            counters.get("write-packets").asLong() + counters.get("atomics").asLong(), collectorOut);
+        assertFalse(Files.exists(socket), "memif removes its socket");
+    }
+
+    private String prefix(final String prefix)
+    {
+        prefixes.add(prefix);
+        return prefix;
+    }
+
+    private Process start(final String name, final String... args) throws IOException
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElseThrow());
+        command.addAll(List.of(System.getProperty("dta.jvm.flags", "").trim().split("\\s+")));
+        command.add("-Ddta.shim=" + System.getProperty("dta.shim"));
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(DtaCommand.class.getName());
+        command.addAll(List.of(args));
+        final Process process = new ProcessBuilder(command)
+            .redirectOutput(dir.resolve(name + ".out").toFile())
+            .redirectError(dir.resolve(name + ".err").toFile())
+            .start();
+        processes.add(process);
+        return process;
+    }
+
+    private static JsonNode stat(final Path counters) throws Exception
+    {
+        final CliRunner.Result result = CliRunner.run("stat", "--counters", counters.toString(), "--json", "--all");
+        assertEquals(0, result.exitCode(), result.err());
+        return JSON.readTree(result.out());
+    }
+
+    private JsonNode awaitStat(final Path counters, final Process process, final Predicate<JsonNode> done)
+        throws Exception
+    {
+        final long deadline = System.currentTimeMillis() + TIMEOUT_MILLIS;
+        JsonNode last = null;
+        while (System.currentTimeMillis() < deadline)
+        {
+            if (!process.isAlive())
+            {
+                break;
+            }
+            if (Files.isRegularFile(counters))
+            {
+                final CliRunner.Result result = CliRunner.run("stat", "--counters", counters.toString(), "--json",
+                    "--all");
+                if (0 == result.exitCode())
+                {
+                    last = JSON.readTree(result.out());
+                    if (done.test(last))
+                    {
+                        return last;
+                    }
+                }
+            }
+            Thread.sleep(50);
+        }
+        final String name = counters.getFileName().toString().replace(".counters", "");
+        throw new AssertionError("waiting on " + counters + " (alive " + process.isAlive() + "), last " + last +
+            "\nout: " + readQuietly(dir.resolve(name + ".out")) + "\nerr: " + readQuietly(dir.resolve(name + ".err")));
+    }
+
+    private static String readQuietly(final Path path)
+    {
+        try
+        {
+            return Files.readString(path);
+        }
+        catch (final IOException ex)
+        {
+            return "(" + ex.getMessage() + ")";
+        }
+    }
+
+    private Path writeReports() throws IOException
+    {
+        // The random Key-Writes first: the hand-made reports after them are the last to write their slots.
+        final SplittableRandom random = new SplittableRandom(SEED);
+        final StringBuilder keys = new StringBuilder();
+        for (int i = 0; i < RANDOM_KEY_WRITES; i++)
+        {
+            final int key = 1_000_000 + random.nextInt(1 << 20);
+            keyWrite(1 + random.nextInt(4), key, random.nextInt());
+            keys.append(key).append('\n');
+        }
+        Files.writeString(dir.resolve("random-keys.txt"), keys);
+        keyWrite(4, 0x0A0B0C0D, 0xCAFEBABE);
+        keyWrite(1, 7, 1234);
+        keyWrite(3, 99, 1);
+        keyWrite(3, 99, 0xFFFFFFFF);
+        keyIncrement(4, 5, 10);
+        keyIncrement(2, 6, 1L << 63);
+        keyIncrement(4, 5, 32);
+        keyIncrement(2, 6, 3);
+        for (int i = 1; i <= 10; i++)
+        {
+            append(0, 100 + i);
+            append(1, 0xF0000000 + i);
+        }
+        for (int hop = 1; hop <= 5; hop++)
+        {
+            postcard(0xABCD, hop, 1000 + hop);
+        }
+
+        final Path path = dir.resolve("reports.pcap");
+        try (PcapWriter writer = new PcapWriter(path, true))
+        {
+            long t = 1_700_000_000_000_000_000L;
+            final byte[] arp = arpRequest();
+            writer.write(t, new UnsafeBuffer(arp), 0, arp.length);
+            for (final byte[] frame : reports)
+            {
+                writer.write(t += 1_000, new UnsafeBuffer(frame), 0, frame.length);
+            }
+        }
+        return path;
+    }
+
+    private static byte[] arpRequest()
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[60]);
+        new EthernetFlyweight().wrap(buffer, 0).dstMac(0xFFFF_FFFF_FFFFL).srcMac(0x02000A000001L)
+            .etherType(EthernetFlyweight.ETHER_TYPE_ARP);
+        new ArpFlyweight().wrap(buffer, EthernetFlyweight.HEADER_LENGTH).ethernetIpv4()
+            .operation(ArpFlyweight.OPERATION_REQUEST).senderMac(0x02000A000001L).senderIp(0x0A000001)
+            .targetMac(0).targetIp(TRANSLATOR_IP);
+        return buffer.byteArray();
+    }
+
+    private static void assertArpReply(final Path replies) throws IOException
+    {
+        int arpReplies = 0;
+        try (PcapReader reader = new PcapReader(replies))
+        {
+            while (reader.next())
+            {
+                final EthernetFlyweight eth = new EthernetFlyweight().wrap(reader.buffer(), reader.offset());
+                if (EthernetFlyweight.ETHER_TYPE_ARP != eth.etherType())
+                {
+                    continue;
+                }
+                final ArpFlyweight arp = new ArpFlyweight().wrap(reader.buffer(),
+                    reader.offset() + EthernetFlyweight.HEADER_LENGTH);
+                assertEquals(0x02000A000001L, eth.dstMac());
+                assertEquals(TRANSLATOR_MAC, eth.srcMac());
+                assertEquals(ArpFlyweight.OPERATION_REPLY, arp.operation());
+                assertEquals(TRANSLATOR_MAC, arp.senderMac());
+                assertEquals(TRANSLATOR_IP, arp.senderIp());
+                assertEquals(0x0A000001, arp.targetIp());
+                arpReplies++;
+            }
+        }
+        assertEquals(1, arpReplies, "one ARP reply on the reports port");
+    }
+
+    /** The offline pipeline over the same reports: what the live store must hold. */
+    private Path expectedStore(final Path config, final Path reportsPcap) throws Exception
+    {
+        final Path roce = dir.resolve("offline-roce.pcap");
+        Replay.run(ConfigLoader.load(config), reportsPcap, null, roce);
+        final Path store = dir.resolve("offline-store");
+        final CliRunner.Result offline = CliRunner.run("collector", "--config", config.toString(), "--in",
+            roce.toString(), "--out", dir.resolve("offline-responses.pcap").toString(), "--store", store.toString());
+        assertEquals(0, offline.exitCode(), offline.err());
+        return store;
+    }
+
+    private static List<JsonNode> query(final Path config, final Path store, final String... args) throws Exception
+    {
+        final List<String> all = new ArrayList<>(List.of("query", "--store", store.toString(), "--config",
+            config.toString()));
+        all.addAll(List.of(args));
+        final CliRunner.Result result = CliRunner.run(all.toArray(new String[0]));
+        assertEquals(0, result.exitCode(), result.err());
+        final List<JsonNode> nodes = new ArrayList<>();
+        for (final String line : result.out().split("\n"))
+        {
+            if (!line.isBlank())
+            {
+                nodes.add(JSON.readTree(line));
+            }
+        }
+        return nodes;
+    }
+
+    private static void assertExactAnswers(final Path config, final Path store) throws Exception
+    {
+        final List<JsonNode> kw = query(config, store, "keywrite", "--key", "0x0a0b0c0d", "--key", "7", "--key", "99",
+            "--json");
+        assertEquals(0xCAFEBABEL, kw.get(0).get("value").asLong());
+        assertEquals(1234, kw.get(1).get("value").asLong());
+        assertEquals(0xFFFFFFFFL, kw.get(2).get("value").asLong());
+        assertEquals(42, query(config, store, "counter", "--key", "5", "--json").get(0).get("value").asLong());
+        assertEquals("9223372036854775811", query(config, store, "counter", "--key", "6", "--redundancy", "2",
+            "--json").get(0).get("value").asText());
+        final JsonNode reference = query(config, store, "list", "--id", "0", "--json").get(0);
+        assertEquals(10, reference.get("entries").size(), reference.toString());
+        for (int i = 0; i < 10; i++)
+        {
+            assertEquals(101 + i, reference.get("entries").get(i).asLong());
+        }
+        final JsonNode sequenced = query(config, store, "list", "--id", "1", "--json").get(0);
+        assertEquals(10, sequenced.get("entries").size(), sequenced.toString());
+        assertEquals(0xF000000AL, sequenced.get("entries").get(9).asLong());
+        final JsonNode postcard = query(config, store, "postcard", "--key", "0xabcd", "--json").get(0);
+        assertTrue(postcard.get("found").asBoolean(), postcard.toString());
+        for (int hop = 1; hop <= 5; hop++)
+        {
+            assertEquals(1000 + hop, postcard.get("hops").get(hop - 1).asLong());
+        }
+    }
+
+    private void assertSameAnswersAsOffline(final Path config, final Path live, final Path offline) throws Exception
+    {
+        final String keys = dir.resolve("random-keys.txt").toString();
+        final List<JsonNode> expected = query(config, offline, "keywrite", "--keys", keys, "--json");
+        final List<JsonNode> actual = query(config, live, "keywrite", "--keys", keys, "--json");
+        assertEquals(RANDOM_KEY_WRITES, expected.size());
+        final Map<String, Integer> found = new LinkedHashMap<>();
+        for (int i = 0; i < expected.size(); i++)
+        {
+            assertEquals(expected.get(i), actual.get(i), "key " + i + ", seed " + SEED);
+            found.merge(expected.get(i).get("found").asText(), 1, Integer::sum);
+        }
+        assertTrue(found.getOrDefault("true", 0) > RANDOM_KEY_WRITES / 2, "most keys are found: " + found +
+            " " + HexFormat.of().toHexDigits(SEED));
+    }
+
+    /** One report frame: Ethernet, IPv4 (to the collector), UDP to 40040, 3-byte DTA base header, sub-header. */
+    private void report(final int opcode, final byte[] subHeader)
+    {
+        final int udpLength = 8 + 3 + subHeader.length;
+        final ByteBuffer b = ByteBuffer.allocate(14 + 20 + udpLength).order(ByteOrder.BIG_ENDIAN);
+        b.put(new byte[] { 2, 0, 10, 0, 0, 0x65, 2, 0, 10, 0, 0, 1 }).putShort((short)0x0800);
+        b.put((byte)0x45).put((byte)0).putShort((short)(20 + udpLength)).putShort((short)reports.size())
+            .putShort((short)0x4000).put((byte)64).put((byte)17).putShort((short)0)
+            .putInt(0x0A000001).putInt(COLLECTOR_IP);
+        int sum = 0;
+        for (int i = 14; i < 34; i += 2)
+        {
+            sum += b.getShort(i) & 0xFFFF;
+        }
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        b.putShort(24, (short)~sum);
+        b.putShort((short)5000).putShort((short)40040).putShort((short)udpLength).putShort((short)0);
+        b.put((byte)opcode).put((byte)reports.size()).put((byte)0).put(subHeader);
+        reports.add(b.array());
+    }
+
+    private void keyWrite(final int n, final int key, final int data)
+    {
+        report(0x01, ByteBuffer.allocate(9).put((byte)n).putInt(key).putInt(data).array());
+    }
+
+    private void keyIncrement(final int n, final int key, final long counter)
+    {
+        report(0x03, ByteBuffer.allocate(13).put((byte)n).putInt(key).putLong(counter).array());
+    }
+
+    private void append(final int list, final int data)
+    {
+        report(0x02, ByteBuffer.allocate(8).putInt(list).putInt(data).array());
+    }
+
+    private void postcard(final int key, final int hop, final int data)
+    {
+        report(0x04, ByteBuffer.allocate(9).putInt(key).put((byte)hop).putInt(data).array());
+    }
+}

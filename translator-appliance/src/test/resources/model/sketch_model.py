@@ -75,6 +75,11 @@ class SketchModel:
     def run(self, a, first, n, now):
         ar = self.areas[a]
         cells = ar.cells[first * self.rows:(first + n) * self.rows]
+        if self.kind == "count-sketch":
+            # exact sums, clamped to int32 when written (saturating step by step would depend on arrival order)
+            clamped = [max(-0x80000000, min(0x7FFFFFFF, c)) for c in cells]
+            self.counts["saturated"] += sum(1 for c, k in zip(cells, clamped) if c != k)
+            cells = clamped
         self.write(a * self.area_bytes + 64 + first * self.rows * 4, struct.pack("<%dI" % len(cells),
                    *[c & U32 for c in cells]), now)
         self.counts["columnWrites"] += 1
@@ -104,9 +109,6 @@ class SketchModel:
                     self.counts["saturated"] += 1
             elif self.kind == "count-sketch":
                 total = ar.cells[i] + signed(v)
-                if total > 0x7FFFFFFF or total < -0x80000000:
-                    total = max(-0x80000000, min(0x7FFFFFFF, total))
-                    self.counts["saturated"] += 1
             else:
                 total = max(ar.cells[i], v)
             ar.cells[i] = total

@@ -53,8 +53,11 @@ public enum EngineCounter
     ESSENTIAL_RESENT("essential operations re-sent"),
     /** Sketch columns merged (each switch's column, in order, once). */
     SKETCH_COLUMNS_MERGED("sketch columns merged"),
-    /** Sketch cells whose merged value saturated (Count-Min at 2^32-1, Count sketch at the int32 bounds). */
-    SKETCH_CELLS_SATURATED("sketch cell merges saturated"),
+    /**
+     * Sketch saturations: Count-Min merges whose unsigned sum exceeded 2^32-1, Count sketch cells written clamped
+     * to the int32 bounds.
+     */
+    SKETCH_CELLS_SATURATED("sketch cells saturated"),
     /** NACKs sent to switches for a sketch column gap. */
     SKETCH_NACKS_OUT("sketch NACKs out"),
     /** RDMA WRITEs of merged sketch columns (runs of up to batchColumns columns). */

@@ -88,6 +88,7 @@ public final class SketchMergeHandler
     private final int[] areaCompleted;
     private final int[] areaWritten;
     private final int[][] cells;
+    private final long[][] sums;
     private final int[][] contributions;
     private final int[] nextColumn;
     private final boolean[] nackArmed;
@@ -130,10 +131,20 @@ public final class SketchMergeHandler
         areaCompleted = new int[epochs];
         areaWritten = new int[epochs];
         cells = new int[epochs][];
+        sums = new long[epochs][];
         contributions = new int[epochs][];
         for (int a = 0; a < epochs; a++)
         {
-            cells[a] = new int[rows * columns];
+            // Count sketch sums mix signs, so saturating step by step would depend on arrival order: they are kept
+            // exact in 64 bits (256 switches x 2^31 cannot overflow) and clamped when written.
+            if (SketchType.COUNT_SKETCH == type)
+            {
+                sums[a] = new long[rows * columns];
+            }
+            else
+            {
+                cells[a] = new int[rows * columns];
+            }
             contributions[a] = new int[columns];
         }
         nextColumn = new int[epochs * switches];
@@ -245,7 +256,7 @@ public final class SketchMergeHandler
             return DROPPED;
         }
 
-        merge(cells[area], c * rows, column);
+        merge(area, c * rows, column);
         counters.increment(EngineCounter.SKETCH_COLUMNS_MERGED);
         nextColumn[progress] = c + 1;
         nackArmed[progress] = true;
@@ -271,8 +282,9 @@ public final class SketchMergeHandler
         return MERGED;
     }
 
-    private void merge(final int[] merged, final int at, final SketchColumnFlyweight column)
+    private void merge(final int area, final int at, final SketchColumnFlyweight column)
     {
+        final int[] merged = cells[area];
         switch (type)
         {
             case COUNT_MIN ->
@@ -294,23 +306,10 @@ public final class SketchMergeHandler
             }
             case COUNT_SKETCH ->
             {
+                final long[] exact = sums[area];
                 for (int r = 0; r < rows; r++)
                 {
-                    final long sum = (long)merged[at + r] + column.counter(r);
-                    if (sum > Integer.MAX_VALUE)
-                    {
-                        merged[at + r] = Integer.MAX_VALUE;
-                        counters.increment(EngineCounter.SKETCH_CELLS_SATURATED);
-                    }
-                    else if (sum < Integer.MIN_VALUE)
-                    {
-                        merged[at + r] = Integer.MIN_VALUE;
-                        counters.increment(EngineCounter.SKETCH_CELLS_SATURATED);
-                    }
-                    else
-                    {
-                        merged[at + r] = (int)sum;
-                    }
+                    exact[at + r] += column.counter(r);
                 }
             }
             default ->
@@ -335,7 +334,14 @@ public final class SketchMergeHandler
         areaCompleted[area] = 0;
         areaWritten[area] = 0;
         // Zeroed here, not at close, so columns nobody contributed to are written as zeros over an older epoch.
-        Arrays.fill(cells[area], 0);
+        if (SketchType.COUNT_SKETCH == type)
+        {
+            Arrays.fill(sums[area], 0);
+        }
+        else
+        {
+            Arrays.fill(cells[area], 0);
+        }
         Arrays.fill(contributions[area], 0);
         final int from = area * switches;
         Arrays.fill(nextColumn, from, from + switches, 0);
@@ -370,12 +376,29 @@ public final class SketchMergeHandler
 
     private void writeRun(final int area, final int firstColumn, final int count, final long nowNanos)
     {
-        final int[] merged = cells[area];
         final int from = firstColumn * rows;
         final int cellCount = count * rows;
-        for (int i = 0; i < cellCount; i++)
+        if (SketchType.COUNT_SKETCH == type)
         {
-            run.putInt(i * SketchConfig.CELL_BYTES, merged[from + i], ByteOrder.LITTLE_ENDIAN);
+            final long[] exact = sums[area];
+            for (int i = 0; i < cellCount; i++)
+            {
+                final long sum = exact[from + i];
+                final int value = (int)Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, sum));
+                if (value != sum)
+                {
+                    counters.increment(EngineCounter.SKETCH_CELLS_SATURATED);
+                }
+                run.putInt(i * SketchConfig.CELL_BYTES, value, ByteOrder.LITTLE_ENDIAN);
+            }
+        }
+        else
+        {
+            final int[] merged = cells[area];
+            for (int i = 0; i < cellCount; i++)
+            {
+                run.putInt(i * SketchConfig.CELL_BYTES, merged[from + i], ByteOrder.LITTLE_ENDIAN);
+            }
         }
         counters.increment(EngineCounter.SKETCH_COLUMN_WRITES);
         final long address = baseAddress + area * epochBytes + SketchConfig.EPOCH_HEADER_BYTES +

@@ -5,6 +5,7 @@ import io.dta.appliance.bench.BenchPrimitive;
 import io.dta.appliance.bench.EngineBench;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.config.ApplianceConfig;
+import io.dta.config.SketchConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,7 +29,7 @@ public final class BenchCommand implements Callable<Integer>
     @Mixin
     private ConfigOption config = new ConfigOption();
 
-    @Option(names = "--primitive", required = true, paramLabel = "keywrite|keyincrement|append|postcard",
+    @Option(names = "--primitive", required = true, paramLabel = "keywrite|keyincrement|append|postcard|sketch",
         description = "primitive to drive")
     private BenchPrimitive primitive;
 
@@ -43,6 +44,11 @@ public final class BenchCommand implements Callable<Integer>
 
     @Option(names = "--batch", defaultValue = "16", description = "Append batch size (default: ${DEFAULT-VALUE})")
     private int batch;
+
+    @Option(names = "--switches", defaultValue = "" + EngineBench.DEFAULT_SKETCH_SWITCHES,
+        description = "sketch: switches contributing to the first collector's first sketch, each sending its " +
+            "columns in turn, epochs rolling over (default: ${DEFAULT-VALUE})")
+    private int switches;
 
     @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk", description = "java (default): engine alone")
     private String io;
@@ -81,7 +87,18 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: --redundancy must be 1.." + appliance.redundancy().max());
             return 2;
         }
-        final EngineBench bench = new EngineBench(primitive, appliance, redundancy, batch, 1);
+        if (switches < 1 || switches > SketchConfig.MAX_SWITCHES)
+        {
+            System.err.println("dta bench: --switches must be 1.." + SketchConfig.MAX_SWITCHES);
+            return 2;
+        }
+        if (BenchPrimitive.SKETCH == primitive &&
+            (appliance.collectors().isEmpty() || appliance.collectors().get(0).sketches().isEmpty()))
+        {
+            System.err.println("dta bench: --primitive sketch needs a sketch on the first collector");
+            return 2;
+        }
+        final EngineBench bench = new EngineBench(primitive, appliance, redundancy, batch, switches, 1);
         final EngineBench.Result r = bench.run(warmup, reports);
         final long drops = bench.engine().counters().totalDrops();
         final Map<String, Object> out = new LinkedHashMap<>();
@@ -96,6 +113,14 @@ public final class BenchCommand implements Callable<Integer>
         out.put("drops", drops);
         out.put("redundancy", redundancy);
         out.put("batchSize", batch);
+        if (BenchPrimitive.SKETCH == primitive)
+        {
+            final SketchConfig sketch = appliance.collectors().get(0).sketches().get(0);
+            out.put("switches", switches);
+            out.put("sketch", sketch.type().text() + " " + sketch.rows() + "x" + sketch.columns() +
+                ", batchColumns " + sketch.batchColumns());
+            out.put("epochsCompleted", bench.engine().counters().get(EngineCounter.SKETCH_EPOCHS_COMPLETED));
+        }
         if (json)
         {
             System.out.println(new ObjectMapper().writeValueAsString(out));

@@ -257,16 +257,16 @@ public final class EngineBench
             for (int i = 0; i < BURST; i++)
             {
                 final int r = cursor;
-                if (++cursor == distinct)
-                {
-                    cursor = 0;
-                    cycle++;
-                }
                 if (BenchPrimitive.SKETCH == primitive)
                 {
                     // Epochs keep rolling over: a replayed epoch number would only be dropped as stale.
                     reports.putInt(r * stride + SKETCH_EPOCH_OFFSET,
                         (int)(cycle * epochsPerCycle + r / columnsPerEpoch), ByteOrder.BIG_ENDIAN);
+                }
+                if (++cursor == distinct)
+                {
+                    cursor = 0;
+                    cycle++;
                 }
                 engine.onFrame(reports, r * stride, lengths[r], now);
                 if (ACK_EVERY - 1 == (i & (ACK_EVERY - 1)))
@@ -283,7 +283,9 @@ public final class EngineBench
         {
             final QueuePairSender sender = senders[i];
             final int next = sender.nextPsn();
-            if (next != lastAckedPsn[i])
+            // A probing QP sends nothing new until its probe is answered: answer it as a responder would, with
+            // an ACK for the PSN before the one it expects.
+            if (next != lastAckedPsn[i] || QueuePairSender.State.PROBING == sender.state())
             {
                 lastAckedPsn[i] = next;
                 final int length = ackEncoder.destQp(sender.path().localQpn()).psn((next - 1) & 0xFFFFFF)

@@ -198,7 +198,7 @@ final class ConfigMapper
             {
                 if (null != item)
                 {
-                    sketches.add(sketch(item));
+                    sketches.add(sketch(item, hasProblem(s.pathOf("pathMtu")) ? 0 : pathMtu));
                 }
             }
         }
@@ -297,7 +297,7 @@ final class ConfigMapper
         return new ListConfig(id, region, layout);
     }
 
-    private SketchConfig sketch(final Section s)
+    private SketchConfig sketch(final Section s, final int pathMtu)
     {
         final long id = s.requiredInteger("id", 0, SketchConfig.MAX_ID, "");
         final SketchType type = s.sketchType("type");
@@ -333,6 +333,14 @@ final class ConfigMapper
             else if (columnsOk && batchColumns > columns)
             {
                 problem(s.pathOf("batchColumns"), batchColumns + " is more than columns " + columns);
+            }
+            else if (pathMtu > 0 && !hasProblem(s.pathOf("rows")) &&
+                (long)batchColumns * rows * SketchConfig.CELL_BYTES > pathMtu)
+            {
+                // A run of columns is one RDMA WRITE Only: it must fit one packet of the collector's path.
+                problem(s.pathOf("batchColumns"), batchColumns + " columns x " + rows + " rows x " +
+                    SketchConfig.CELL_BYTES + " = " + (long)batchColumns * rows * SketchConfig.CELL_BYTES +
+                    " bytes per WRITE, more than the collector's pathMtu " + pathMtu);
             }
         }
         final int epochs = (int)s.integer("epochs", 1, SketchConfig.MAX_EPOCHS, SketchConfig.DEFAULT_EPOCHS);

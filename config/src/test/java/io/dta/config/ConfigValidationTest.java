@@ -184,6 +184,9 @@ class ConfigValidationTest
                 "x 4) = 32896 bytes"),
             Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "id", "0x10000",
                 "collectors[0].sketches[0].id: 0x10000 is out of range 0..65535"),
+            Arguments.of(ConfigTestSupport.sketch("count-min", 64, 8, 8192), "batchColumns", 8,
+                "collectors[0].sketches[0].batchColumns: 8 columns x 64 rows x 4 = 2048 bytes per WRITE, more " +
+                "than the collector's pathMtu 1024"),
             Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "switches", 0,
                 "collectors[0].sketches[0].switches: 0 is out of range 1..256"));
     }
@@ -214,6 +217,16 @@ class ConfigValidationTest
             ConfigFormat.JSON);
         ConfigLoader.load(exampleWith("collectors[0].sketches[0]",
             ConfigTestSupport.sketch("count-sketch", 4, 1024, 32896)), ConfigFormat.JSON);
+    }
+
+    @Test
+    void shouldAcceptASketchRunThatFillsThePathMtuExactly()
+    {
+        final Map<String, Object> sketch = ConfigTestSupport.sketch("count-min", 64, 8, 8192);
+        sketch.put("batchColumns", 4);
+        final SketchConfig loaded = ConfigLoader.load(exampleWith("collectors[0].sketches[0]", sketch),
+            ConfigFormat.JSON).collectors().get(0).sketches().get(0);
+        assertEquals(4 * 64 * 4, loaded.batchColumns() * loaded.rows() * SketchConfig.CELL_BYTES);
     }
 
     @Test

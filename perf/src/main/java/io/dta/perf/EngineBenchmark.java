@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The translation engine per primitive, one burst of 32 reports per invocation (so the score is per report),
  * on the embedded configuration: Key-Write N = 1, Key-Increment N = 1, Append with batches of 16, postcards of
- * five hops. Run with {@code -prof gc} for the allocation per report.
+ * five hops, Sketch-Merge columns of the Count-Min sketch from 8 switches (epochs rolling over). Run with
+ * {@code -prof gc} for the allocation per report.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -32,7 +33,7 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Thread)
 public class EngineBenchmark
 {
-    @Param({ "KEYWRITE", "KEYINCREMENT", "APPEND", "POSTCARD" })
+    @Param({ "KEYWRITE", "KEYINCREMENT", "APPEND", "POSTCARD", "SKETCH" })
     private BenchPrimitive primitive;
 
     private EngineBench bench;

@@ -14,7 +14,9 @@ public enum BenchPrimitive
     /** Append reports. */
     APPEND(DtaOpcode.APPEND),
     /** Postcard reports (every flow completes its path). */
-    POSTCARD(DtaOpcode.POSTCARD);
+    POSTCARD(DtaOpcode.POSTCARD),
+    /** Sketch-Merge columns of the first collector's first sketch, from S switches, epochs rolling over. */
+    SKETCH(DtaOpcode.SKETCH_MERGE);
 
     private final int opcode;
 

@@ -12,16 +12,21 @@ import io.dta.codec.KeyWriteFlyweight;
 import io.dta.codec.PostcardFlyweight;
 import io.dta.codec.RoceFrameEncoder;
 import io.dta.codec.RoceOpcode;
+import io.dta.codec.SketchColumnFlyweight;
 import io.dta.codec.UdpFlyweight;
 import io.dta.config.AppendConfig;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ListConfig;
+import io.dta.config.SketchConfig;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -43,15 +48,26 @@ public final class EngineBench
      */
     public static final int ACK_EVERY = 8;
 
-    private static final int STRIDE = 128;
+    /**
+     * Switches contributing to the benchmarked sketch unless told otherwise.
+     */
+    public static final int DEFAULT_SKETCH_SWITCHES = 8;
+
+    private static final int MIN_STRIDE = 128;
     private static final int DISTINCT_REPORTS = 1 << 14;
+    private static final int SKETCH_EPOCH_OFFSET = 42 + 3 + SketchColumnFlyweight.EPOCH_OFFSET;
 
     private final BenchPrimitive primitive;
     private final ApplianceConfig config;
     private final DiscardingSink sink = new DiscardingSink();
     private final TranslatorEngine engine;
-    private final UnsafeBuffer reports = new UnsafeBuffer(ByteBuffer.allocateDirect(DISTINCT_REPORTS * STRIDE));
-    private final int[] lengths = new int[DISTINCT_REPORTS];
+    private final int stride;
+    private final int distinct;
+    private final UnsafeBuffer reports;
+    private final int[] lengths;
+    private final int columnsPerEpoch;
+    private final int epochsPerCycle;
+    private long cycle;
     private final UnsafeBuffer ack = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
     private final RoceFrameEncoder ackEncoder = new RoceFrameEncoder();
     private final QueuePairSender[] senders;
@@ -96,10 +112,48 @@ public final class EngineBench
         final int batchSize,
         final long seed)
     {
+        this(primitive, base, redundancy, batchSize, DEFAULT_SKETCH_SWITCHES, seed);
+    }
+
+    /**
+     * @param primitive      what to drive.
+     * @param base           configuration whose first collector serves the reports.
+     * @param redundancy     N for Key-Write and Key-Increment.
+     * @param batchSize      Append batch size (overrides the configuration).
+     * @param sketchSwitches switches of the benchmarked sketch (overrides the configuration's first sketch).
+     * @param seed           seed of the report contents.
+     */
+    public EngineBench(
+        final BenchPrimitive primitive,
+        final ApplianceConfig base,
+        final int redundancy,
+        final int batchSize,
+        final int sketchSwitches,
+        final long seed)
+    {
         this.primitive = primitive;
         this.config = new ApplianceConfig(base.translator(), base.reports(), base.redundancy(),
             new AppendConfig(batchSize, base.append().idleFlushMicros()), base.postcards(), base.acks(),
-            base.resync(), base.essential(), base.collectors());
+            base.resync(), base.essential(), BenchPrimitive.SKETCH == primitive ?
+                withSketchSwitches(base.collectors(), sketchSwitches) : base.collectors());
+        final SketchConfig sketch = BenchPrimitive.SKETCH == primitive ? firstSketch(config) : null;
+        if (null != sketch)
+        {
+            // Whole epochs per cycle of pre-built columns; the epoch field is renumbered as the cycle repeats.
+            columnsPerEpoch = sketch.switches() * sketch.columns();
+            epochsPerCycle = Math.max(1, DISTINCT_REPORTS / columnsPerEpoch);
+            distinct = epochsPerCycle * columnsPerEpoch;
+            stride = Math.max(MIN_STRIDE, (42 + 3 + SketchColumnFlyweight.length(sketch.rows()) + 63) & ~63);
+        }
+        else
+        {
+            columnsPerEpoch = 0;
+            epochsPerCycle = 0;
+            distinct = DISTINCT_REPORTS;
+            stride = MIN_STRIDE;
+        }
+        this.reports = new UnsafeBuffer(ByteBuffer.allocateDirect(distinct * stride));
+        this.lengths = new int[distinct];
         this.engine = new TranslatorEngine(config, sink);
         this.senders = engine.senders().toArray(new QueuePairSender[0]);
         this.lastAckedPsn = new int[senders.length];
@@ -125,9 +179,11 @@ public final class EngineBench
         final Ipv4Flyweight ip = new Ipv4Flyweight();
         final UdpFlyweight udp = new UdpFlyweight();
         final DtaBaseHeaderFlyweight base = new DtaBaseHeaderFlyweight();
-        for (int i = 0; i < DISTINCT_REPORTS; i++)
+        final SketchConfig sketch = BenchPrimitive.SKETCH == primitive ? firstSketch(config) : null;
+        for (int i = 0; i < distinct; i++)
         {
-            final int offset = i * STRIDE;
+            final int offset = i * stride;
+            int source = 0x0a000100 | (i & 0xFF);
             final int subOffset = offset + 42 + 3;
             final int subLength;
             switch (primitive)
@@ -150,6 +206,21 @@ public final class EngineBench
                         .data(random.nextInt() & 0xFFFFFFFFL);
                     subLength = AppendFlyweight.LENGTH;
                 }
+                case SKETCH ->
+                {
+                    // Column c of every switch in turn, so column c completes with its last switch.
+                    final int inEpoch = i % columnsPerEpoch;
+                    final int switchId = inEpoch % sketch.switches();
+                    final SketchColumnFlyweight column = new SketchColumnFlyweight().wrap(reports, subOffset)
+                        .sketchId((int)sketch.id()).switchId(switchId).epoch(i / columnsPerEpoch)
+                        .column(inEpoch / sketch.switches()).rows(sketch.rows()).reserved(0);
+                    for (int r = 0; r < sketch.rows(); r++)
+                    {
+                        column.counter(r, random.nextInt(1 << 10));
+                    }
+                    source = 0x0a000200 | switchId;
+                    subLength = SketchColumnFlyweight.length(sketch.rows());
+                }
                 default ->
                 {
                     // Consecutive reports walk each flow through all its hops, so every path completes.
@@ -163,7 +234,7 @@ public final class EngineBench
                 .etherType(EthernetFlyweight.ETHER_TYPE_IPV4);
             ip.wrap(reports, offset + 14).versionAndIhl(5).tos(0).totalLength(20 + udpLength).identification(i)
                 .flagsAndFragmentOffset(0).ttl(64).protocol(Ipv4Flyweight.PROTOCOL_UDP).headerChecksum(0)
-                .src(0x0a000100 | (i & 0xFF)).dst(collector.ip()).updateChecksum();
+                .src(source).dst(collector.ip()).updateChecksum();
             udp.wrap(reports, offset + 34).srcPort(40041).dstPort(config.reports().udpPort()).length(udpLength)
                 .checksum(0);
             base.wrap(reports, offset + 42, DtaBaseHeaderForm.THREE).opcode(primitive.opcode()).seqnum(0).flags(0);
@@ -186,8 +257,18 @@ public final class EngineBench
             for (int i = 0; i < BURST; i++)
             {
                 final int r = cursor;
-                cursor = (cursor + 1) & (DISTINCT_REPORTS - 1);
-                engine.onFrame(reports, r * STRIDE, lengths[r], now);
+                if (BenchPrimitive.SKETCH == primitive)
+                {
+                    // Epochs keep rolling over: a replayed epoch number would only be dropped as stale.
+                    reports.putInt(r * stride + SKETCH_EPOCH_OFFSET,
+                        (int)(cycle * epochsPerCycle + r / columnsPerEpoch), ByteOrder.BIG_ENDIAN);
+                }
+                if (++cursor == distinct)
+                {
+                    cursor = 0;
+                    cycle++;
+                }
+                engine.onFrame(reports, r * stride, lengths[r], now);
                 if (ACK_EVERY - 1 == (i & (ACK_EVERY - 1)))
                 {
                     acknowledge(now);
@@ -202,7 +283,9 @@ public final class EngineBench
         {
             final QueuePairSender sender = senders[i];
             final int next = sender.nextPsn();
-            if (next != lastAckedPsn[i])
+            // A probing QP sends nothing new until its probe is answered: answer it as a responder would, with
+            // an ACK for the PSN before the one it expects.
+            if (next != lastAckedPsn[i] || QueuePairSender.State.PROBING == sender.state())
             {
                 lastAckedPsn[i] = next;
                 final int length = ackEncoder.destQp(sender.path().localQpn()).psn((next - 1) & 0xFFFFFF)
@@ -249,9 +332,9 @@ public final class EngineBench
      */
     public void writeReports(final io.dta.codec.pcap.PcapWriter writer, final int count) throws java.io.IOException
     {
-        for (int i = 0; i < Math.min(count, DISTINCT_REPORTS); i++)
+        for (int i = 0; i < Math.min(count, distinct); i++)
         {
-            writer.write(i * 1000L, reports, i * STRIDE, lengths[i]);
+            writer.write(i * 1000L, reports, i * stride, lengths[i]);
         }
     }
 
@@ -269,6 +352,33 @@ public final class EngineBench
     public TranslatorEngine engine()
     {
         return engine;
+    }
+
+    private static SketchConfig firstSketch(final ApplianceConfig config)
+    {
+        final CollectorConfig collector = config.collectors().get(0);
+        if (collector.sketches().isEmpty())
+        {
+            throw new IllegalArgumentException("the first collector hosts no sketch");
+        }
+        return collector.sketches().get(0);
+    }
+
+    private static List<CollectorConfig> withSketchSwitches(final List<CollectorConfig> collectors, final int switches)
+    {
+        final List<CollectorConfig> out = new ArrayList<>(collectors);
+        final CollectorConfig c = out.get(0);
+        if (c.sketches().isEmpty())
+        {
+            return out;
+        }
+        final List<SketchConfig> sketches = new ArrayList<>(c.sketches());
+        final SketchConfig s = sketches.get(0);
+        sketches.set(0, new SketchConfig(s.id(), s.type(), s.rows(), s.columns(), switches, s.batchColumns(),
+            s.epochs(), s.epochTimeoutMicros(), s.region()));
+        out.set(0, new CollectorConfig(c.name(), c.mac(), c.ip(), c.pathMtu(), c.keyWrite(), c.keyIncrement(),
+            c.postcards(), c.lists(), sketches));
+        return out;
     }
 
     private static long gcCount()

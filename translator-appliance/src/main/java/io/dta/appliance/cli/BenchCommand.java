@@ -8,6 +8,7 @@ import io.dta.appliance.engine.EngineCounter;
 import io.dta.config.ApplianceConfig;
 import io.dta.dpdk.DpdkException;
 import io.dta.dpdk.DpdkLibrary;
+import io.dta.config.SketchConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,7 +33,7 @@ public final class BenchCommand implements Callable<Integer>
     @Mixin
     private ConfigOption config = new ConfigOption();
 
-    @Option(names = "--primitive", required = true, paramLabel = "keywrite|keyincrement|append|postcard",
+    @Option(names = "--primitive", required = true, paramLabel = "keywrite|keyincrement|append|postcard|sketch",
         description = "primitive to drive")
     private BenchPrimitive primitive;
 
@@ -52,6 +53,11 @@ public final class BenchCommand implements Callable<Integer>
         "java (default): engine alone; dpdk: through DPDK on one core, net_pcap (infinite_rx) in, net_null out,",
         "open loop (needs DPDK 22.11 and root)" })
     private String io;
+
+    @Option(names = "--switches", defaultValue = "" + EngineBench.DEFAULT_SKETCH_SWITCHES,
+        description = "sketch: switches contributing to the first collector's first sketch, each sending its " +
+            "columns in turn, epochs rolling over (default: ${DEFAULT-VALUE})")
+    private int switches;
 
     @Option(names = "--compare-c", description = "with --io dpdk: also measure the C reference loop (not built yet)")
     private boolean compareC;
@@ -99,11 +105,22 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: --redundancy must be 1.." + appliance.redundancy().max());
             return 2;
         }
+        if (switches < 1 || switches > SketchConfig.MAX_SWITCHES)
+        {
+            System.err.println("dta bench: --switches must be 1.." + SketchConfig.MAX_SWITCHES);
+            return 2;
+        }
+        if (BenchPrimitive.SKETCH == primitive &&
+            (appliance.collectors().isEmpty() || appliance.collectors().get(0).sketches().isEmpty()))
+        {
+            System.err.println("dta bench: --primitive sketch needs a sketch on the first collector");
+            return 2;
+        }
         if ("dpdk".equals(io))
         {
             return dpdk(appliance);
         }
-        final EngineBench bench = new EngineBench(primitive, appliance, redundancy, batch, 1);
+        final EngineBench bench = new EngineBench(primitive, appliance, redundancy, batch, switches, 1);
         final EngineBench.Result r = bench.run(warmup, reports);
         final long drops = bench.engine().counters().totalDrops();
         final Map<String, Object> out = new LinkedHashMap<>();
@@ -118,6 +135,14 @@ public final class BenchCommand implements Callable<Integer>
         out.put("drops", drops);
         out.put("redundancy", redundancy);
         out.put("batchSize", batch);
+        if (BenchPrimitive.SKETCH == primitive)
+        {
+            final SketchConfig sketch = appliance.collectors().get(0).sketches().get(0);
+            out.put("switches", switches);
+            out.put("sketch", sketch.type().text() + " " + sketch.rows() + "x" + sketch.columns() +
+                ", batchColumns " + sketch.batchColumns());
+            out.put("epochsCompleted", bench.engine().counters().get(EngineCounter.SKETCH_EPOCHS_COMPLETED));
+        }
         if (json)
         {
             System.out.println(new ObjectMapper().writeValueAsString(out));

@@ -53,6 +53,27 @@ public enum EngineCounter
     REPORTER_SEQUENCE_RESETS("reporters re-based after an unfilled gap"),
     /** Essential operations re-sent after a resync showed they were not executed. */
     ESSENTIAL_RESENT("essential operations re-sent"),
+    /** Sketch columns merged (each switch's column, in order, once). */
+    SKETCH_COLUMNS_MERGED("sketch columns merged"),
+    /**
+     * Sketch saturations: Count-Min merges whose unsigned sum exceeded 2^32-1, Count sketch cells written clamped
+     * to the int32 bounds.
+     */
+    SKETCH_CELLS_SATURATED("sketch cells saturated"),
+    /** NACKs sent to switches for a sketch column gap. */
+    SKETCH_NACKS_OUT("sketch NACKs out"),
+    /** RDMA WRITEs of merged sketch columns (runs of up to batchColumns columns). */
+    SKETCH_COLUMN_WRITES("sketch column-run WRITEs"),
+    /** Sketch epochs opened (each one an epoch-header WRITE with state open). */
+    SKETCH_EPOCHS_OPENED("sketch epochs opened"),
+    /** Sketch epochs closed complete: every switch sent every column. */
+    SKETCH_EPOCHS_COMPLETED("sketch epochs completed"),
+    /** Sketch epochs closed incomplete because epochTimeoutMicros passed. */
+    SKETCH_EPOCHS_TIMED_OUT("sketch epochs closed incomplete: timeout"),
+    /** Sketch epochs closed incomplete because a newer epoch needed their area. */
+    SKETCH_EPOCHS_SUPERSEDED("sketch epochs closed incomplete: area taken by a newer epoch"),
+    /** Sketch epochs closed incomplete at end of input or shutdown. */
+    SKETCH_EPOCHS_FLUSHED("sketch epochs closed incomplete: flushed"),
 
     /** Dropped: frame structurally malformed. */
     DROP_MALFORMED("dropped: malformed frame"),
@@ -72,8 +93,22 @@ public enum EngineCounter
     DROP_BAD_REDUNDANCY("dropped: bad redundancy"),
     /** Dropped: postcard hop outside 1..postcards.hops. */
     DROP_BAD_HOP("dropped: bad postcard hop"),
-    /** Dropped: Sketch-Merge is not configured in this build. */
+    /** Dropped: a DTA opcode the decoder accepts but no handler serves. */
     DROP_UNSUPPORTED_PRIMITIVE("dropped: primitive not supported"),
+    /** Dropped: sketch column whose rows byte differs from the sketch's configured rows. */
+    DROP_SKETCH_BAD_ROWS("dropped: sketch column with wrong rows"),
+    /** Dropped: sketch column from a switch id at or above the sketch's switches. */
+    DROP_SKETCH_BAD_SWITCH("dropped: sketch column from an unknown switch id"),
+    /** Dropped: sketch column index at or above the sketch's columns. */
+    DROP_SKETCH_BAD_COLUMN("dropped: sketch column index out of range"),
+    /** Dropped: sketch column for an epoch older than the one its area holds now. */
+    DROP_SKETCH_STALE_EPOCH("dropped: sketch column for a stale epoch"),
+    /** Dropped: sketch column for an epoch already closed (complete, timed out or flushed). */
+    DROP_SKETCH_EPOCH_CLOSED("dropped: sketch column for a closed epoch"),
+    /** Dropped: sketch column behind the switch's next expected column (a duplicate, already merged). */
+    DROP_SKETCH_DUPLICATE("dropped: duplicate sketch column"),
+    /** Dropped: sketch column ahead of the switch's next expected column (a gap; NACKed, rate-limited). */
+    DROP_SKETCH_GAP("dropped: sketch column after a gap (NACKed)"),
     /** Dropped: non-essential report during a QP's grace period. */
     DROP_GRACE_PERIOD("operations dropped: grace period or probing"),
     /** Dropped: report for a QP in the error state. */

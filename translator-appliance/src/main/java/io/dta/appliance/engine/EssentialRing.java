@@ -26,6 +26,7 @@ final class EssentialRing
     static final int MAX_PAYLOAD = 128;
 
     private final int capacity;
+    private final int maxPayload;
     private final byte[] type;
     private final long[] va;
     private final long[] add;
@@ -38,13 +39,24 @@ final class EssentialRing
 
     EssentialRing(final int capacity)
     {
+        this(capacity, MAX_PAYLOAD);
+    }
+
+    /**
+     * @param capacity   entries.
+     * @param maxPayload largest WRITE payload an entry keeps (a sketch QP's column runs are larger than
+     *                   {@link #MAX_PAYLOAD}).
+     */
+    EssentialRing(final int capacity, final int maxPayload)
+    {
         this.capacity = capacity;
+        this.maxPayload = maxPayload;
         type = new byte[capacity];
         va = new long[capacity];
         add = new long[capacity];
         payloadLength = new int[capacity];
         psn = new int[capacity];
-        payloads = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(1, capacity) * MAX_PAYLOAD));
+        payloads = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(1, capacity) * maxPayload));
     }
 
     boolean isFull()
@@ -69,7 +81,7 @@ final class EssentialRing
 
     boolean offerWrite(final long address, final DirectBuffer src, final int offset, final int length)
     {
-        if (isFull() || length > MAX_PAYLOAD)
+        if (isFull() || length > maxPayload)
         {
             return false;
         }
@@ -77,7 +89,7 @@ final class EssentialRing
         type[i] = WRITE;
         va[i] = address;
         payloadLength[i] = length;
-        payloads.putBytes(i * MAX_PAYLOAD, src, offset, length);
+        payloads.putBytes(i * maxPayload, src, offset, length);
         tail++;
         return true;
     }
@@ -124,7 +136,7 @@ final class EssentialRing
 
     int payloadOffset(final int index)
     {
-        return index * MAX_PAYLOAD;
+        return index * maxPayload;
     }
 
     DirectBuffer payloads()

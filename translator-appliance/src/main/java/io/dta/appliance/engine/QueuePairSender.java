@@ -42,6 +42,11 @@ public final class QueuePairSender
     private static final int MAX_FRAME = 2048;
 
     /**
+     * Room for every header and trailer of a WRITE frame around its payload (Ethernet to RETH, pad, ICRC).
+     */
+    private static final int MAX_HEADERS = 128;
+
+    /**
      * Frames are built 2 bytes into the staging buffer (Linux's NET_IP_ALIGN) so that the IPv4 header, and with
      * it the ICRC's CRC pass, is 8-byte aligned.
      */
@@ -59,7 +64,7 @@ public final class QueuePairSender
     private final int maxOutstandingAtomics;
     private final boolean openLoop;
 
-    private final UnsafeBuffer held = new UnsafeBuffer(ByteBuffer.allocateDirect(HELD_OFFSET + MAX_FRAME));
+    private final UnsafeBuffer held;
     private boolean hasHeld;
     private int heldLength;
     private int heldPsn;
@@ -108,6 +113,28 @@ public final class QueuePairSender
         final EngineCounters counters,
         final SenderSettings settings)
     {
+        this(builder, sink, counters, settings, EssentialRing.MAX_PAYLOAD);
+    }
+
+    /**
+     * Creates the sender of one QP whose WRITEs may carry more than the usual 128 bytes (a sketch's column runs,
+     * up to the path MTU): the frame buffer and every essential-ring entry are sized for {@code maxPayload}.
+     *
+     * @param builder    this QP's frame builder (its path is the QP's path).
+     * @param sink       where frames go.
+     * @param counters   engine counters.
+     * @param settings   timing and limits.
+     * @param maxPayload largest WRITE payload this QP sends.
+     */
+    public QueuePairSender(
+        final RoceFrameBuilder builder,
+        final FrameSink sink,
+        final EngineCounters counters,
+        final SenderSettings settings,
+        final int maxPayload)
+    {
+        this.held = new UnsafeBuffer(ByteBuffer.allocateDirect(
+            HELD_OFFSET + Math.max(MAX_FRAME, MAX_HEADERS + maxPayload)));
         this.path = builder.path();
         this.builder = builder;
         this.sink = sink;
@@ -124,7 +151,7 @@ public final class QueuePairSender
         this.atomicPsns = new int[openLoop ? 1 : Math.max(1, maxOutstandingAtomics)];
         this.waitingVa = new long[Math.max(1, settings.atomicQueueSize())];
         this.waitingAdd = new long[waitingVa.length];
-        this.essentials = new EssentialRing(settings.essentialBacklog());
+        this.essentials = new EssentialRing(settings.essentialBacklog(), Math.max(EssentialRing.MAX_PAYLOAD, maxPayload));
         this.nextPsn = path.startPsn();
         this.lastAckedPsn = Psn.add(path.startPsn(), -1);
         this.highestSentPsn = lastAckedPsn;
@@ -409,6 +436,12 @@ public final class QueuePairSender
                 return;
             }
             essentials.markSent(Psn.add(nextPsn, -1));
+            if (openLoop)
+            {
+                // Nothing will ever answer: every frame counts as delivered, so the entry must not occupy the
+                // ring forever (it would fill after essential.backlog operations and drop the rest).
+                essentials.acknowledge(Psn.add(nextPsn, -1));
+            }
         }
         drainWaitingAtomics(nowNanos);
     }

@@ -1,9 +1,11 @@
 package io.dta.appliance.engine;
 
 import io.dta.codec.DtaNackFlyweight;
+import io.dta.codec.DtaOpcode;
 import io.dta.codec.EthernetFlyweight;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.Ipv4Flyweight;
+import io.dta.codec.SketchNackFlyweight;
 import io.dta.codec.UdpFlyweight;
 import org.agrona.MutableDirectBuffer;
 
@@ -20,24 +22,30 @@ final class ReporterNackSender
     private static final int UDP_OFFSET = IP_OFFSET + Ipv4Flyweight.MIN_HEADER_LENGTH;
     private static final int NACK_OFFSET = UDP_OFFSET + UdpFlyweight.HEADER_LENGTH;
     private static final int UDP_LENGTH = UdpFlyweight.HEADER_LENGTH + DtaNackFlyweight.LENGTH;
+    private static final int SKETCH_BASE_LENGTH = 3;
+    private static final int SKETCH_UDP_LENGTH = UdpFlyweight.HEADER_LENGTH + SKETCH_BASE_LENGTH +
+        SketchNackFlyweight.LENGTH;
 
     private final FrameSink sink;
     private final EngineCounters counters;
     private final long sourceMac;
+    private final int sourceIp;
     private final int reportPort;
     private final int nackPort;
     private final EthernetFlyweight ethernet = new EthernetFlyweight();
     private final Ipv4Flyweight ipv4 = new Ipv4Flyweight();
     private final UdpFlyweight udp = new UdpFlyweight();
     private final DtaNackFlyweight nack = new DtaNackFlyweight();
+    private final SketchNackFlyweight sketchNack = new SketchNackFlyweight();
 
     ReporterNackSender(
-        final FrameSink sink, final EngineCounters counters, final long sourceMac, final int reportPort,
-        final int nackPort)
+        final FrameSink sink, final EngineCounters counters, final long sourceMac, final int sourceIp,
+        final int reportPort, final int nackPort)
     {
         this.sink = sink;
         this.counters = counters;
         this.sourceMac = sourceMac;
+        this.sourceIp = sourceIp;
         this.reportPort = reportPort;
         this.nackPort = nackPort;
     }
@@ -70,5 +78,45 @@ final class ReporterNackSender
         nack.wrap(out, offset + NACK_OFFSET).seqnum(lastInOrderSeqnum).nack(true);
         sink.commit(offset, NACK_FRAME_MIN, nowNanos);
         counters.increment(EngineCounter.REPORTER_NACKS_OUT);
+    }
+
+    /**
+     * Asks a switch to resend its sketch columns from {@code column} (docs/sketch.md): UDP from the translator's
+     * own address to the report's source, NACK port, payload a 3-byte DTA base header (opcode 0x05, seqnum 0,
+     * NACK flag) and the sketch NACK body, padded to the Ethernet minimum.
+     */
+    void sendSketch(
+        final FrameDecoder report, final int sketchId, final int switchId, final long epoch, final int column,
+        final long nowNanos)
+    {
+        final int offset = sink.claim(NACK_FRAME_MIN);
+        if (offset < 0)
+        {
+            counters.increment(EngineCounter.DROP_TX_FULL);
+            return;
+        }
+        final MutableDirectBuffer out = sink.buffer();
+        out.setMemory(offset, NACK_FRAME_MIN, (byte)0);
+        ethernet.wrap(out, offset).dstMac(report.ethernet().srcMac()).srcMac(sourceMac)
+            .etherType(EthernetFlyweight.ETHER_TYPE_IPV4);
+        ipv4.wrap(out, offset + IP_OFFSET)
+            .versionAndIhl(5)
+            .tos(0)
+            .totalLength(Ipv4Flyweight.MIN_HEADER_LENGTH + SKETCH_UDP_LENGTH)
+            .identification(0)
+            .flagsAndFragmentOffset(0x4000)
+            .ttl(64)
+            .protocol(Ipv4Flyweight.PROTOCOL_UDP)
+            .headerChecksum(0)
+            .src(sourceIp)
+            .dst(report.ipv4().src())
+            .updateChecksum();
+        udp.wrap(out, offset + UDP_OFFSET).srcPort(reportPort).dstPort(nackPort).length(SKETCH_UDP_LENGTH).checksum(0);
+        out.putByte(offset + NACK_OFFSET, (byte)DtaOpcode.SKETCH_MERGE);
+        out.putByte(offset + NACK_OFFSET + 2, (byte)DtaNackFlyweight.NACK_FLAG);
+        sketchNack.wrap(out, offset + NACK_OFFSET + SKETCH_BASE_LENGTH).sketchId(sketchId).switchId(switchId)
+            .epoch(epoch).column(column).reserved(0);
+        sink.commit(offset, NACK_FRAME_MIN, nowNanos);
+        counters.increment(EngineCounter.SKETCH_NACKS_OUT);
     }
 }

@@ -4,6 +4,7 @@ import io.dta.appliance.engine.primitive.AppendList;
 import io.dta.appliance.engine.primitive.KeyIncrementHandler;
 import io.dta.appliance.engine.primitive.KeyWriteHandler;
 import io.dta.appliance.engine.primitive.PostcardHandler;
+import io.dta.appliance.engine.primitive.SketchMergeHandler;
 import io.dta.codec.AethFlyweight;
 import io.dta.codec.DtaBaseHeaderFlyweight;
 import io.dta.codec.DtaBaseHeaderForm;
@@ -18,6 +19,7 @@ import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ListConfig;
 import io.dta.config.RegionConfig;
+import io.dta.config.SketchConfig;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 
@@ -66,6 +68,7 @@ public final class TranslatorEngine
     private final QueuePairSender[] senders;
     private final AppendList[] lists;
     private final PostcardHandler[] postcardHandlers;
+    private final SketchMergeHandler[] sketchHandlers;
     private final int redundancyMax;
     private final int postcardHops;
     private final boolean verifyChecksums;
@@ -113,8 +116,8 @@ public final class TranslatorEngine
         this.closedLoop = closedLoop;
         this.counters = counters;
         final var translator = config.translator();
-        nackSender = new ReporterNackSender(sink, counters, translator.mac(), config.reports().udpPort(),
-            config.reports().nackPort());
+        nackSender = new ReporterNackSender(sink, counters, translator.mac(), translator.ip(),
+            config.reports().udpPort(), config.reports().nackPort());
         redundancyMax = config.redundancy().max();
         sequenceTracker = new ReporterSequenceTracker(
             REPORTER_TABLE_SIZE, config.reports().sequenceTimeoutMicros() * 1_000L);
@@ -133,6 +136,7 @@ public final class TranslatorEngine
         final List<QueuePairSender> allSenders = new ArrayList<>();
         final List<AppendList> allLists = new ArrayList<>();
         final List<PostcardHandler> allPostcards = new ArrayList<>();
+        final List<SketchMergeHandler> allSketches = new ArrayList<>();
         final long hold = HOLD_NANOS;
         for (final CollectorConfig collector : config.collectors())
         {
@@ -176,6 +180,16 @@ public final class TranslatorEngine
                 allLists.add(appendList);
                 allSenders.add(s);
             }
+            for (final SketchConfig sketch : collector.sketches())
+            {
+                final RegionConfig r = sketch.region();
+                final QueuePairSender s = sender(config, collector, r, "sketch" + sketch.id(), 16, 1, sink, hold,
+                    SketchMergeHandler.maxPayload(sketch));
+                final SketchMergeHandler handler = new SketchMergeHandler(sketch, s, counters);
+                routes.sketches.put((int)sketch.id(), handler);
+                allSketches.add(handler);
+                allSenders.add(s);
+            }
             collectorsByIp.put(collector.ip(), routes);
         }
         // Collectors may use different Key-Write slot sizes: the decoder admits the shortest data and each store
@@ -189,6 +203,7 @@ public final class TranslatorEngine
         senders = allSenders.toArray(new QueuePairSender[0]);
         lists = allLists.toArray(new AppendList[0]);
         postcardHandlers = allPostcards.toArray(new PostcardHandler[0]);
+        sketchHandlers = allSketches.toArray(new SketchMergeHandler[0]);
     }
 
     private QueuePairSender sender(
@@ -200,6 +215,21 @@ public final class TranslatorEngine
         final int atomicQueueSize,
         final FrameSink sink,
         final long holdNanos)
+    {
+        return sender(config, collector, region, regionName, maxOutstandingAtomics, atomicQueueSize, sink, holdNanos,
+            0);
+    }
+
+    private QueuePairSender sender(
+        final ApplianceConfig config,
+        final CollectorConfig collector,
+        final RegionConfig region,
+        final String regionName,
+        final int maxOutstandingAtomics,
+        final int atomicQueueSize,
+        final FrameSink sink,
+        final long holdNanos,
+        final int maxPayload)
     {
         final QpPath path = new QpPath(collector.name() + "/" + regionName, collector.mac(), collector.ip(),
             region.udpSourcePort(), region.localQpn(), region.qpn(), (int)region.rkey(), region.address(),
@@ -216,7 +246,8 @@ public final class TranslatorEngine
         final var translator = config.translator();
         final RoceFrameBuilder builder = new RoceFrameBuilder(translator.mac(), translator.ip(),
             (translator.dscp() << 2) | translator.ecn(), translator.ttl(), translator.pKey(), path);
-        return new QueuePairSender(builder, sink, counters, settings);
+        return 0 == maxPayload ? new QueuePairSender(builder, sink, counters, settings) :
+            new QueuePairSender(builder, sink, counters, settings, maxPayload);
     }
 
     /**
@@ -322,6 +353,7 @@ public final class TranslatorEngine
             case DtaOpcode.KEY_INCREMENT -> keyIncrement(essential, nowNanos);
             case DtaOpcode.APPEND -> append(essential, nowNanos);
             case DtaOpcode.POSTCARD -> postcard(essential, nowNanos);
+            case DtaOpcode.SKETCH_MERGE -> sketchColumn(nowNanos);
             default ->
             {
                 counters.increment(EngineCounter.DROP_UNSUPPORTED_PRIMITIVE);
@@ -444,6 +476,26 @@ public final class TranslatorEngine
         return true;
     }
 
+    private boolean sketchColumn(final long nowNanos)
+    {
+        final CollectorRoutes routes = routes();
+        final var column = decoder.sketchColumn();
+        final SketchMergeHandler handler = null == routes ? null : routes.sketches.get(column.sketchId());
+        if (null == handler)
+        {
+            counters.increment(EngineCounter.DROP_NO_ROUTE);
+            return false;
+        }
+        // Sketch WRITEs are always essential (the merged column is the only copy); the report's own flag is moot.
+        final int outcome = handler.onColumn(column, nowNanos);
+        if (SketchMergeHandler.NACK == outcome)
+        {
+            nackSender.sendSketch(decoder, column.sketchId(), column.switchId(), column.epoch(), handler.nackColumn(),
+                nowNanos);
+        }
+        return SketchMergeHandler.MERGED == outcome;
+    }
+
     private void onResponse(final long nowNanos)
     {
         final int opcode = decoder.roceOpcode();
@@ -494,7 +546,8 @@ public final class TranslatorEngine
     }
 
     /**
-     * Runs the timers: idle Append batches, idle postcards, held frames, ACK timeouts and grace ends. Cheap when
+     * Runs the timers: idle Append batches, idle postcards, sketch epoch timeouts, held frames, ACK timeouts and
+     * grace ends. Cheap when
      * called often: it does nothing until the clock moved by {@link #TIMER_GRANULARITY_NANOS}.
      *
      * @param nowNanos engine clock.
@@ -525,11 +578,16 @@ public final class TranslatorEngine
         {
             work += handler.poll(nowNanos);
         }
+        for (final SketchMergeHandler handler : sketchHandlers)
+        {
+            work += handler.poll(nowNanos);
+        }
         return work;
     }
 
     /**
-     * End of input or shutdown: sends partial Append batches, cached postcards and held frames (with AckReq).
+     * End of input or shutdown: sends partial Append batches, cached postcards, open sketch epochs (closed as
+     * incomplete) and held frames (with AckReq).
      *
      * @param nowNanos engine clock.
      */
@@ -544,6 +602,10 @@ public final class TranslatorEngine
             list.flush(nowNanos);
         }
         for (final PostcardHandler handler : postcardHandlers)
+        {
+            handler.flush(nowNanos);
+        }
+        for (final SketchMergeHandler handler : sketchHandlers)
         {
             handler.flush(nowNanos);
         }
@@ -585,5 +647,6 @@ public final class TranslatorEngine
         KeyWriteHandler keyWrite;
         KeyIncrementHandler keyIncrement;
         PostcardHandler postcards;
+        final Int2ObjectHashMap<SketchMergeHandler> sketches = new Int2ObjectHashMap<>();
     }
 }

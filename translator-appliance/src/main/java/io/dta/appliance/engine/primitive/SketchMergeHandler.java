@@ -1,0 +1,512 @@
+package io.dta.appliance.engine.primitive;
+
+import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.EngineCounters;
+import io.dta.appliance.engine.QueuePairSender;
+import io.dta.codec.SketchColumnFlyweight;
+import io.dta.config.SketchConfig;
+import io.dta.config.SketchType;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Sketch-Merge for one configured sketch (translation.md §3, docs/sketch.md): merges the columns that the
+ * switches send, in order, per epoch, and writes the network-wide sketch to the collector's epoch ring.
+ * <p>
+ * Epoch E lives in area {@code E mod epochs}, so at most {@code epochs} epochs are open at once. Per open epoch
+ * the handler keeps the merged cells (an int per cell, column-major as in collector memory), per switch the next
+ * expected column, and per column how many switches contributed. Switches send their columns in order, so the
+ * columns every switch contributed to form a prefix; it is written in runs of {@code batchColumns} columns, each
+ * run one RDMA WRITE Only. The epoch header is written with state open when the epoch opens and with state
+ * complete (every switch sent every column) or incomplete (timeout, a newer epoch needing the area, flush) when
+ * it closes; an incomplete epoch first gets every column not yet written, with what it has.
+ * <p>
+ * Every WRITE goes through the QP's essential path: a merged column exists nowhere else once the switches moved
+ * on, and re-sending a WRITE after a resync is idempotent. Everything is preallocated from the configuration;
+ * a column costs no allocation.
+ */
+public final class SketchMergeHandler
+{
+    /** {@link #onColumn} outcome: the column was merged. */
+    public static final int MERGED = 0;
+    /** {@link #onColumn} outcome: the column was dropped and counted. */
+    public static final int DROPPED = 1;
+    /** {@link #onColumn} outcome: a gap; dropped, counted, and a NACK for {@link #nackColumn()} is due. */
+    public static final int NACK = 2;
+
+    /**
+     * After a NACK, further gap columns of the same switch and epoch are not NACKed again until the switch makes
+     * progress or this long has passed (the NACK or the resent column may have been lost).
+     */
+    public static final long NACK_REARM_NANOS = 100_000;
+
+    /** Epoch header state: never written. */
+    public static final int STATE_EMPTY = 0;
+    /** Epoch header state: open, cells not yet trustworthy. */
+    public static final int STATE_OPEN = 1;
+    /** Epoch header state: complete. */
+    public static final int STATE_COMPLETE = 2;
+    /** Epoch header state: closed incomplete. */
+    public static final int STATE_INCOMPLETE = 3;
+
+    /** Epoch header offsets (little-endian, docs/sketch.md). */
+    static final int HEADER_EPOCH_OFFSET = 0;
+    static final int HEADER_STATE_OFFSET = 4;
+    static final int HEADER_TYPE_OFFSET = 5;
+    static final int HEADER_ROWS_OFFSET = 6;
+    static final int HEADER_COLUMNS_OFFSET = 8;
+    static final int HEADER_SWITCHES_OFFSET = 12;
+    static final int HEADER_CONTRIBUTORS_OFFSET = 14;
+    static final int HEADER_COMPLETE_COLUMNS_OFFSET = 16;
+    static final int HEADER_BITMAP_OFFSET = 32;
+
+    private static final int CLOSED_COMPLETE = 0;
+    private static final int CLOSED_TIMEOUT = 1;
+    private static final int CLOSED_SUPERSEDED = 2;
+    private static final int CLOSED_FLUSH = 3;
+
+    private final int sketchId;
+    private final SketchType type;
+    private final int typeCode;
+    private final int rows;
+    private final int columns;
+    private final int switches;
+    private final int batchColumns;
+    private final int epochs;
+    private final long timeoutNanos;
+    private final long baseAddress;
+    private final long epochBytes;
+    private final QueuePairSender sender;
+    private final EngineCounters counters;
+
+    private final long[] areaEpoch;
+    private final byte[] areaState;
+    private final long[] areaOpenedNanos;
+    private final int[] areaCompleted;
+    private final int[] areaWritten;
+    private final int[][] cells;
+    private final long[][] sums;
+    private final int[][] contributions;
+    private final int[] nextColumn;
+    private final boolean[] nackArmed;
+    private final long[] nackNanos;
+    private int openAreas;
+    private long nextDeadlineNanos;
+    private int nackColumn;
+
+    private final UnsafeBuffer run;
+    private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(SketchConfig.EPOCH_HEADER_BYTES));
+
+    /**
+     * @param config   the sketch.
+     * @param sender   the sketch's QP, built with room for {@link #maxPayload(SketchConfig)}.
+     * @param counters engine counters.
+     */
+    public SketchMergeHandler(final SketchConfig config, final QueuePairSender sender, final EngineCounters counters)
+    {
+        this.sketchId = (int)config.id();
+        this.type = config.type();
+        this.typeCode = switch (config.type())
+        {
+            case COUNT_MIN -> 1;
+            case COUNT_SKETCH -> 2;
+            case HYPERLOGLOG -> 3;
+        };
+        this.rows = config.rows();
+        this.columns = config.columns();
+        this.switches = config.switches();
+        this.batchColumns = config.batchColumns();
+        this.epochs = config.epochs();
+        this.timeoutNanos = config.epochTimeoutMicros() * 1000;
+        this.baseAddress = config.region().address();
+        this.epochBytes = config.epochBytes();
+        this.sender = sender;
+        this.counters = counters;
+        areaEpoch = new long[epochs];
+        areaState = new byte[epochs];
+        areaOpenedNanos = new long[epochs];
+        areaCompleted = new int[epochs];
+        areaWritten = new int[epochs];
+        cells = new int[epochs][];
+        sums = new long[epochs][];
+        contributions = new int[epochs][];
+        for (int a = 0; a < epochs; a++)
+        {
+            // Count sketch sums mix signs, so saturating step by step would depend on arrival order: they are kept
+            // exact in 64 bits (256 switches x 2^31 cannot overflow) and clamped when written.
+            if (SketchType.COUNT_SKETCH == type)
+            {
+                sums[a] = new long[rows * columns];
+            }
+            else
+            {
+                cells[a] = new int[rows * columns];
+            }
+            contributions[a] = new int[columns];
+        }
+        nextColumn = new int[epochs * switches];
+        nackArmed = new boolean[epochs * switches];
+        nackNanos = new long[epochs * switches];
+        run = new UnsafeBuffer(ByteBuffer.allocateDirect(batchColumns * rows * SketchConfig.CELL_BYTES));
+    }
+
+    /**
+     * The largest WRITE payload of a sketch: a run of {@code batchColumns} columns, or the epoch header.
+     *
+     * @param config the sketch.
+     * @return bytes.
+     */
+    public static int maxPayload(final SketchConfig config)
+    {
+        return Math.max(SketchConfig.EPOCH_HEADER_BYTES, config.batchColumns() * config.rows() * SketchConfig.CELL_BYTES);
+    }
+
+    /**
+     * @return the sketch id reports carry.
+     */
+    public int sketchId()
+    {
+        return sketchId;
+    }
+
+    /**
+     * @return epochs open now.
+     */
+    public int openEpochs()
+    {
+        return openAreas;
+    }
+
+    /**
+     * @return after a {@link #NACK} outcome, the column the switch must resend from.
+     */
+    public int nackColumn()
+    {
+        return nackColumn;
+    }
+
+    /**
+     * Takes one column report.
+     *
+     * @param column   the decoded sub-header (all its counters present).
+     * @param nowNanos engine clock.
+     * @return {@link #MERGED}, {@link #DROPPED} or {@link #NACK}.
+     */
+    public int onColumn(final SketchColumnFlyweight column, final long nowNanos)
+    {
+        if (column.rows() != rows)
+        {
+            counters.increment(EngineCounter.DROP_SKETCH_BAD_ROWS);
+            return DROPPED;
+        }
+        final int switchId = column.switchId();
+        if (switchId >= switches)
+        {
+            counters.increment(EngineCounter.DROP_SKETCH_BAD_SWITCH);
+            return DROPPED;
+        }
+        final int c = column.column();
+        if (c >= columns)
+        {
+            counters.increment(EngineCounter.DROP_SKETCH_BAD_COLUMN);
+            return DROPPED;
+        }
+        final long epoch = column.epoch();
+        final int area = (int)(epoch % epochs);
+        final int state = areaState[area];
+        if (STATE_EMPTY != state && areaEpoch[area] > epoch)
+        {
+            counters.increment(EngineCounter.DROP_SKETCH_STALE_EPOCH);
+            return DROPPED;
+        }
+        if (STATE_EMPTY == state || areaEpoch[area] < epoch)
+        {
+            if (STATE_OPEN == state)
+            {
+                close(area, CLOSED_SUPERSEDED, nowNanos);
+            }
+            open(area, epoch, nowNanos);
+        }
+        else if (STATE_OPEN != state)
+        {
+            counters.increment(EngineCounter.DROP_SKETCH_EPOCH_CLOSED);
+            return DROPPED;
+        }
+
+        final int progress = area * switches + switchId;
+        final int expected = nextColumn[progress];
+        if (c < expected)
+        {
+            counters.increment(EngineCounter.DROP_SKETCH_DUPLICATE);
+            return DROPPED;
+        }
+        if (c > expected)
+        {
+            counters.increment(EngineCounter.DROP_SKETCH_GAP);
+            if (nackArmed[progress] || nowNanos - nackNanos[progress] >= NACK_REARM_NANOS)
+            {
+                nackArmed[progress] = false;
+                nackNanos[progress] = nowNanos;
+                nackColumn = expected;
+                return NACK;
+            }
+            return DROPPED;
+        }
+
+        merge(area, c * rows, column);
+        counters.increment(EngineCounter.SKETCH_COLUMNS_MERGED);
+        nextColumn[progress] = c + 1;
+        nackArmed[progress] = true;
+        final int[] contributed = contributions[area];
+        if (++contributed[c] == switches && c == areaCompleted[area])
+        {
+            int completed = c + 1;
+            while (completed < columns && contributed[completed] == switches)
+            {
+                completed++;
+            }
+            areaCompleted[area] = completed;
+            while (completed - areaWritten[area] >= batchColumns)
+            {
+                writeRun(area, areaWritten[area], batchColumns, nowNanos);
+                areaWritten[area] += batchColumns;
+            }
+            if (completed == columns)
+            {
+                close(area, CLOSED_COMPLETE, nowNanos);
+            }
+        }
+        return MERGED;
+    }
+
+    private void merge(final int area, final int at, final SketchColumnFlyweight column)
+    {
+        final int[] merged = cells[area];
+        switch (type)
+        {
+            case COUNT_MIN ->
+            {
+                for (int r = 0; r < rows; r++)
+                {
+                    // Unsigned sum saturating at 2^32 - 1: a wrapped sum would make a Count-Min undercount.
+                    final long sum = (merged[at + r] & 0xFFFF_FFFFL) + (column.counter(r) & 0xFFFF_FFFFL);
+                    if (sum > 0xFFFF_FFFFL)
+                    {
+                        merged[at + r] = -1;
+                        counters.increment(EngineCounter.SKETCH_CELLS_SATURATED);
+                    }
+                    else
+                    {
+                        merged[at + r] = (int)sum;
+                    }
+                }
+            }
+            case COUNT_SKETCH ->
+            {
+                final long[] exact = sums[area];
+                for (int r = 0; r < rows; r++)
+                {
+                    exact[at + r] += column.counter(r);
+                }
+            }
+            default ->
+            {
+                for (int r = 0; r < rows; r++)
+                {
+                    final int register = column.counter(r);
+                    if (Integer.compareUnsigned(register, merged[at + r]) > 0)
+                    {
+                        merged[at + r] = register;
+                    }
+                }
+            }
+        }
+    }
+
+    private void open(final int area, final long epoch, final long nowNanos)
+    {
+        areaEpoch[area] = epoch;
+        areaState[area] = STATE_OPEN;
+        areaOpenedNanos[area] = nowNanos;
+        areaCompleted[area] = 0;
+        areaWritten[area] = 0;
+        // Zeroed here, not at close, so columns nobody contributed to are written as zeros over an older epoch.
+        if (SketchType.COUNT_SKETCH == type)
+        {
+            Arrays.fill(sums[area], 0);
+        }
+        else
+        {
+            Arrays.fill(cells[area], 0);
+        }
+        Arrays.fill(contributions[area], 0);
+        final int from = area * switches;
+        Arrays.fill(nextColumn, from, from + switches, 0);
+        Arrays.fill(nackArmed, from, from + switches, true);
+        if (0 == openAreas++ || nowNanos + timeoutNanos - nextDeadlineNanos < 0)
+        {
+            nextDeadlineNanos = nowNanos + timeoutNanos;
+        }
+        counters.increment(EngineCounter.SKETCH_EPOCHS_OPENED);
+        writeHeader(area, nowNanos);
+    }
+
+    private void close(final int area, final int why, final long nowNanos)
+    {
+        while (areaWritten[area] < columns)
+        {
+            final int n = Math.min(batchColumns, columns - areaWritten[area]);
+            writeRun(area, areaWritten[area], n, nowNanos);
+            areaWritten[area] += n;
+        }
+        areaState[area] = (byte)(CLOSED_COMPLETE == why ? STATE_COMPLETE : STATE_INCOMPLETE);
+        openAreas--;
+        counters.increment(switch (why)
+        {
+            case CLOSED_COMPLETE -> EngineCounter.SKETCH_EPOCHS_COMPLETED;
+            case CLOSED_TIMEOUT -> EngineCounter.SKETCH_EPOCHS_TIMED_OUT;
+            case CLOSED_SUPERSEDED -> EngineCounter.SKETCH_EPOCHS_SUPERSEDED;
+            default -> EngineCounter.SKETCH_EPOCHS_FLUSHED;
+        });
+        writeHeader(area, nowNanos);
+    }
+
+    private void writeRun(final int area, final int firstColumn, final int count, final long nowNanos)
+    {
+        final int from = firstColumn * rows;
+        final int cellCount = count * rows;
+        if (SketchType.COUNT_SKETCH == type)
+        {
+            final long[] exact = sums[area];
+            for (int i = 0; i < cellCount; i++)
+            {
+                final long sum = exact[from + i];
+                final int value = (int)Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, sum));
+                if (value != sum)
+                {
+                    counters.increment(EngineCounter.SKETCH_CELLS_SATURATED);
+                }
+                run.putInt(i * SketchConfig.CELL_BYTES, value, ByteOrder.LITTLE_ENDIAN);
+            }
+        }
+        else
+        {
+            final int[] merged = cells[area];
+            for (int i = 0; i < cellCount; i++)
+            {
+                run.putInt(i * SketchConfig.CELL_BYTES, merged[from + i], ByteOrder.LITTLE_ENDIAN);
+            }
+        }
+        counters.increment(EngineCounter.SKETCH_COLUMN_WRITES);
+        final long address = baseAddress + area * epochBytes + SketchConfig.EPOCH_HEADER_BYTES +
+            (long)from * SketchConfig.CELL_BYTES;
+        if (sender.admit(true, nowNanos))
+        {
+            sender.write(address, run, 0, cellCount * SketchConfig.CELL_BYTES, true, nowNanos);
+        }
+    }
+
+    private void writeHeader(final int area, final long nowNanos)
+    {
+        header.setMemory(0, SketchConfig.EPOCH_HEADER_BYTES, (byte)0);
+        int contributors = 0;
+        final int from = area * switches;
+        for (int s = 0; s < switches; s++)
+        {
+            if (nextColumn[from + s] == columns)
+            {
+                contributors++;
+                final int at = HEADER_BITMAP_OFFSET + (s >> 3);
+                header.putByte(at, (byte)(header.getByte(at) | (1 << (s & 7))));
+            }
+        }
+        header.putInt(HEADER_EPOCH_OFFSET, (int)areaEpoch[area], ByteOrder.LITTLE_ENDIAN);
+        header.putByte(HEADER_STATE_OFFSET, areaState[area]);
+        header.putByte(HEADER_TYPE_OFFSET, (byte)typeCode);
+        header.putShort(HEADER_ROWS_OFFSET, (short)rows, ByteOrder.LITTLE_ENDIAN);
+        header.putInt(HEADER_COLUMNS_OFFSET, columns, ByteOrder.LITTLE_ENDIAN);
+        header.putShort(HEADER_SWITCHES_OFFSET, (short)switches, ByteOrder.LITTLE_ENDIAN);
+        header.putShort(HEADER_CONTRIBUTORS_OFFSET, (short)contributors, ByteOrder.LITTLE_ENDIAN);
+        header.putInt(HEADER_COMPLETE_COLUMNS_OFFSET, areaCompleted[area], ByteOrder.LITTLE_ENDIAN);
+        if (sender.admit(true, nowNanos))
+        {
+            sender.write(baseAddress + area * epochBytes, header, 0, SketchConfig.EPOCH_HEADER_BYTES, true, nowNanos);
+        }
+    }
+
+    /**
+     * Closes, as incomplete, every epoch open for longer than {@code epochTimeoutMicros}, oldest epoch first.
+     *
+     * @param nowNanos engine clock.
+     * @return epochs closed.
+     */
+    public int poll(final long nowNanos)
+    {
+        if (0 == openAreas || nowNanos - nextDeadlineNanos < 0)
+        {
+            return 0;
+        }
+        int closed = 0;
+        int area;
+        while ((area = oldestOpen(nowNanos - timeoutNanos)) >= 0)
+        {
+            close(area, CLOSED_TIMEOUT, nowNanos);
+            closed++;
+        }
+        recomputeDeadline();
+        return closed;
+    }
+
+    /**
+     * End of input or shutdown: closes every open epoch as incomplete (a complete epoch is already closed), oldest
+     * first, writing every column not yet written and the final header.
+     *
+     * @param nowNanos engine clock.
+     */
+    public void flush(final long nowNanos)
+    {
+        int area;
+        while ((area = oldestOpen(Long.MAX_VALUE)) >= 0)
+        {
+            close(area, CLOSED_FLUSH, nowNanos);
+        }
+    }
+
+    /**
+     * @return the open area with the smallest epoch among those opened at or before {@code openedBy} (engine
+     * clock, compared as a difference), or -1.
+     */
+    private int oldestOpen(final long openedBy)
+    {
+        int oldest = -1;
+        for (int a = 0; a < epochs; a++)
+        {
+            if (STATE_OPEN == areaState[a] && (Long.MAX_VALUE == openedBy || areaOpenedNanos[a] - openedBy <= 0) &&
+                (oldest < 0 || areaEpoch[a] < areaEpoch[oldest]))
+            {
+                oldest = a;
+            }
+        }
+        return oldest;
+    }
+
+    private void recomputeDeadline()
+    {
+        boolean any = false;
+        for (int a = 0; a < epochs; a++)
+        {
+            if (STATE_OPEN == areaState[a])
+            {
+                final long deadline = areaOpenedNanos[a] + timeoutNanos;
+                if (!any || deadline - nextDeadlineNanos < 0)
+                {
+                    nextDeadlineNanos = deadline;
+                    any = true;
+                }
+            }
+        }
+    }
+}

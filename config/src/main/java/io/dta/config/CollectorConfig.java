@@ -49,6 +49,14 @@ public record CollectorConfig(
      */
     public CollectorConfig withRegions(final java.util.function.UnaryOperator<RegionConfig> mapper)
     {
+        // In regions() order, so a stateful mapper sees the regions as everywhere else.
+        final KeyWriteConfig newKeyWrite = null == keyWrite ? null :
+            new KeyWriteConfig(mapper.apply(keyWrite.region()), keyWrite.slotSize());
+        final KeyIncrementConfig newKeyIncrement = null == keyIncrement ? null :
+            new KeyIncrementConfig(mapper.apply(keyIncrement.region()), keyIncrement.maxOutstandingAtomics(),
+                keyIncrement.atomicQueueSize());
+        final PostcardStoreConfig newPostcards = null == postcards ? null :
+            new PostcardStoreConfig(mapper.apply(postcards.region()));
         final java.util.ArrayList<ListConfig> newLists = new java.util.ArrayList<>();
         for (final ListConfig list : lists)
         {
@@ -61,16 +69,7 @@ public record CollectorConfig(
                 k.batchColumns(), k.epochs(), k.epochTimeoutMicros(), mapper.apply(k.region())));
         }
         return new CollectorConfig(
-            name,
-            mac,
-            ip,
-            pathMtu,
-            null == keyWrite ? null : new KeyWriteConfig(mapper.apply(keyWrite.region()), keyWrite.slotSize()),
-            null == keyIncrement ? null : new KeyIncrementConfig(mapper.apply(keyIncrement.region()),
-                keyIncrement.maxOutstandingAtomics(), keyIncrement.atomicQueueSize()),
-            null == postcards ? null : new PostcardStoreConfig(mapper.apply(postcards.region())),
-            newLists,
-            newSketches);
+            name, mac, ip, pathMtu, newKeyWrite, newKeyIncrement, newPostcards, newLists, newSketches);
     }
 
     /**

@@ -11,6 +11,7 @@ import io.dta.collector.responder.ResponseSink;
 import io.dta.collector.responder.SoftResponder;
 import io.dta.collector.store.CollectorStore;
 import io.dta.collector.store.StoreException;
+import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.NetAddress;
@@ -42,7 +43,9 @@ import java.util.concurrent.Callable;
     description = {
         "Run the soft RoCEv2 collector over a capture of RoCEv2 frames (e.g. the output of dta replay).",
         "Regions are (re)created zero-filled as memory-mapped files under --store/<collector>/; ACK, NAK and",
-        "ATOMIC ACK responses are written to --out, 1 us after their request. Query the store with dta query." })
+        "ATOMIC ACK responses are written to --out, 1 us after their request. Query the store with dta query.",
+        "Negotiated regions (servicePort) answer the connection set-up found in the capture: REQ -> REP,",
+        "RTU -> metadata SEND, its ACK; REP and SEND are re-sent on capture time until answered." })
 public final class CollectorCommand implements Callable<Integer>
 {
     /** Delay between a request's timestamp and its response's. */
@@ -70,11 +73,13 @@ public final class CollectorCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        final ApplianceConfig appliance = config.load("collector");
-        if (null == appliance)
+        final ApplianceConfig loaded = config.load("collector");
+        if (null == loaded)
         {
             return 2;
         }
+        // Negotiated regions get the QPN, R_Key and address this collector chooses (dta query chooses the same).
+        final ApplianceConfig appliance = NegotiatedRegions.assign(loaded);
         if (!Files.isReadable(in))
         {
             System.err.println("dta collector: cannot read " + in);
@@ -125,6 +130,8 @@ public final class CollectorCommand implements Callable<Integer>
             while (reader.next())
             {
                 sink.timestampNanos = reader.timestampNanos() + RESPONSE_DELAY_NANOS;
+                // Connection set-up timers (REP and metadata SEND re-sends) run on capture time.
+                responder.poll(reader.timestampNanos(), sink);
                 responder.onFrame(reader.buffer(), reader.offset(), reader.capturedLength(), reader.timestampNanos(),
                     sink);
             }

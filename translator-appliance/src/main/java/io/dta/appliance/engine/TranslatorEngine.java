@@ -95,6 +95,11 @@ public final class TranslatorEngine
      */
     public TranslatorEngine(final ApplianceConfig config, final FrameSink sink, final boolean closedLoop)
     {
+        if (config.hasUnconnectedRegions())
+        {
+            throw new IllegalArgumentException("negotiated regions must be connected first (ConnectionManager." +
+                "connectedConfig()): their QPN, R_Key and address are not known yet");
+        }
         this.closedLoop = closedLoop;
         final var translator = config.translator();
         nackSender = new ReporterNackSender(sink, counters, translator.mac(), config.reports().udpPort(),

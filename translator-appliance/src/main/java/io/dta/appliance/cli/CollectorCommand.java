@@ -186,6 +186,10 @@ public final class CollectorCommand implements Callable<Integer>
             q.put("state", qp.state().name());
             q.put("expectedPsn", qp.expectedPsn());
             q.put("msn", qp.msn());
+            if (qp.negotiated())
+            {
+                q.put("connection", qp.connection().name());
+            }
             qps.add(q);
         }
         if (json)
@@ -211,8 +215,9 @@ public final class CollectorCommand implements Callable<Integer>
         out.println("queue pairs");
         for (final ResponderQp qp : responder.qps())
         {
-            out.printf("  %-28s %-12s qpn 0x%06x  %-5s  ePSN 0x%06x  MSN %d%n", qp.region().path(),
-                NetAddress.ipv4ToString(qp.collector().ip()), qp.qpn(), qp.state(), qp.expectedPsn(), qp.msn());
+            out.printf("  %-28s %-12s qpn 0x%06x  %-5s  ePSN 0x%06x  MSN %d%s%n", qp.region().path(),
+                NetAddress.ipv4ToString(qp.collector().ip()), qp.qpn(), qp.state(), qp.expectedPsn(), qp.msn(),
+                qp.negotiated() ? "  service port " + qp.region().servicePort() + " " + qp.connection() : "");
         }
     }
 }

@@ -197,6 +197,18 @@ class ConnectionCliTest
         {
             assertEquals(RegionConnection.State.CONNECTED, c.state());
         }
+
+        // dta decode names the CM messages.
+        final CliRunner.Result d = CliRunner.run("decode", in.toString());
+        assertEquals(0, d.exitCode(), d.err());
+        assertTrue(d.out().contains("UD_SEND_ONLY qp=0x000001")
+            && d.out().contains("qkey=0x80010000 srcqp=0x000001 CM REQ tid=0x")
+            && d.out().contains("service=0x0000000001060539 qpn=0x000539 start-psn=0xfffff0")
+            && d.out().contains(" CM RTU tid=0x") && d.out().contains("RC_ACKNOWLEDGE"), d.out());
+        final CliRunner.Result j = CliRunner.run("decode", in.toString(), "--json");
+        final JsonNode first = JSON.readTree(j.out().lines().findFirst().orElseThrow());
+        assertEquals("REQ", first.get("cm").asText(), j.out());
+        assertEquals(0x539, first.get("localQpn").asInt());
     }
 
     private List<byte[]> collector(final Path config, final List<byte[]> frames) throws Exception

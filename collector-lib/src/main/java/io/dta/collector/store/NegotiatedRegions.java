@@ -22,7 +22,7 @@ import java.util.Set;
  *     <li>address: consecutive, each aligned to {@link #ALIGNMENT}, from the end of the collector's highest static
  *     region, or from {@link #BASE_ADDRESS} when that is higher.</li>
  * </ul>
- * Static regions are returned unchanged.
+ * Static regions, and negotiated regions that already have a QPN, are returned unchanged.
  */
 public final class NegotiatedRegions
 {
@@ -64,7 +64,8 @@ public final class NegotiatedRegions
         long next = BASE_ADDRESS;
         for (final RegionConfig region : collector.regions())
         {
-            if (!region.negotiated())
+            // Static regions, and negotiated ones already placed (assign is idempotent), keep their place.
+            if (!region.negotiated() || 0 != region.qpn())
             {
                 used.add(region.qpn());
                 if (Long.compareUnsigned(region.end(), next) > 0)

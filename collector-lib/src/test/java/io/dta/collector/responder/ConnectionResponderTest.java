@@ -89,6 +89,15 @@ class ConnectionResponderTest
         assertEquals(0x102, list0.qpn());
         assertEquals(0x7f0000200000L, list0.address());
         assertEquals(config, NegotiatedRegions.assign(config));
+
+        // A negotiated region already placed keeps its place and blocks its QPN and extent.
+        final ApplianceConfig partly = config.withRegions((c, r) -> r.path().endsWith("lists[0]") ? r :
+            r.negotiated() ? r.connected(0, 0, 0) : r);
+        final ApplianceConfig again = NegotiatedRegions.assign(partly.withRegions((c, r) ->
+            r.path().endsWith("lists[0]") ? r.connected(0x101, 0x9, 0x7f0000100000L) : r));
+        assertEquals(0x101, again.collectors().get(0).lists().get(0).region().qpn());
+        assertEquals(0x102, again.collectors().get(0).keyWrite().region().qpn());
+        assertEquals(0x7f0000200000L, again.collectors().get(0).keyWrite().region().address());
     }
 
     @Test

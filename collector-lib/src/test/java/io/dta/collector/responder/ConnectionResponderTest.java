@@ -10,6 +10,7 @@ import io.dta.codec.MadHeaderFlyweight;
 import io.dta.codec.RdmaCmHeaderFlyweight;
 import io.dta.codec.RoceFrameEncoder;
 import io.dta.codec.RoceOpcode;
+import io.dta.codec.pcap.PcapWriter;
 import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.ConfigLoader;
@@ -19,13 +20,18 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The soft collector's side of connection set-up: REQ → REP, RTU → metadata SEND, its ACK, with retries, REJ and
@@ -278,6 +284,47 @@ class ConnectionResponderTest
         assertEquals(1, out.frames.size());
         decode(out.last());
         assertTrue(decoder.aeth().isAck());
+    }
+
+    @Test
+    void shouldSendSetUpFramesWhoseIcrcScapyAccepts() throws Exception
+    {
+        final Path python = Path.of("/usr/bin/python3");
+        assumeTrue(Files.isExecutable(python), "no python3");
+        final Process probe = new ProcessBuilder(python.toString(), "-c", "import scapy.contrib.roce")
+            .redirectErrorStream(true).start();
+        assumeTrue(probe.waitFor(60, TimeUnit.SECONDS) &&
+            0 == probe.exitValue(), "python3-scapy missing");
+
+        offer(req(4242, COMM_ID, TID));                                       // REJ
+        offer(req(1337, COMM_ID, TID));                                       // REP
+        offer(rtu(COMM_ID, qp().localCommId(), TID));                         // metadata SEND
+        responder.poll(CmReqFlyweight.timeoutNanos(ACK_TIMEOUT), out);       // SEND again
+        offer(Requests.writeOnlyTo(keyWrite.qpn(), START_PSN, keyWrite.address(), keyWrite.rkey()));  // ACK
+        assertEquals(5, out.frames.size());
+        final Path file = Files.createTempFile("cm-responses", ".pcap");
+        try
+        {
+            try (PcapWriter writer = new PcapWriter(file))
+            {
+                long t = 1_700_000_000_000_000_000L;
+                for (final byte[] frame : out.frames)
+                {
+                    writer.write(t += 1000, new UnsafeBuffer(frame), 0, frame.length);
+                }
+            }
+            final Process p = new ProcessBuilder(python.toString(),
+                "../roce-codec/src/test/resources/oracle/scapy_roce.py", "check", file.toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            final List<String> verdicts = new String(p.getInputStream().readAllBytes(),
+                StandardCharsets.UTF_8).lines().toList();
+            assertEquals(0, p.waitFor());
+            assertEquals(List.of("1 ok", "2 ok", "3 ok", "4 ok", "5 ok"), verdicts);
+        }
+        finally
+        {
+            Files.deleteIfExists(file);
+        }
     }
 
     private ResponderQp qp()

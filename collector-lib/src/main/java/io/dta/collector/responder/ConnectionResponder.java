@@ -286,6 +286,7 @@ final class ConnectionResponder
         }
         responder.count(ResponderCounter.METADATA_ACKED);
         qp.connection = ResponderQp.Connection.ESTABLISHED;
+        qp.cmDeadlineNanos = Long.MAX_VALUE;
     }
 
     /**
@@ -319,6 +320,7 @@ final class ConnectionResponder
                     responder.count(ResponderCounter.METADATA_SEND_FAILED);
                     qp.connection = ResponderQp.Connection.FAILED;
                     qp.state = ResponderQp.State.ERROR;
+                    qp.cmDeadlineNanos = Long.MAX_VALUE;
                     continue;
                 }
                 qp.sendRetries--;

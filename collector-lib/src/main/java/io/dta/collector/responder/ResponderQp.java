@@ -62,7 +62,7 @@ public final class ResponderQp
     long cmRemoteCommId;
     long cmTransactionId;
     int sendPsn;
-    long cmDeadlineNanos;
+    long cmDeadlineNanos = Long.MAX_VALUE;
     int cmRetriesLeft;
     long cmTimeoutNanos;
     long ackTimeoutNanos;

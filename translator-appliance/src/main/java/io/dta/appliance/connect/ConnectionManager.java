@@ -325,7 +325,8 @@ public final class ConnectionManager
             return;
         }
         final int psn = decoder.bth().psn();
-        if (RegionConnection.State.IDLE == c.state || RegionConnection.State.REQ_SENT == c.state)
+        if (RegionConnection.State.IDLE == c.state || RegionConnection.State.REQ_SENT == c.state ||
+            0 == c.remoteQpn)
         {
             dropSend(c, "SEND before the REP");
             return;

@@ -42,6 +42,37 @@ public record CollectorConfig(
     }
 
     /**
+     * The same collector with every region replaced (kinds, ids and sizes kept).
+     *
+     * @param mapper gives the new region of each region.
+     * @return a new collector record.
+     */
+    public CollectorConfig withRegions(final java.util.function.UnaryOperator<RegionConfig> mapper)
+    {
+        // In regions() order, so a stateful mapper sees the regions as everywhere else.
+        final KeyWriteConfig newKeyWrite = null == keyWrite ? null :
+            new KeyWriteConfig(mapper.apply(keyWrite.region()), keyWrite.slotSize());
+        final KeyIncrementConfig newKeyIncrement = null == keyIncrement ? null :
+            new KeyIncrementConfig(mapper.apply(keyIncrement.region()), keyIncrement.maxOutstandingAtomics(),
+                keyIncrement.atomicQueueSize());
+        final PostcardStoreConfig newPostcards = null == postcards ? null :
+            new PostcardStoreConfig(mapper.apply(postcards.region()));
+        final java.util.ArrayList<ListConfig> newLists = new java.util.ArrayList<>();
+        for (final ListConfig list : lists)
+        {
+            newLists.add(new ListConfig(list.id(), mapper.apply(list.region()), list.layout()));
+        }
+        final java.util.ArrayList<SketchConfig> newSketches = new java.util.ArrayList<>();
+        for (final SketchConfig k : sketches)
+        {
+            newSketches.add(new SketchConfig(k.id(), k.type(), k.rows(), k.columns(), k.switches(),
+                k.batchColumns(), k.epochs(), k.epochTimeoutMicros(), mapper.apply(k.region())));
+        }
+        return new CollectorConfig(
+            name, mac, ip, pathMtu, newKeyWrite, newKeyIncrement, newPostcards, newLists, newSketches);
+    }
+
+    /**
      * Every region of this collector, stores first, then lists, then sketches.
      *
      * @return the regions (a new immutable list).

@@ -24,6 +24,7 @@ final class ConfigMapper
     private static final int[] BATCH_SIZES = { 1, 2, 4, 8, 16 };
     private static final int[] SLOT_SIZES = { 8, 16, 32 };
     private static final int[] PATH_MTUS = { 256, 512, 1024, 2048, 4096 };
+    private static final String[] NEGOTIATED_KEYS = { "qpn", "rkey", "address" };
 
     private final List<String> problems = new ArrayList<>();
 
@@ -44,6 +45,7 @@ final class ConfigMapper
         final AcksConfig acks = acks(top.sectionOrEmpty("acks"));
         final ResyncConfig resync = resync(top.sectionOrEmpty("resync"));
         final EssentialConfig essential = essential(top.sectionOrEmpty("essential"));
+        final ConnectionConfig connection = connection(top.sectionOrEmpty("connection"));
         final int batchSize = hasProblem("append.batchSize") ? -1 : append.batchSize();
         final List<CollectorConfig> collectors = collectors(top, batchSize);
         top.finish();
@@ -55,7 +57,7 @@ final class ConfigMapper
             throw new ConfigException(problems);
         }
         return new ApplianceConfig(
-            translator, reports, redundancy, append, postcards, acks, resync, essential, collectors);
+            translator, reports, redundancy, append, postcards, acks, resync, essential, collectors, connection);
     }
 
     private TranslatorConfig translator(final Section s)
@@ -135,6 +137,17 @@ final class ConfigMapper
             "backlog", 1, EssentialConfig.MAX_BACKLOG, EssentialConfig.DEFAULT_BACKLOG);
         s.finish();
         return new EssentialConfig(backlog);
+    }
+
+    private ConnectionConfig connection(final Section s)
+    {
+        final int cmTimeout = (int)s.integer(
+            "cmResponseTimeout", 0, 31, ConnectionConfig.DEFAULT_CM_RESPONSE_TIMEOUT);
+        final int cmRetries = (int)s.integer("maxCmRetries", 0, 15, ConnectionConfig.DEFAULT_MAX_CM_RETRIES);
+        final int ackTimeout = (int)s.integer("localAckTimeout", 0, 31, ConnectionConfig.DEFAULT_LOCAL_ACK_TIMEOUT);
+        final int retryCount = (int)s.integer("retryCount", 0, 7, ConnectionConfig.DEFAULT_RETRY_COUNT);
+        s.finish();
+        return new ConnectionConfig(cmTimeout, cmRetries, ackTimeout, retryCount);
     }
 
     private List<CollectorConfig> collectors(final Section top, final int batchSize)
@@ -375,9 +388,33 @@ final class ConfigMapper
     private RegionConfig region(final Section s)
     {
         final int localQpn = (int)s.requiredInteger("localQpn", QPN_MIN, QPN_MAX, QPN_NOTE);
-        final int qpn = (int)s.requiredInteger("qpn", QPN_MIN, QPN_MAX, QPN_NOTE);
-        final long rkey = s.requiredInteger("rkey", 0, 0xFFFFFFFFL, "");
-        final long address = s.address("address");
+        final int servicePort = (int)s.integer("servicePort", 1, 65535, 0);
+        final boolean negotiated = s.present("servicePort") && !hasProblem(s.pathOf("servicePort"));
+        final int qpn;
+        final long rkey;
+        final long address;
+        if (negotiated || hasProblem(s.pathOf("servicePort")))
+        {
+            // The collector chooses these and tells them in the connection set-up; a configured value would be
+            // either redundant or wrong.
+            for (final String learned : NEGOTIATED_KEYS)
+            {
+                if (s.present(learned))
+                {
+                    problem(s.pathOf(learned), "not allowed with servicePort: a negotiated region learns it from " +
+                        "the collector");
+                }
+            }
+            qpn = 0;
+            rkey = 0;
+            address = 0;
+        }
+        else
+        {
+            qpn = (int)s.requiredInteger("qpn", QPN_MIN, QPN_MAX, QPN_NOTE);
+            rkey = s.requiredInteger("rkey", 0, 0xFFFFFFFFL, "");
+            address = s.address("address");
+        }
         final long length = s.requiredInteger("length", 1, Long.MAX_VALUE, "");
         final int startPsn = (int)s.integer("startPsn", 0, 0xFFFFFF, 0);
         final int defaultPort = hasProblem(s.pathOf("localQpn")) ? 0xC000 :
@@ -385,7 +422,7 @@ final class ConfigMapper
         final int udpSourcePort = (int)s.integer("udpSourcePort", 1, 65535, defaultPort);
 
         final String addressPath = s.pathOf("address");
-        if (!hasProblem(addressPath))
+        if (!negotiated && !hasProblem(addressPath))
         {
             if ((address & (RegionConfig.ADDRESS_ALIGNMENT - 1)) != 0)
             {
@@ -397,7 +434,12 @@ final class ConfigMapper
                     " runs past the end of the 64-bit address space");
             }
         }
-        return new RegionConfig(s.path(), localQpn, qpn, rkey, address, length, startPsn, udpSourcePort);
+        if (negotiated && !hasProblem(s.pathOf("length")) && length > 0xFFFF_FFFFL)
+        {
+            problem(s.pathOf("length"), length + " is too large for a negotiated region: the collector advertises " +
+                "its length in 32 bits");
+        }
+        return new RegionConfig(s.path(), localQpn, qpn, rkey, address, length, startPsn, udpSourcePort, servicePort);
     }
 
     private void crossChecks(final TranslatorConfig translator, final List<CollectorConfig> collectors)
@@ -427,6 +469,7 @@ final class ConfigMapper
             }
 
             final Map<Integer, String> qpns = new HashMap<>();
+            final Map<Integer, String> servicePorts = new HashMap<>();
             final List<RegionConfig> regions = collector.regions();
             for (final RegionConfig region : regions)
             {
@@ -437,7 +480,12 @@ final class ConfigMapper
                         " (responses are demultiplexed by it)");
                 }
                 final String qpnPath = region.path() + ".qpn";
-                if (!hasProblem(qpnPath))
+                if (region.negotiated())
+                {
+                    unique(servicePorts, region.servicePort(), region.path() + ".servicePort",
+                        Integer.toString(region.servicePort()), " on the same collector");
+                }
+                else if (!hasProblem(qpnPath))
                 {
                     unique(qpns, region.qpn(), qpnPath, hex(region.qpn(), 6), " on the same collector");
                 }
@@ -493,7 +541,8 @@ final class ConfigMapper
 
     private boolean extentValid(final RegionConfig region)
     {
-        return !hasProblem(region.path() + ".address") && !hasProblem(region.path() + ".length");
+        // A negotiated region's extent is the collector's choice, known only after connection set-up.
+        return !region.negotiated() && !hasProblem(region.path() + ".address") && !hasProblem(region.path() + ".length");
     }
 
     private static String extent(final RegionConfig region)

@@ -12,10 +12,68 @@ package io.dta.config;
  * @param length        length in bytes, a positive multiple of the region's entry size.
  * @param startPsn      first PSN sent, 24-bit, default 0.
  * @param udpSourcePort UDP source port of the QP's frames, default {@code 0xC000 | (localQpn & 0x3FFF)}.
+ * @param servicePort   0 for a static region (every QP parameter configured); otherwise the collector's RDMA-CM
+ *                      service port, and {@code qpn}, {@code rkey} and {@code address} are 0 until learned by the
+ *                      connection set-up (translation.md §8), see {@link #connected(int, long, long)}.
  */
 public record RegionConfig(
-    String path, int localQpn, int qpn, long rkey, long address, long length, int startPsn, int udpSourcePort)
+    String path,
+    int localQpn,
+    int qpn,
+    long rkey,
+    long address,
+    long length,
+    int startPsn,
+    int udpSourcePort,
+    int servicePort)
 {
+    /**
+     * A static region (no service port).
+     *
+     * @param path          key path of the region.
+     * @param localQpn      the appliance's QPN.
+     * @param qpn           the collector's QPN.
+     * @param rkey          R_Key.
+     * @param address       base virtual address.
+     * @param length        length in bytes.
+     * @param startPsn      first PSN sent.
+     * @param udpSourcePort UDP source port.
+     */
+    public RegionConfig(
+        final String path,
+        final int localQpn,
+        final int qpn,
+        final long rkey,
+        final long address,
+        final long length,
+        final int startPsn,
+        final int udpSourcePort)
+    {
+        this(path, localQpn, qpn, rkey, address, length, startPsn, udpSourcePort, 0);
+    }
+
+    /**
+     * @return true when the QP parameters come from connection set-up with the collector (a service port is set).
+     */
+    public boolean negotiated()
+    {
+        return 0 != servicePort;
+    }
+
+    /**
+     * The same region with the QP parameters learned from the collector; the service port is kept, so the result
+     * still says it was negotiated.
+     *
+     * @param qpn     the collector's QPN.
+     * @param rkey    the region's R_Key.
+     * @param address the region's base virtual address.
+     * @return a new region record.
+     */
+    public RegionConfig connected(final int qpn, final long rkey, final long address)
+    {
+        return new RegionConfig(path, localQpn, qpn, rkey, address, length, startPsn, udpSourcePort, servicePort);
+    }
+
     /**
      * Required alignment of every region's base address (atomics need 8 bytes).
      */

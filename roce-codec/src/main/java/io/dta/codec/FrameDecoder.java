@@ -54,6 +54,7 @@ public final class FrameDecoder
     private final AtomicEthFlyweight atomicEth = new AtomicEthFlyweight();
     private final AethFlyweight aeth = new AethFlyweight();
     private final AtomicAckEthFlyweight atomicAckEth = new AtomicAckEthFlyweight();
+    private final DethFlyweight deth = new DethFlyweight();
     private final Icrc icrc = new Icrc();
 
     private int dtaPort = DEFAULT_DTA_PORT;
@@ -496,6 +497,10 @@ public final class FrameDecoder
         {
             atomicEth.wrap(buffer, ext);
         }
+        else if (RoceOpcode.hasDeth(opcode))
+        {
+            deth.wrap(buffer, ext);
+        }
         else if (RoceOpcode.hasAeth(opcode))
         {
             aeth.wrap(buffer, ext);
@@ -814,6 +819,14 @@ public final class FrameDecoder
     public AtomicEthFlyweight atomicEth()
     {
         return atomicEth;
+    }
+
+    /**
+     * @return DETH flyweight (valid when {@link RoceOpcode#hasDeth(int)}: UD SEND to QP1 carrying a CM MAD).
+     */
+    public DethFlyweight deth()
+    {
+        return deth;
     }
 
     /**

@@ -9,7 +9,8 @@ import org.agrona.MutableDirectBuffer;
  * <p>
  * Supported opcodes (RC or UC where the transport has them): SEND First/Middle/Last/Only, RDMA WRITE
  * First/Middle/Last/Only (RETH for First/Only), RDMA READ Request (RETH), FETCH_ADD and COMPARE_SWAP (AtomicETH),
- * ACKNOWLEDGE (AETH) and ATOMIC ACKNOWLEDGE (AETH + AtomicAckETH).
+ * ACKNOWLEDGE (AETH) and ATOMIC ACKNOWLEDGE (AETH + AtomicAckETH), and UD SEND Only (DETH), which carries the
+ * connection management MADs to QP1.
  * <p>
  * All per-frame fields have fluent setters and keep their value between frames, so one encoder is reused for a
  * whole stream without allocation. The payload is either copied from a source buffer
@@ -32,6 +33,7 @@ public final class RoceFrameEncoder
     private final AtomicEthFlyweight atomicEth = new AtomicEthFlyweight();
     private final AethFlyweight aeth = new AethFlyweight();
     private final AtomicAckEthFlyweight atomicAckEth = new AtomicAckEthFlyweight();
+    private final DethFlyweight deth = new DethFlyweight();
     private final Icrc icrc = new Icrc();
 
     private long dstMac;
@@ -62,6 +64,8 @@ public final class RoceFrameEncoder
     private int syndrome = AethFlyweight.CREDIT_INVALID;
     private int msn;
     private long originalValue;
+    private long qKey = DethFlyweight.GSI_Q_KEY;
+    private int srcQp = DethFlyweight.GSI_QPN;
 
     private DirectBuffer payloadBuffer;
     private int payloadBufferOffset;
@@ -331,6 +335,26 @@ public final class RoceFrameEncoder
     }
 
     /**
+     * @param qKey DETH Q_Key of UD packets (default {@link DethFlyweight#GSI_Q_KEY}).
+     * @return this.
+     */
+    public RoceFrameEncoder qKey(final long qKey)
+    {
+        this.qKey = qKey;
+        return this;
+    }
+
+    /**
+     * @param srcQp DETH source QP of UD packets (default 1, the GSI QP that sends CM MADs).
+     * @return this.
+     */
+    public RoceFrameEncoder srcQp(final int srcQp)
+    {
+        this.srcQp = srcQp;
+        return this;
+    }
+
+    /**
      * Payload to copy into the frame (ignored by opcodes without payload).
      *
      * @param buffer source buffer.
@@ -452,6 +476,10 @@ public final class RoceFrameEncoder
                 .swapAddData(swapAddData)
                 .compareData(compareData);
         }
+        else if (RoceOpcode.hasDeth(opcode))
+        {
+            deth.wrap(dst, extOffset).qKey(qKey).srcQp(srcQp);
+        }
         else if (RoceOpcode.hasAeth(opcode))
         {
             aeth.wrap(dst, extOffset).syndrome(syndrome).msn(msn);
@@ -495,6 +523,10 @@ public final class RoceFrameEncoder
      */
     public static boolean isSupported(final int opcode)
     {
+        if (RoceOpcode.UD_SEND_ONLY == opcode)
+        {
+            return true;
+        }
         final int op = opcode >= RoceOpcode.UC_BASE && opcode < RoceOpcode.UC_BASE + 0x20 ?
             opcode - RoceOpcode.UC_BASE : opcode;
         final boolean uc = op != opcode;

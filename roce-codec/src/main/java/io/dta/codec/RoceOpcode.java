@@ -203,6 +203,15 @@ public final class RoceOpcode
 
     /**
      * @param opcode a BTH opcode.
+     * @return true if a DETH follows the BTH (UD SEND Only, with or without immediate).
+     */
+    public static boolean hasDeth(final int opcode)
+    {
+        return opcode == UD_SEND_ONLY || opcode == UD_SEND_ONLY_WITH_IMMEDIATE;
+    }
+
+    /**
+     * @param opcode a BTH opcode.
      * @return true if an AtomicETH follows the BTH.
      */
     public static boolean hasAtomicEth(final int opcode)

@@ -59,7 +59,47 @@ public enum ResponderCounter
     /** ATOMIC ACK frames sent (fresh and replayed). */
     ATOMIC_ACKS_SENT,
     /** NAK frames sent (0x60, 0x61, 0x62). */
-    NAKS_SENT;
+    NAKS_SENT,
+    /** Requests to a negotiated QP that has no connection yet, dropped. */
+    NOT_CONNECTED,
+    /** UD SENDs to QP1 (connection management MADs) received. */
+    CM_MADS_IN,
+    /** MADs dropped as malformed: wrong length, Q_Key, class or method. */
+    CM_BAD_MADS,
+    /** CM messages this collector does not handle (MRA, DREQ, DREP, ...), dropped. */
+    CM_UNSUPPORTED,
+    /** REQs accepted (a new connection each). */
+    CM_REQS_ACCEPTED,
+    /** Duplicate REQs answered with the REP again. */
+    CM_DUPLICATE_REQS,
+    /** REQs of an established connection (stale duplicates), dropped. */
+    CM_STALE_REQS,
+    /** REQs refused with a REJ (unknown service port, not RC, bad QPN). */
+    CM_REQS_REJECTED,
+    /** REP frames sent (first and repeated). */
+    CM_REPS_SENT,
+    /** REPs re-sent because no RTU came in time. */
+    CM_REP_TIMEOUTS,
+    /** Connection attempts abandoned after the last REP timed out. */
+    CM_CONNECT_TIMEOUTS,
+    /** RTUs that completed a connection. */
+    CM_RTUS,
+    /** RTUs and REJs matching no connection in progress (or repeated), dropped. */
+    CM_UNMATCHED,
+    /** REJs received that ended a connection in progress. */
+    CM_REJS_IN,
+    /** REJ frames sent. */
+    CM_REJS_SENT,
+    /** Metadata SEND frames sent (first and repeated). */
+    METADATA_SENDS,
+    /** Metadata SENDs re-sent because no ACK came in time. */
+    METADATA_SEND_TIMEOUTS,
+    /** Metadata SENDs acknowledged. */
+    METADATA_ACKED,
+    /** Metadata SENDs never acknowledged: retries exhausted, QP put in the error state. */
+    METADATA_SEND_FAILED,
+    /** ACKs and NAKs that acknowledge no outstanding metadata SEND (stale, duplicate or forged), dropped. */
+    STALE_ACKS;
 
     private final String label = name().toLowerCase(Locale.ROOT).replace('_', '-');
 

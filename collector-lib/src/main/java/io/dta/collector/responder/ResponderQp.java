@@ -16,10 +16,31 @@ public final class ResponderQp
      */
     public enum State
     {
+        /** A negotiated QP without a connection: every request is dropped (counted as not connected). */
+        IDLE,
+        /** A REP was sent: the QP is ready to receive, and its first valid request moves it to READY as an RTU does. */
+        RTR,
         /** Ready to receive (RTR/RTS). */
         READY,
         /** A fatal NAK (0x61, 0x62) was sent: every further frame is dropped. */
         ERROR
+    }
+
+    /**
+     * Where the connection set-up of a negotiated QP stands (translation.md §8).
+     */
+    public enum Connection
+    {
+        /** Static QP, or no REQ accepted yet (or the last attempt failed): listening on the service port. */
+        LISTEN,
+        /** REP sent, waiting for the RTU (the REP is re-sent on timeout). */
+        REP_SENT,
+        /** RTU (or a first valid request) received: the metadata SEND is out, waiting for its ACK. */
+        SEND_PENDING,
+        /** The metadata SEND was acknowledged: set-up complete. */
+        ESTABLISHED,
+        /** The metadata SEND was never acknowledged within its retries: the QP went to the error state. */
+        FAILED
     }
 
     /** Atomic results kept for duplicate replay (the responder's max_dest_rd_atomic). */
@@ -29,12 +50,23 @@ public final class ResponderQp
     final RegionConfig region;
     final MutableDirectBuffer memory;
     final int qpn;
-    final int peerQpn;
+    final boolean negotiated;
+    int peerQpn;
     final long base;
     final long length;
     final long rKey;
 
-    State state = State.READY;
+    State state;
+    Connection connection = Connection.LISTEN;
+    long cmLocalCommId;
+    long cmRemoteCommId;
+    long cmTransactionId;
+    int sendPsn;
+    long cmDeadlineNanos = Long.MAX_VALUE;
+    int cmRetriesLeft;
+    long cmTimeoutNanos;
+    long ackTimeoutNanos;
+    int sendRetries;
     int expectedPsn;
     int msn;
     boolean nakSent;
@@ -54,11 +86,29 @@ public final class ResponderQp
         this.region = region;
         this.memory = memory;
         this.qpn = region.qpn();
+        this.negotiated = region.negotiated();
+        this.state = negotiated ? State.IDLE : State.READY;
         this.peerQpn = region.localQpn();
         this.base = region.address();
         this.length = region.length();
         this.rKey = region.rkey();
         this.expectedPsn = region.startPsn() & Psn.MASK;
+    }
+
+    /**
+     * A new connection: the peer's QPN and starting PSN from its REQ, fresh responder state (MSN 0, no NAK
+     * outstanding, no message in progress, no saved atomics). The memory is kept.
+     */
+    void connect(final int peerQpn, final int startPsn)
+    {
+        this.peerQpn = peerQpn;
+        this.expectedPsn = startPsn & Psn.MASK;
+        this.msn = 0;
+        this.nakSent = false;
+        this.inMessage = false;
+        this.atomicSaved = 0;
+        this.atomicNext = 0;
+        this.state = State.RTR;
     }
 
     void saveAtomic(final int psn, final long original, final int msnAfter)
@@ -115,6 +165,38 @@ public final class ResponderQp
     public int peerQpn()
     {
         return peerQpn;
+    }
+
+    /**
+     * @return true for a negotiated QP (its region has a service port).
+     */
+    public boolean negotiated()
+    {
+        return negotiated;
+    }
+
+    /**
+     * @return where the connection set-up stands ({@link Connection#LISTEN} for static QPs).
+     */
+    public Connection connection()
+    {
+        return connection;
+    }
+
+    /**
+     * @return the PSN of the metadata SEND (the starting PSN advertised in the REP) of the current connection.
+     */
+    public int sendPsn()
+    {
+        return sendPsn;
+    }
+
+    /**
+     * @return the collector's communication ID of the current connection.
+     */
+    public long localCommId()
+    {
+        return cmLocalCommId;
     }
 
     /**

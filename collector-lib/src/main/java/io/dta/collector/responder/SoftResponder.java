@@ -3,6 +3,7 @@ package io.dta.collector.responder;
 import io.dta.codec.AethFlyweight;
 import io.dta.codec.AtomicEthFlyweight;
 import io.dta.codec.BthFlyweight;
+import io.dta.codec.DethFlyweight;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.MalformedReason;
@@ -52,12 +53,19 @@ import java.util.List;
  * {@link #RESPONSE_SOURCE_PORT} to 4791, DestQP = the translator's QPN of the region, MigReq set, P_Key, DSCP, ECN
  * and TTL as the translator uses, IPv4 identification 0, and a correct ICRC.
  * <p>
+ * Negotiated QPs (regions with a {@code servicePort}) start idle and are connected by the CM exchange on QP1
+ * (translation.md §8): see {@link ResponderQp.Connection} and {@link #poll(long, ResponseSink)}. RC ACKs to a
+ * hosted QP acknowledge its metadata SEND; every other ACK is counted as stale.
+ * <p>
  * Zero allocation per frame; single-threaded.
  */
 public final class SoftResponder
 {
     /** UDP source port of every response (responders use their own port, receivers do not check it). */
     public static final int RESPONSE_SOURCE_PORT = 0xD001;
+
+    /** Default seed of the communication IDs and starting PSNs chosen for negotiated connections. */
+    public static final long DEFAULT_CONNECTION_SEED = 0x5EED_C0DEL;
 
     private static final long MAX_DMA_LENGTH = 1L << 31;
     private static final int MAX_FRAME = 256;
@@ -70,6 +78,7 @@ public final class SoftResponder
     private final RoceFrameEncoder encoder = new RoceFrameEncoder();
     private final UnsafeBuffer response = new UnsafeBuffer(ByteBuffer.allocateDirect(MAX_FRAME));
     private final int tos;
+    private final ConnectionResponder connections;
 
     /**
      * A responder hosting every region of every collector of the configuration for which {@code memory} supplies
@@ -114,6 +123,7 @@ public final class SoftResponder
         }
         this.qps = list.toArray(new ResponderQp[0]);
         this.qpList = Collections.unmodifiableList(list);
+        this.connections = new ConnectionResponder(this, qps, translator, DEFAULT_CONNECTION_SEED);
         encoder
             .dstMac(translator.mac())
             .dstIp(translator.ip())
@@ -174,21 +184,39 @@ public final class SoftResponder
             return;
         }
         final int opcode = decoder.roceOpcode();
+        final BthFlyweight bth = decoder.bth();
+        if (RoceOpcode.UD_SEND_ONLY == opcode && DethFlyweight.GSI_QPN == bth.destQp())
+        {
+            connections.onMad(decoder, nowNanos, out);
+            return;
+        }
         if (0 != (opcode & 0xE0))
         {
             count(ResponderCounter.NON_RC_OPCODE);
             return;
         }
-        if (!isRequest(opcode))
+        final boolean ack = RoceOpcode.RC_ACKNOWLEDGE == opcode;
+        if (!ack && !isRequest(opcode))
         {
             count(ResponderCounter.UNEXPECTED_OPCODE);
             return;
         }
 
-        final BthFlyweight bth = decoder.bth();
         final ResponderQp qp = findQp(bth.destQp(), decoder.ipv4().dst());
         if (null == qp)
         {
+            return;
+        }
+        if (ack)
+        {
+            if (decoder.ipv4().src() != translator.ip())
+            {
+                count(ResponderCounter.BAD_IP_SRC);
+            }
+            else
+            {
+                connections.onAck(qp, decoder);
+            }
             return;
         }
         if (decoder.ipv4().src() != translator.ip())
@@ -204,6 +232,11 @@ public final class SoftResponder
         if (ResponderQp.State.ERROR == qp.state)
         {
             count(ResponderCounter.QP_ERROR_DROPS);
+            return;
+        }
+        if (ResponderQp.State.IDLE == qp.state)
+        {
+            count(ResponderCounter.NOT_CONNECTED);
             return;
         }
 
@@ -231,6 +264,10 @@ public final class SoftResponder
         }
 
         qp.nakSent = false;
+        if (ResponderQp.State.RTR == qp.state)
+        {
+            connections.onFirstRequest(qp, nowNanos, out);
+        }
         execute(qp, opcode, psn, bth.ackReq(), out);
     }
 
@@ -487,7 +524,31 @@ public final class SoftResponder
         }
     }
 
-    private void count(final ResponderCounter counter)
+    /**
+     * Timers of negotiated connections: re-sends an overdue REP or metadata SEND, abandons those out of retries.
+     * Call it regularly (every frame time in offline mode, a timer in a live loop); static QPs need no timers.
+     *
+     * @param nowNanos the current time.
+     * @param out      where re-sent frames go.
+     */
+    public void poll(final long nowNanos, final ResponseSink out)
+    {
+        connections.poll(nowNanos, out);
+    }
+
+    /**
+     * Re-seeds the generator of communication IDs and starting PSNs of negotiated connections (tests, demos).
+     *
+     * @param seed the seed.
+     * @return this.
+     */
+    public SoftResponder connectionSeed(final long seed)
+    {
+        connections.seed(seed);
+        return this;
+    }
+
+    void count(final ResponderCounter counter)
     {
         counters[counter.ordinal()]++;
     }

@@ -84,6 +84,14 @@ final class Requests
             .rKey(RKEY).dmaLength(-1).payload(new UnsafeBuffer(payload), 0, payload.length));
     }
 
+    /** An 8-byte WRITE Only with AckReq to any QP of the collector (payload 01..08). */
+    static byte[] writeOnlyTo(final int destQp, final int psn, final long va, final long rKey)
+    {
+        final byte[] payload = { 1, 2, 3, 4, 5, 6, 7, 8 };
+        return frame(encoder().destQp(destQp).opcode(RoceOpcode.RC_RDMA_WRITE_ONLY).psn(psn & 0xFFFFFF).ackReq(true)
+            .virtualAddress(va).rKey(rKey).dmaLength(-1).payload(new UnsafeBuffer(payload), 0, payload.length));
+    }
+
     static byte[] write(
         final int opcode, final int psn, final long va, final long rKey, final long dmaLength, final byte[] payload,
         final boolean ackReq)

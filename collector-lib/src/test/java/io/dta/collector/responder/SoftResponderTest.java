@@ -121,6 +121,8 @@ class SoftResponderTest
         offer(responder, frame(encoder().opcode(RoceOpcode.UC_BASE + RoceOpcode.RC_RDMA_WRITE_ONLY).psn(START)
             .ackReq(true).virtualAddress(BASE).rKey(RKEY).dmaLength(-1)
             .payload(new UnsafeBuffer(new byte[8]), 0, 8)), sink);
+        offer(responder, frame(encoder().opcode(RoceOpcode.RC_ATOMIC_ACKNOWLEDGE).psn(START).noPayload()), sink);
+        // An ACK to a hosted QP is taken for the ACK of a metadata SEND; a static QP has none outstanding.
         offer(responder, frame(encoder().opcode(RoceOpcode.RC_ACKNOWLEDGE).psn(START).noPayload()), sink);
         final byte[] tver = writeOnly(START, BASE, new byte[8], true);
         tver[14 + 20 + 8 + 1] |= 0x01;
@@ -135,9 +137,10 @@ class SoftResponderTest
         assertEquals(1, responder.counter(ResponderCounter.BAD_PKEY));
         assertEquals(1, responder.counter(ResponderCounter.NON_RC_OPCODE));
         assertEquals(1, responder.counter(ResponderCounter.UNEXPECTED_OPCODE));
+        assertEquals(1, responder.counter(ResponderCounter.STALE_ACKS));
         assertEquals(1, responder.counter(ResponderCounter.BAD_TVER));
         assertEquals(1, responder.counter(ResponderCounter.MALFORMED));
-        assertEquals(9, responder.counter(ResponderCounter.FRAMES_IN));
+        assertEquals(10, responder.counter(ResponderCounter.FRAMES_IN));
         assertEquals(START, qp().expectedPsn());
         assertEquals(0, memory.getLong(0, ByteOrder.LITTLE_ENDIAN));
     }

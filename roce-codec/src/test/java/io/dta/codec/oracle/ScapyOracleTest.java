@@ -1,7 +1,9 @@
 package io.dta.codec.oracle;
 
+import io.dta.codec.CmFrameEncoder;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
+import io.dta.codec.MadHeaderFlyweight;
 import io.dta.codec.RoceFrameEncoder;
 import io.dta.codec.RoceOpcode;
 import io.dta.codec.pcap.PcapReader;
@@ -165,5 +167,63 @@ class ScapyOracleTest
             }
         }
         assertEquals(2000, index);
+    }
+
+    @Test
+    void shouldProduceConnectionFramesWhoseIcrcScapyAccepts() throws Exception
+    {
+        final SplittableRandom random = new SplittableRandom(SEED + 4);
+        final Path file = dir.resolve("cm.pcap");
+        final UnsafeBuffer frame = new UnsafeBuffer(ByteBuffer.allocateDirect(2048));
+        final UnsafeBuffer metadata = new UnsafeBuffer(new byte[16]);
+        final CmFrameEncoder cm = new CmFrameEncoder();
+        final RoceFrameEncoder encoder = new RoceFrameEncoder();
+        final int count = 400;
+        try (PcapWriter out = new PcapWriter(file))
+        {
+            for (int i = 0; i < count; i++)
+            {
+                final int length;
+                if (i % 5 < 4)
+                {
+                    final int[] attributes = { MadHeaderFlyweight.ATTRIBUTE_REQ, MadHeaderFlyweight.ATTRIBUTE_REP,
+                        MadHeaderFlyweight.ATTRIBUTE_RTU, MadHeaderFlyweight.ATTRIBUTE_REJ };
+                    final int attribute = attributes[i % 5];
+                    cm.encoder().dstMac(0x020000000002L).srcMac(0x020000000001L).srcIp(random.nextInt())
+                        .dstIp(random.nextInt()).tos(random.nextInt(256)).ttl(1 + random.nextInt(255))
+                        .identification(random.nextInt(65536)).psn(random.nextInt(1 << 24));
+                    cm.begin(frame, 0, attribute, random.nextLong(), 0);
+                    cm.req().localCommId(random.nextLong() & 0xFFFFFFFFL).localQpn(random.nextInt(1 << 24))
+                        .startingPsn(random.nextInt(1 << 24));
+                    length = cm.finish(frame, 0);
+                }
+                else
+                {
+                    metadata.putLong(0, random.nextLong());
+                    metadata.putLong(8, random.nextLong());
+                    final boolean send = random.nextBoolean();
+                    encoder.dstMac(0x020000000002L).srcMac(0x020000000001L).srcIp(random.nextInt())
+                        .dstIp(random.nextInt()).opcode(send ? RoceOpcode.RC_SEND_ONLY : RoceOpcode.RC_ACKNOWLEDGE)
+                        .destQp(random.nextInt(1 << 24)).psn(random.nextInt(1 << 24)).ackReq(send).msn(1)
+                        .syndrome(0x1F);
+                    if (send)
+                    {
+                        encoder.payload(metadata, 0, 16);
+                    }
+                    else
+                    {
+                        encoder.noPayload();
+                    }
+                    length = encoder.encode(frame, 0);
+                }
+                out.write(i, frame, 0, length);
+            }
+        }
+        final List<String> verdicts = python("check", file.toString());
+        assertEquals(count, verdicts.size());
+        for (final String line : verdicts)
+        {
+            assertTrue(line.endsWith(" ok"), "scapy rejects our ICRC: frame " + line + " (seed " + (SEED + 4) + ")");
+        }
     }
 }

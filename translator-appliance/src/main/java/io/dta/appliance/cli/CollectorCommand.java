@@ -15,6 +15,7 @@ import io.dta.collector.responder.ResponseSink;
 import io.dta.collector.responder.SoftResponder;
 import io.dta.collector.store.CollectorStore;
 import io.dta.collector.store.StoreException;
+import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.NetAddress;
@@ -53,7 +54,9 @@ import java.util.concurrent.Callable;
         "Regions are (re)created zero-filled as memory-mapped files under --store/<collector>/. Offline, ACK, NAK",
         "and ATOMIC ACK responses are written to --out, 1 us after their request; live, they are sent back on the",
         "port, ARP requests for the collectors' IPs are answered, and the counters are in a shared-memory file",
-        "(dta stat --role collector). Query the store with dta query, also while a live collector runs." })
+        "(dta stat --role collector). Query the store with dta query, also while a live collector runs.",
+        "Negotiated regions (servicePort) answer the connection set-up found in the capture: REQ -> REP,",
+        "RTU -> metadata SEND, its ACK; REP and SEND are re-sent on capture time until answered." })
 public final class CollectorCommand implements Callable<Integer>
 {
     /** Delay between a request's timestamp and its response's. */
@@ -107,11 +110,13 @@ public final class CollectorCommand implements Callable<Integer>
         {
             return 2;
         }
-        final ApplianceConfig appliance = config.load("collector");
-        if (null == appliance)
+        final ApplianceConfig loaded = config.load("collector");
+        if (null == loaded)
         {
             return 2;
         }
+        // Negotiated regions get the QPN, R_Key and address this collector chooses (dta query chooses the same).
+        final ApplianceConfig appliance = NegotiatedRegions.assign(loaded);
         if (live && !DpdkLibrary.isAvailable())
         {
             System.err.println("dta collector: " + DpdkLibrary.unavailableReason());
@@ -204,6 +209,8 @@ public final class CollectorCommand implements Callable<Integer>
             while (reader.next())
             {
                 sink.timestampNanos = reader.timestampNanos() + RESPONSE_DELAY_NANOS;
+                // Connection set-up timers (REP and metadata SEND re-sends) run on capture time.
+                responder.poll(reader.timestampNanos(), sink);
                 responder.onFrame(reader.buffer(), reader.offset(), reader.capturedLength(), reader.timestampNanos(),
                     sink);
             }
@@ -258,6 +265,10 @@ public final class CollectorCommand implements Callable<Integer>
             q.put("state", qp.state().name());
             q.put("expectedPsn", qp.expectedPsn());
             q.put("msn", qp.msn());
+            if (qp.negotiated())
+            {
+                q.put("connection", qp.connection().name());
+            }
             qps.add(q);
         }
         if (json)
@@ -283,8 +294,9 @@ public final class CollectorCommand implements Callable<Integer>
         out.println("queue pairs");
         for (final ResponderQp qp : responder.qps())
         {
-            out.printf("  %-28s %-12s qpn 0x%06x  %-5s  ePSN 0x%06x  MSN %d%n", qp.region().path(),
-                NetAddress.ipv4ToString(qp.collector().ip()), qp.qpn(), qp.state(), qp.expectedPsn(), qp.msn());
+            out.printf("  %-28s %-12s qpn 0x%06x  %-5s  ePSN 0x%06x  MSN %d%s%n", qp.region().path(),
+                NetAddress.ipv4ToString(qp.collector().ip()), qp.qpn(), qp.state(), qp.expectedPsn(), qp.msn(),
+                qp.negotiated() ? "  service port " + qp.region().servicePort() + " " + qp.connection() : "");
         }
     }
 }

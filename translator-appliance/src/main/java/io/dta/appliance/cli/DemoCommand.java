@@ -1,7 +1,11 @@
 package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.connect.ConnectionCounter;
+import io.dta.appliance.connect.ConnectionManager;
+import io.dta.appliance.connect.RegionConnection;
 import io.dta.appliance.demo.ClosedLoopDemo;
+import io.dta.appliance.demo.DemoNegotiation;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.gen.GeneratorSettings;
@@ -15,6 +19,7 @@ import io.dta.collector.query.PostcardResult;
 import io.dta.collector.query.StoreQueries;
 import io.dta.collector.responder.ResponderCounter;
 import io.dta.collector.store.CollectorStore;
+import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ListConfig;
@@ -48,7 +53,9 @@ import java.util.stream.Stream;
         "frames each way (seeded) -> soft RoCEv2 collector writing memory-mapped stores -> responses -> translator,",
         "until all input is processed and every QP is quiescent. Prints throughput, request-to-ACK latency",
         "percentiles, losses and drops by reason, resyncs, whether every essential report landed, and sample",
-        "query answers. With no arguments: the embedded configuration and generated traffic of every primitive." })
+        "query answers. With no arguments: the embedded configuration and generated traffic of every primitive.",
+        "Negotiated regions (servicePort, or every region with --negotiate) are first connected through the same",
+        "lossy link (RDMA-CM REQ/REP/RTU to QP1, the collector's metadata SEND and its ACK)." })
 public final class DemoCommand implements Callable<Integer>
 {
     @Mixin
@@ -79,6 +86,10 @@ public final class DemoCommand implements Callable<Integer>
     @Option(names = "--json", description = "print one JSON object")
     private boolean json;
 
+    @Option(names = "--negotiate", description = "treat every static region as negotiated: the translator forgets " +
+        "its QPN, R_Key and address and learns them by connection set-up (the collector keeps hosting it there)")
+    private boolean negotiate;
+
     /**
      * {@inheritDoc}
      */
@@ -95,18 +106,32 @@ public final class DemoCommand implements Callable<Integer>
         {
             return 2;
         }
+        // The collector hosts every region (negotiated ones where it chooses); the translator knows only what its
+        // configuration says and learns the rest.
+        final ApplianceConfig collectorSide = negotiate ?
+            DemoNegotiation.collectorSide(NegotiatedRegions.assign(appliance)) : NegotiatedRegions.assign(appliance);
+        final ApplianceConfig translatorSide = DemoNegotiation.translatorSide(collectorSide);
         final boolean temporary = null == store;
         final Path dir = temporary ? Files.createTempDirectory("dta-demo-") : store;
         final List<CollectorStore> stores = new ArrayList<>();
         try
         {
-            for (final CollectorConfig collector : appliance.collectors())
+            for (final CollectorConfig collector : collectorSide.collectors())
             {
-                stores.add(CollectorStore.create(dir, appliance, collector));
+                stores.add(CollectorStore.create(dir, collectorSide, collector));
             }
-            final ClosedLoopDemo demo = new ClosedLoopDemo(appliance, stores, loss, seed);
+            final ClosedLoopDemo demo = new ClosedLoopDemo(translatorSide, collectorSide, stores, loss, seed);
             final Samples samples = new Samples();
             final long start = System.nanoTime();
+            if (!demo.connect())
+            {
+                System.err.println("dta demo: connection set-up failed:");
+                for (final String failure : demo.connections().failures())
+                {
+                    System.err.println("  " + failure);
+                }
+                return 1;
+            }
             if (null != in)
             {
                 try (PcapReader reader = new PcapReader(in))
@@ -117,11 +142,11 @@ public final class DemoCommand implements Callable<Integer>
             else
             {
                 final GeneratorSettings settings = new GeneratorSettings().seed(seed).essentialFraction(essential);
-                final ReportGenerator generator = new ReportGenerator(appliance, settings);
+                final ReportGenerator generator = new ReportGenerator(collectorSide, settings);
                 demo.run(generatedSource(generator, reports, samples));
             }
             final double wallSeconds = (System.nanoTime() - start) / 1e9;
-            final Map<String, Object> result = summary(appliance, demo, stores, samples, wallSeconds);
+            final Map<String, Object> result = summary(collectorSide, demo, stores, samples, wallSeconds);
             if (json)
             {
                 System.out.println(new ObjectMapper().writeValueAsString(result));
@@ -279,6 +304,10 @@ public final class DemoCommand implements Callable<Integer>
         root.put("reportsPerSecond", Math.round(demo.reports() / Math.max(1e-9, wallSeconds)));
         root.put("simulatedSeconds", demo.simulatedNanos() / 1e9);
         root.put("quiescent", demo.quiescent());
+        if (null != demo.connections())
+        {
+            root.put("connection", connectionSummary(demo));
+        }
         final Map<String, Object> translator = new LinkedHashMap<>();
         translator.put("reportsIn", counters.get(EngineCounter.REPORTS_IN));
         translator.put("reportsTranslated", counters.get(EngineCounter.REPORTS_TRANSLATED));
@@ -343,6 +372,43 @@ public final class DemoCommand implements Callable<Integer>
         return root;
     }
 
+    private static Map<String, Object> connectionSummary(final ClosedLoopDemo demo)
+    {
+        final ConnectionManager manager = demo.connections();
+        final Map<String, Object> connection = new LinkedHashMap<>();
+        connection.put("summary", manager.summary());
+        connection.put("virtualMicros", demo.connectedAtNanos() / 1000.0);
+        final Map<String, Long> counters = new LinkedHashMap<>();
+        for (final ConnectionCounter c : ConnectionCounter.values())
+        {
+            if (0 != manager.counter(c))
+            {
+                counters.put(EngineSummary.camel(c.name()), manager.counter(c));
+            }
+        }
+        connection.put("counters", counters);
+        final List<Map<String, Object>> regions = new ArrayList<>();
+        for (final RegionConnection c : manager.connections())
+        {
+            final Map<String, Object> region = new LinkedHashMap<>();
+            region.put("region", c.region().path());
+            region.put("servicePort", c.region().servicePort());
+            region.put("state", c.state().name());
+            region.put("collectorQpn", String.format("0x%06x", c.remoteQpn()));
+            region.put("rkey", String.format("0x%08x", c.rkey()));
+            region.put("address", String.format("0x%x", c.address()));
+            region.put("length", c.advertisedLength());
+            region.put("startPsn", String.format("0x%06x", c.region().startPsn()));
+            if (null != c.failure())
+            {
+                region.put("failure", c.failure());
+            }
+            regions.add(region);
+        }
+        connection.put("regions", regions);
+        return connection;
+    }
+
     private static List<String> queries(
         final ApplianceConfig appliance, final List<CollectorStore> stores, final Samples samples)
     {
@@ -397,6 +463,18 @@ public final class DemoCommand implements Callable<Integer>
         System.out.printf("  translator: %,d reports in, %,d routed to primitives, %,d RoCEv2 frames out, %d NAK resyncs, " +
             "%d probes (%d probe resyncs)%n", (Long)t.get("reportsIn"), (Long)t.get("reportsTranslated"),
             (Long)t.get("framesOut"), (Long)t.get("nakResyncs"), (Long)t.get("probes"), (Long)t.get("probeResyncs"));
+        final Map<String, Object> connection = (Map<String, Object>)r.get("connection");
+        if (null != connection)
+        {
+            System.out.printf("  connection set-up: %s in %.1f µs (virtual)%n", connection.get("summary"),
+                (Double)connection.get("virtualMicros"));
+            for (final Map<String, Object> region : (List<Map<String, Object>>)connection.get("regions"))
+            {
+                System.out.printf("    %-28s port %-5s %-9s QPN %s rkey %s address %s length %s, first PSN %s%n",
+                    region.get("region"), region.get("servicePort"), region.get("state"), region.get("collectorQpn"),
+                    region.get("rkey"), region.get("address"), region.get("length"), region.get("startPsn"));
+            }
+        }
         final Map<String, Map<String, Long>> link = (Map<String, Map<String, Long>>)r.get("link");
         System.out.printf("  link: to collector %,d frames, %,d lost; to translator %,d frames, %,d lost%n",
             link.get("toCollector").get("frames"), link.get("toCollector").get("lost"),

@@ -1,10 +1,16 @@
 package io.dta.appliance.cli;
 
+import io.dta.codec.CmRejFlyweight;
+import io.dta.codec.CmRepFlyweight;
+import io.dta.codec.CmReqFlyweight;
+import io.dta.codec.CmRtuFlyweight;
+import io.dta.codec.DethFlyweight;
 import io.dta.codec.DtaBaseHeaderFlyweight;
 import io.dta.codec.DtaOpcode;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.Ipv4Address;
+import io.dta.codec.MadHeaderFlyweight;
 import io.dta.codec.RoceOpcode;
 import org.agrona.DirectBuffer;
 
@@ -19,6 +25,11 @@ final class FrameDescriber
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private final StringBuilder out = new StringBuilder(512);
+    private final MadHeaderFlyweight mad = new MadHeaderFlyweight();
+    private final CmReqFlyweight req = new CmReqFlyweight();
+    private final CmRepFlyweight rep = new CmRepFlyweight();
+    private final CmRtuFlyweight rtu = new CmRtuFlyweight();
+    private final CmRejFlyweight rej = new CmRejFlyweight();
     private boolean firstField;
 
     /**
@@ -157,9 +168,123 @@ final class FrameDescriber
         {
             raw("originalValue", Long.toUnsignedString(decoder.atomicAckEth().originalValue()));
         }
+        if (RoceOpcode.hasDeth(opcode))
+        {
+            number("qKey", decoder.deth().qKey());
+            number("srcQp", decoder.deth().srcQp());
+        }
+        if (isCmMad(decoder))
+        {
+            cmJson();
+        }
         if (RoceOpcode.carriesPayload(opcode))
         {
             string("payload", hex(decoder.buffer(), decoder.payloadOffset(), decoder.payloadLength()));
+        }
+    }
+
+    private boolean isCmMad(final FrameDecoder decoder)
+    {
+        if (RoceOpcode.UD_SEND_ONLY != decoder.roceOpcode() || DethFlyweight.GSI_QPN != decoder.bth().destQp() ||
+            decoder.payloadLength() < MadHeaderFlyweight.MAD_LENGTH)
+        {
+            return false;
+        }
+        mad.wrap(decoder.buffer(), decoder.payloadOffset());
+        return MadHeaderFlyweight.MGMT_CLASS_CM == mad.mgmtClass();
+    }
+
+    private static String cmName(final int attribute)
+    {
+        return switch (attribute)
+        {
+            case MadHeaderFlyweight.ATTRIBUTE_REQ -> "REQ";
+            case MadHeaderFlyweight.ATTRIBUTE_MRA -> "MRA";
+            case MadHeaderFlyweight.ATTRIBUTE_REJ -> "REJ";
+            case MadHeaderFlyweight.ATTRIBUTE_REP -> "REP";
+            case MadHeaderFlyweight.ATTRIBUTE_RTU -> "RTU";
+            case MadHeaderFlyweight.ATTRIBUTE_DREQ -> "DREQ";
+            case MadHeaderFlyweight.ATTRIBUTE_DREP -> "DREP";
+            default -> String.format("attribute 0x%04x", attribute);
+        };
+    }
+
+    private void cmText()
+    {
+        final int attribute = mad.attributeId();
+        out.append(" CM ").append(cmName(attribute)).append(String.format(" tid=0x%016x", mad.transactionId()));
+        final int body = mad.dataOffset();
+        switch (attribute)
+        {
+            case MadHeaderFlyweight.ATTRIBUTE_REQ ->
+            {
+                req.wrap(mad.buffer(), body);
+                out.append(String.format(" comm=0x%08x service=0x%016x qpn=0x%06x start-psn=0x%06x",
+                    req.localCommId(), req.serviceId(), req.localQpn(), req.startingPsn()));
+            }
+            case MadHeaderFlyweight.ATTRIBUTE_REP ->
+            {
+                rep.wrap(mad.buffer(), body);
+                out.append(String.format(" comm=0x%08x remote-comm=0x%08x qpn=0x%06x start-psn=0x%06x",
+                    rep.localCommId(), rep.remoteCommId(), rep.localQpn(), rep.startingPsn()));
+            }
+            case MadHeaderFlyweight.ATTRIBUTE_RTU ->
+            {
+                rtu.wrap(mad.buffer(), body);
+                out.append(String.format(" comm=0x%08x remote-comm=0x%08x", rtu.localCommId(), rtu.remoteCommId()));
+            }
+            case MadHeaderFlyweight.ATTRIBUTE_REJ ->
+            {
+                rej.wrap(mad.buffer(), body);
+                out.append(String.format(" comm=0x%08x remote-comm=0x%08x reason=%d (%s)", rej.localCommId(),
+                    rej.remoteCommId(), rej.reason(), CmRejFlyweight.reasonName(rej.reason())));
+            }
+            default ->
+            {
+            }
+        }
+    }
+
+    private void cmJson()
+    {
+        final int attribute = mad.attributeId();
+        string("cm", cmName(attribute));
+        raw("transactionId", Long.toUnsignedString(mad.transactionId()));
+        final int body = mad.dataOffset();
+        switch (attribute)
+        {
+            case MadHeaderFlyweight.ATTRIBUTE_REQ ->
+            {
+                req.wrap(mad.buffer(), body);
+                number("localCommId", req.localCommId());
+                raw("serviceId", Long.toUnsignedString(req.serviceId()));
+                number("localQpn", req.localQpn());
+                number("startingPsn", req.startingPsn());
+            }
+            case MadHeaderFlyweight.ATTRIBUTE_REP ->
+            {
+                rep.wrap(mad.buffer(), body);
+                number("localCommId", rep.localCommId());
+                number("remoteCommId", rep.remoteCommId());
+                number("localQpn", rep.localQpn());
+                number("startingPsn", rep.startingPsn());
+            }
+            case MadHeaderFlyweight.ATTRIBUTE_RTU ->
+            {
+                rtu.wrap(mad.buffer(), body);
+                number("localCommId", rtu.localCommId());
+                number("remoteCommId", rtu.remoteCommId());
+            }
+            case MadHeaderFlyweight.ATTRIBUTE_REJ ->
+            {
+                rej.wrap(mad.buffer(), body);
+                number("localCommId", rej.localCommId());
+                number("remoteCommId", rej.remoteCommId());
+                number("rejectReason", rej.reason());
+            }
+            default ->
+            {
+            }
         }
     }
 
@@ -258,7 +383,15 @@ final class FrameDescriber
         {
             out.append(" orig=").append(Long.toUnsignedString(decoder.atomicAckEth().originalValue()));
         }
-        if (RoceOpcode.carriesPayload(opcode) && decoder.payloadLength() > 0)
+        if (RoceOpcode.hasDeth(opcode))
+        {
+            out.append(String.format(" qkey=0x%08x srcqp=0x%06x", decoder.deth().qKey(), decoder.deth().srcQp()));
+        }
+        if (isCmMad(decoder))
+        {
+            cmText();
+        }
+        else if (RoceOpcode.carriesPayload(opcode) && decoder.payloadLength() > 0)
         {
             out.append(" payload=").append(hex(decoder.buffer(), decoder.payloadOffset(),
                 Math.min(32, decoder.payloadLength())));

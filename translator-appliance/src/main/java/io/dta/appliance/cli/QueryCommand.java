@@ -14,6 +14,7 @@ import io.dta.collector.query.PostcardResult;
 import io.dta.collector.query.StoreQueries;
 import io.dta.collector.store.CollectorStore;
 import io.dta.collector.store.StoreException;
+import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ListConfig;
@@ -194,11 +195,13 @@ public final class QueryCommand implements Callable<Integer>
     Opened open(final String command, final String what, final Predicate<CollectorConfig> hasRegion,
         final boolean unique)
     {
-        final ApplianceConfig appliance = config.load("query");
-        if (null == appliance)
+        final ApplianceConfig loaded = config.load("query");
+        if (null == loaded)
         {
             return new Opened(BAD_ARGUMENTS, null, null, null);
         }
+        // Negotiated regions sit where the soft collector put them, a pure function of the configuration.
+        final ApplianceConfig appliance = NegotiatedRegions.assign(loaded);
         if (unique && null == collectorName)
         {
             final List<String> names = new ArrayList<>();

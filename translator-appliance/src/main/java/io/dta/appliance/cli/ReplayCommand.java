@@ -77,6 +77,15 @@ public final class ReplayCommand implements Callable<Integer>
         {
             return 2;
         }
+        if (appliance.hasNegotiatedRegions())
+        {
+            // Open loop: no collector answers the REQs, so nothing can be learned; a capture of responses is not a
+            // conversation either.
+            System.err.println("dta replay: the configuration has negotiated regions (servicePort); replay is open " +
+                "loop and needs static regions (qpn, rkey and address configured). Use dta demo, which connects " +
+                "them, or configure them statically.");
+            return 2;
+        }
         for (final Path p : null == responses ? new Path[] { in } : new Path[] { in, responses })
         {
             if (!Files.isReadable(p))

@@ -1,12 +1,15 @@
 package io.dta.appliance.demo;
 
+import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
+import io.dta.collector.responder.ResponderQp;
 import io.dta.collector.responder.SoftResponder;
 import io.dta.collector.store.CollectorStore;
+import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import org.HdrHistogram.Histogram;
@@ -19,6 +22,10 @@ import java.util.List;
  * The whole system in one process, closed loop, on a virtual clock: reports → translator → a lossy link →
  * soft collector (writing into memory-mapped stores) → a lossy link back → translator, until every report is
  * processed and every QP is quiescent.
+ * <p>
+ * When the configuration has negotiated regions, the translator first connects them through the same lossy link
+ * with a {@link ConnectionManager} (translation.md §8) and only then builds its engine from the learned parameters;
+ * CM frames and metadata SENDs that arrive later (duplicates) still go to the connection manager.
  * <p>
  * Latency is measured per RoCEv2 request, from the moment the translator sends it to the moment the first
  * response covering its PSN reaches the translator (RC acknowledgements are cumulative).
@@ -61,40 +68,77 @@ public final class ClosedLoopDemo
     private static final long DRAIN_STEP_NANOS = 10_000;
     private static final long DRAIN_LIMIT_NANOS = 10_000_000_000L;
     private static final int PSN_SLOTS = 1 << 16;
+    private static final long CONNECT_STEP_NANOS = 100_000;
 
     private final ApplianceConfig config;
     private final LossyLink toCollector;
     private final LossyLink toTranslator;
-    private final TranslatorEngine engine;
     private final SoftResponder responder;
+    private final ConnectionManager connections;
     private final FrameDecoder decoder = new FrameDecoder();
     private final Histogram latency = new Histogram(3_600_000_000_000L, 3);
-    private final QueuePairSender[] senders;
-    private final long[][] sentAt;
-    private final int[] lastMeasuredPsn;
+    private TranslatorEngine engine;
+    private QueuePairSender[] senders;
+    private long[][] sentAt;
+    private int[] lastMeasuredPsn;
+    private long connectedAtNanos;
     private long now;
     private long reports;
     private long firstReportNanos = Long.MIN_VALUE;
     private boolean quiescent;
 
     /**
-     * @param config configuration of translator and collectors.
-     * @param stores one open store per collector, in configuration order.
+     * @param config configuration of translator and collectors (negotiated regions are hosted where
+     *               {@link NegotiatedRegions} puts them).
+     * @param stores one open store per collector, in configuration order, created from
+     *               {@code NegotiatedRegions.assign(config)}.
      * @param loss   probability that a frame is lost, in each direction.
      * @param seed   seed of the loss pattern.
      */
     public ClosedLoopDemo(
         final ApplianceConfig config, final List<CollectorStore> stores, final double loss, final long seed)
     {
-        this.config = config;
+        this(config, NegotiatedRegions.assign(config), stores, loss, seed);
+    }
+
+    /**
+     * @param translatorSide the translator's configuration (negotiated regions without QP parameters).
+     * @param collectorSide  the collector's configuration: the same regions, negotiated ones with the QPN, R_Key
+     *                       and address the collector hosts them at.
+     * @param stores         one open store per collector, in configuration order, created from
+     *                       {@code collectorSide}.
+     * @param loss           probability that a frame is lost, in each direction.
+     * @param seed           seed of the loss pattern, the connection IDs and the collector's starting PSNs.
+     */
+    public ClosedLoopDemo(
+        final ApplianceConfig translatorSide,
+        final ApplianceConfig collectorSide,
+        final List<CollectorStore> stores,
+        final double loss,
+        final long seed)
+    {
+        this.config = translatorSide;
         toCollector = new LossyLink(1 << 16, loss, LINK_DELAY_NANOS, seed);
         toTranslator = new LossyLink(1 << 16, loss, LINK_DELAY_NANOS, seed * 31 + 7);
-        engine = new TranslatorEngine(config, toCollector, true);
-        responder = new SoftResponder(config, (collector, region) ->
+        responder = new SoftResponder(collectorSide, (collector, region) ->
         {
-            final int index = config.collectors().indexOf(collector);
+            final int index = collectorSide.collectors().indexOf(collector);
             return stores.get(index).memory(region);
-        });
+        }).connectionSeed(seed * 17 + 3);
+        if (translatorSide.hasUnconnectedRegions())
+        {
+            connections = new ConnectionManager(translatorSide, toCollector, seed * 13 + 5);
+        }
+        else
+        {
+            connections = null;
+            startEngine(translatorSide);
+        }
+    }
+
+    private void startEngine(final ApplianceConfig connected)
+    {
+        engine = new TranslatorEngine(connected, toCollector, true);
         senders = engine.senders().toArray(new QueuePairSender[0]);
         sentAt = new long[senders.length][PSN_SLOTS];
         lastMeasuredPsn = new int[senders.length];
@@ -105,6 +149,48 @@ public final class ClosedLoopDemo
     }
 
     /**
+     * Connects the negotiated regions through the lossy link (nothing to do without any), then builds the engine.
+     *
+     * @return true when every region is connected (the engine exists); false when some failed, see
+     * {@link #connections()}.
+     */
+    public boolean connect()
+    {
+        if (null != engine)
+        {
+            return true;
+        }
+        connections.start(now);
+        while (!connections.isDone())
+        {
+            final long next = Math.min(Math.min(toCollector.nextArrival(), toTranslator.nextArrival()),
+                Math.min(connections.nextDeadline(), now + CONNECT_STEP_NANOS));
+            now = Math.max(now, next);
+            while (Math.min(toCollector.nextArrival(), toTranslator.nextArrival()) <= now)
+            {
+                if (toCollector.nextArrival() <= toTranslator.nextArrival())
+                {
+                    toCollectorFrame();
+                }
+                else
+                {
+                    toTranslatorFrame();
+                }
+            }
+            connections.poll(now);
+            toTranslator.now(now);
+            responder.poll(now, toTranslator);
+        }
+        connectedAtNanos = now;
+        if (!connections.allConnected())
+        {
+            return false;
+        }
+        startEngine(connections.connectedConfig());
+        return true;
+    }
+
+    /**
      * Runs the demo to quiescence.
      *
      * @param source the reports.
@@ -112,6 +198,11 @@ public final class ClosedLoopDemo
      */
     public void run(final ReportSource source) throws Exception
     {
+        if (!connect())
+        {
+            throw new IllegalStateException("connection set-up failed: " + String.join("; ",
+                connections.failures()));
+        }
         while (source.next())
         {
             final long t = Math.max(now, source.timeNanos());
@@ -129,7 +220,7 @@ public final class ClosedLoopDemo
         final long deadline = now + DRAIN_LIMIT_NANOS;
         while (now < deadline)
         {
-            if (engine.isQuiescent() && toCollector.isEmpty() && toTranslator.isEmpty())
+            if (engine.isQuiescent() && toCollector.isEmpty() && toTranslator.isEmpty() && collectorSettled())
             {
                 quiescent = true;
                 break;
@@ -140,6 +231,23 @@ public final class ClosedLoopDemo
             now = Math.max(now, next);
             engine.pollNow(now);
         }
+    }
+
+    /**
+     * No negotiated collector QP still waits for an RTU or the ACK of its metadata SEND.
+     */
+    private boolean collectorSettled()
+    {
+        for (final ResponderQp qp : responder.qps())
+        {
+            final ResponderQp.Connection c = qp.connection();
+            if (ResponderQp.Connection.REP_SENT == c ||
+                ResponderQp.Connection.SEND_PENDING == c)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void deliverUntil(final long t)
@@ -155,6 +263,11 @@ public final class ClosedLoopDemo
             }
             now = Math.max(now, first);
             engine.poll(now);
+            if (null != connections)
+            {
+                toTranslator.now(now);
+                responder.poll(now, toTranslator);
+            }
             if (a <= b)
             {
                 toCollectorFrame();
@@ -171,7 +284,7 @@ public final class ClosedLoopDemo
         final DirectBuffer ring = toCollector.ring();
         final int offset = toCollector.headOffset();
         final int length = toCollector.headLength();
-        if (FrameKind.ROCE == decoder.decode(ring, offset, length))
+        if (null != engine && FrameKind.ROCE == decoder.decode(ring, offset, length))
         {
             final int qp = senderIndex(decoder.ipv4().dst(), decoder.bth().destQp(), false);
             if (qp >= 0)
@@ -189,6 +302,17 @@ public final class ClosedLoopDemo
         final DirectBuffer ring = toTranslator.ring();
         final int offset = toTranslator.headOffset();
         final int length = toTranslator.headLength();
+        if (null != connections && connections.onFrame(ring, offset, length, now))
+        {
+            toTranslator.pop();
+            return;
+        }
+        if (null == engine)
+        {
+            // Before the engine exists only set-up frames matter; anything else has no QP to go to.
+            toTranslator.pop();
+            return;
+        }
         if (FrameKind.ROCE == decoder.decode(ring, offset, length))
         {
             final int qp = senderIndex(decoder.ipv4().src(), decoder.bth().destQp(), true);
@@ -236,11 +360,27 @@ public final class ClosedLoopDemo
     }
 
     /**
-     * @return the translator.
+     * @return the translator (null before {@link #connect()} succeeded when regions are negotiated).
      */
     public TranslatorEngine engine()
     {
         return engine;
+    }
+
+    /**
+     * @return the connection manager, or null when every region is static.
+     */
+    public ConnectionManager connections()
+    {
+        return connections;
+    }
+
+    /**
+     * @return virtual time at which connection set-up finished (0 without negotiated regions).
+     */
+    public long connectedAtNanos()
+    {
+        return connectedAtNanos;
     }
 
     /**

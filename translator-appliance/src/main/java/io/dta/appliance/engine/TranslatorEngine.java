@@ -113,6 +113,11 @@ public final class TranslatorEngine
     public TranslatorEngine(
         final ApplianceConfig config, final FrameSink sink, final boolean closedLoop, final EngineCounters counters)
     {
+        if (config.hasUnconnectedRegions())
+        {
+            throw new IllegalArgumentException("negotiated regions must be connected first (ConnectionManager." +
+                "connectedConfig()): their QPN, R_Key and address are not known yet");
+        }
         this.closedLoop = closedLoop;
         this.counters = counters;
         final var translator = config.translator();

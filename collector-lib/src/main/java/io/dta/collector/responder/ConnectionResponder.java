@@ -1,0 +1,408 @@
+package io.dta.collector.responder;
+
+import io.dta.codec.AethFlyweight;
+import io.dta.codec.CmFrameEncoder;
+import io.dta.codec.CmRejFlyweight;
+import io.dta.codec.CmRepFlyweight;
+import io.dta.codec.CmReqFlyweight;
+import io.dta.codec.CmRtuFlyweight;
+import io.dta.codec.DethFlyweight;
+import io.dta.codec.FrameDecoder;
+import io.dta.codec.MadHeaderFlyweight;
+import io.dta.codec.Psn;
+import io.dta.codec.RdmaCmHeaderFlyweight;
+import io.dta.codec.RoceFrameEncoder;
+import io.dta.codec.RoceOpcode;
+import io.dta.codec.UdpFlyweight;
+import io.dta.config.TranslatorConfig;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.SplittableRandom;
+
+/**
+ * The responder (passive) side of connection set-up (translation.md §8) for the soft collector's negotiated QPs:
+ * CM MADs on QP1 and the metadata SEND, as the reference's collector did through librdmacm, with the timeouts the
+ * requester advertised in its REQ.
+ * <ul>
+ *     <li>REQ for a hosted service port (RDMA-CM TCP service ID, RC, valid QPN, from the translator's address):
+ *     the QP takes the REQ's local QPN as its peer and the REQ's starting PSN as its expected PSN, goes to RTR, and
+ *     a REP carries its QPN and its own starting PSN (the metadata SEND's PSN). The REP is re-sent after the REQ's
+ *     local CM response timeout, at most max CM retries times; then the attempt is abandoned (QP idle again).
+ *     A duplicate REQ (same communication ID and transaction ID) while the REP waits gets the REP again; one of an
+ *     established connection is stale and dropped; a REQ with a new communication ID reconnects the QP.</li>
+ *     <li>REQ for any other service, not RC, or with an invalid QPN: REJ (invalid service ID, invalid transport
+ *     type, unsupported request).</li>
+ *     <li>RTU matching the REP's communication IDs (or a first valid request on the QP, as IBA allows): the QP is
+ *     ready, and the metadata SEND goes out: RC SEND Only, AckReq, 16 bytes {address u64 LE, length u32 LE,
+ *     R_Key u32 LE}, as the reference's collector sent it. It is re-sent after the REQ's primary local ACK
+ *     timeout, at most the REQ's retry count times, until an ACK with its PSN arrives; when retries run out the QP
+ *     goes to the error state, as an RC requester's QP does on retry-exceeded.</li>
+ *     <li>REJ from the translator matching a connection in progress: back to listening.</li>
+ * </ul>
+ * Communication IDs and starting PSNs come from a seeded generator. Single-threaded; no allocation per frame.
+ */
+final class ConnectionResponder
+{
+    private static final int FRAME_CAPACITY = 512;
+    private static final int METADATA_LENGTH = 16;
+    private static final int QPN_MIN = 2;
+    private static final int QPN_MAX = 0xFF_FFFE;
+
+    private final SoftResponder responder;
+    private final ResponderQp[] qps;
+    private final TranslatorConfig translator;
+    private final CmFrameEncoder cm = new CmFrameEncoder();
+    private final RoceFrameEncoder send = new RoceFrameEncoder();
+    private final MadHeaderFlyweight mad = new MadHeaderFlyweight();
+    private final CmReqFlyweight req = new CmReqFlyweight();
+    private final CmRtuFlyweight rtu = new CmRtuFlyweight();
+    private final CmRejFlyweight rej = new CmRejFlyweight();
+    private final RdmaCmHeaderFlyweight cma = new RdmaCmHeaderFlyweight();
+    private final UnsafeBuffer frame = new UnsafeBuffer(ByteBuffer.allocateDirect(FRAME_CAPACITY));
+    private final UnsafeBuffer metadata = new UnsafeBuffer(new byte[METADATA_LENGTH]);
+    private SplittableRandom random;
+    private int madPsn;
+
+    ConnectionResponder(
+        final SoftResponder responder, final ResponderQp[] qps, final TranslatorConfig translator, final long seed)
+    {
+        this.responder = responder;
+        this.qps = qps;
+        this.translator = translator;
+        seed(seed);
+        final int tos = (translator.dscp() << 2) | translator.ecn();
+        cm.encoder()
+            .dstMac(translator.mac())
+            .dstIp(translator.ip())
+            .srcPort(SoftResponder.RESPONSE_SOURCE_PORT)
+            .dstPort(UdpFlyweight.ROCEV2_PORT)
+            .tos(tos)
+            .ttl(translator.ttl())
+            .identification(0)
+            .migReq(true)
+            .pKey(translator.pKey());
+        send
+            .dstMac(translator.mac())
+            .dstIp(translator.ip())
+            .srcPort(SoftResponder.RESPONSE_SOURCE_PORT)
+            .dstPort(UdpFlyweight.ROCEV2_PORT)
+            .tos(tos)
+            .ttl(translator.ttl())
+            .identification(0)
+            .migReq(true)
+            .pKey(translator.pKey())
+            .opcode(RoceOpcode.RC_SEND_ONLY)
+            .ackReq(true);
+    }
+
+    void seed(final long seed)
+    {
+        random = new SplittableRandom(seed);
+        madPsn = random.nextInt(1 << 24);
+    }
+
+    /**
+     * A UD SEND to QP1 whose ICRC was checked.
+     */
+    void onMad(final FrameDecoder decoder, final long nowNanos, final ResponseSink out)
+    {
+        responder.count(ResponderCounter.CM_MADS_IN);
+        final DethFlyweight deth = decoder.deth();
+        if (decoder.payloadLength() < MadHeaderFlyweight.MAD_LENGTH || DethFlyweight.GSI_Q_KEY != deth.qKey())
+        {
+            responder.count(ResponderCounter.CM_BAD_MADS);
+            return;
+        }
+        mad.wrap(decoder.buffer(), decoder.payloadOffset());
+        if (!mad.isCmSend())
+        {
+            responder.count(ResponderCounter.CM_BAD_MADS);
+            return;
+        }
+        if (decoder.ipv4().src() != translator.ip())
+        {
+            responder.count(ResponderCounter.BAD_IP_SRC);
+            return;
+        }
+        final int collectorIp = decoder.ipv4().dst();
+        switch (mad.attributeId())
+        {
+            case MadHeaderFlyweight.ATTRIBUTE_REQ -> onReq(collectorIp, nowNanos, out);
+            case MadHeaderFlyweight.ATTRIBUTE_RTU -> onRtu(collectorIp, nowNanos, out);
+            case MadHeaderFlyweight.ATTRIBUTE_REJ -> onRej(collectorIp);
+            default -> responder.count(ResponderCounter.CM_UNSUPPORTED);
+        }
+    }
+
+    private void onReq(final int collectorIp, final long nowNanos, final ResponseSink out)
+    {
+        req.wrap(mad.buffer(), mad.dataOffset());
+        final long tid = mad.transactionId();
+        final long peerCommId = req.localCommId();
+        final int port = CmReqFlyweight.rdmaCmServicePort(req.serviceId());
+        ResponderQp qp = null;
+        boolean collectorKnown = false;
+        for (final ResponderQp candidate : qps)
+        {
+            if (candidate.collector.ip() == collectorIp)
+            {
+                collectorKnown = true;
+                if (candidate.negotiated && candidate.region.servicePort() == port && port > 0)
+                {
+                    qp = candidate;
+                    break;
+                }
+            }
+        }
+        if (!collectorKnown)
+        {
+            responder.count(ResponderCounter.BAD_IP_DST);
+            return;
+        }
+        if (null == qp)
+        {
+            reject(collectorIp, tid, peerCommId, CmRejFlyweight.REASON_INVALID_SERVICE_ID, out);
+            return;
+        }
+        if (qp.connection != ResponderQp.Connection.LISTEN && qp.cmRemoteCommId == peerCommId &&
+            qp.cmTransactionId == tid)
+        {
+            if (ResponderQp.Connection.REP_SENT == qp.connection)
+            {
+                responder.count(ResponderCounter.CM_DUPLICATE_REQS);
+                sendRep(qp, out);
+            }
+            else
+            {
+                responder.count(ResponderCounter.CM_STALE_REQS);
+            }
+            return;
+        }
+        if (CmReqFlyweight.TRANSPORT_RC != req.transportServiceType())
+        {
+            reject(collectorIp, tid, peerCommId, CmRejFlyweight.REASON_INVALID_TRANSPORT_TYPE, out);
+            return;
+        }
+        final int peerQpn = req.localQpn();
+        cma.wrap(mad.buffer(), req.privateDataOffset());
+        if (peerQpn < QPN_MIN || peerQpn > QPN_MAX || 4 != cma.ipVersion() || cma.dstIpv4() != collectorIp)
+        {
+            reject(collectorIp, tid, peerCommId, CmRejFlyweight.REASON_UNSUPPORTED_REQUEST, out);
+            return;
+        }
+
+        responder.count(ResponderCounter.CM_REQS_ACCEPTED);
+        qp.connect(peerQpn, req.startingPsn());
+        qp.connection = ResponderQp.Connection.REP_SENT;
+        qp.cmRemoteCommId = peerCommId;
+        qp.cmTransactionId = tid;
+        qp.cmLocalCommId = 1 + random.nextLong(0xFFFF_FFFEL);
+        qp.sendPsn = random.nextInt(1 << 24);
+        qp.cmTimeoutNanos = CmReqFlyweight.timeoutNanos(req.localCmResponseTimeout());
+        qp.ackTimeoutNanos = CmReqFlyweight.timeoutNanos(req.primaryLocalAckTimeout());
+        qp.cmRetriesLeft = req.maxCmRetries();
+        qp.sendRetries = req.retryCount();
+        qp.cmDeadlineNanos = nowNanos + qp.cmTimeoutNanos;
+        sendRep(qp, out);
+    }
+
+    private void onRtu(final int collectorIp, final long nowNanos, final ResponseSink out)
+    {
+        rtu.wrap(mad.buffer(), mad.dataOffset());
+        final ResponderQp qp = match(collectorIp, rtu.localCommId(), rtu.remoteCommId());
+        if (null == qp || ResponderQp.Connection.REP_SENT != qp.connection)
+        {
+            responder.count(ResponderCounter.CM_UNMATCHED);
+            return;
+        }
+        responder.count(ResponderCounter.CM_RTUS);
+        established(qp, nowNanos, out);
+    }
+
+    private void onRej(final int collectorIp)
+    {
+        rej.wrap(mad.buffer(), mad.dataOffset());
+        final ResponderQp qp = match(collectorIp, rej.localCommId(), rej.remoteCommId());
+        if (null == qp || ResponderQp.Connection.REP_SENT != qp.connection)
+        {
+            responder.count(ResponderCounter.CM_UNMATCHED);
+            return;
+        }
+        responder.count(ResponderCounter.CM_REJS_IN);
+        listen(qp);
+    }
+
+    private ResponderQp match(final int collectorIp, final long peerCommId, final long ownCommId)
+    {
+        for (final ResponderQp qp : qps)
+        {
+            if (qp.negotiated && qp.collector.ip() == collectorIp && qp.connection != ResponderQp.Connection.LISTEN &&
+                qp.cmRemoteCommId == peerCommId && qp.cmLocalCommId == ownCommId &&
+                qp.cmTransactionId == mad.transactionId())
+            {
+                return qp;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The first valid request on a QP in RTR: IBA lets it stand in for a lost RTU.
+     */
+    void onFirstRequest(final ResponderQp qp, final long nowNanos, final ResponseSink out)
+    {
+        if (ResponderQp.Connection.REP_SENT == qp.connection)
+        {
+            established(qp, nowNanos, out);
+        }
+        else
+        {
+            qp.state = ResponderQp.State.READY;
+        }
+    }
+
+    private void established(final ResponderQp qp, final long nowNanos, final ResponseSink out)
+    {
+        qp.state = ResponderQp.State.READY;
+        qp.connection = ResponderQp.Connection.SEND_PENDING;
+        qp.cmDeadlineNanos = nowNanos + qp.ackTimeoutNanos;
+        sendMetadata(qp, out);
+    }
+
+    /**
+     * An RC ACKNOWLEDGE to a hosted QP: the only request this collector's QPs send is the metadata SEND.
+     */
+    void onAck(final ResponderQp qp, final FrameDecoder decoder)
+    {
+        final AethFlyweight aeth = decoder.aeth();
+        if (ResponderQp.Connection.SEND_PENDING != qp.connection || decoder.bth().psn() != qp.sendPsn ||
+            !aeth.isAck())
+        {
+            // A NAK leaves the SEND to its timer: the only NAK a lone SEND can draw is not worth a faster retry.
+            responder.count(ResponderCounter.STALE_ACKS);
+            return;
+        }
+        responder.count(ResponderCounter.METADATA_ACKED);
+        qp.connection = ResponderQp.Connection.ESTABLISHED;
+        qp.cmDeadlineNanos = Long.MAX_VALUE;
+    }
+
+    /**
+     * Re-sends REPs and metadata SENDs whose answer is overdue, and abandons those out of retries.
+     */
+    void poll(final long nowNanos, final ResponseSink out)
+    {
+        for (final ResponderQp qp : qps)
+        {
+            if (!qp.negotiated || nowNanos < qp.cmDeadlineNanos)
+            {
+                continue;
+            }
+            if (ResponderQp.Connection.REP_SENT == qp.connection)
+            {
+                if (qp.cmRetriesLeft <= 0)
+                {
+                    responder.count(ResponderCounter.CM_CONNECT_TIMEOUTS);
+                    listen(qp);
+                    continue;
+                }
+                qp.cmRetriesLeft--;
+                qp.cmDeadlineNanos = nowNanos + qp.cmTimeoutNanos;
+                responder.count(ResponderCounter.CM_REP_TIMEOUTS);
+                sendRep(qp, out);
+            }
+            else if (ResponderQp.Connection.SEND_PENDING == qp.connection)
+            {
+                if (qp.sendRetries <= 0)
+                {
+                    responder.count(ResponderCounter.METADATA_SEND_FAILED);
+                    qp.connection = ResponderQp.Connection.FAILED;
+                    qp.state = ResponderQp.State.ERROR;
+                    qp.cmDeadlineNanos = Long.MAX_VALUE;
+                    continue;
+                }
+                qp.sendRetries--;
+                qp.cmDeadlineNanos = nowNanos + qp.ackTimeoutNanos;
+                responder.count(ResponderCounter.METADATA_SEND_TIMEOUTS);
+                sendMetadata(qp, out);
+            }
+        }
+    }
+
+    private void listen(final ResponderQp qp)
+    {
+        qp.connection = ResponderQp.Connection.LISTEN;
+        qp.state = ResponderQp.State.IDLE;
+        qp.cmDeadlineNanos = Long.MAX_VALUE;
+    }
+
+    private void sendRep(final ResponderQp qp, final ResponseSink out)
+    {
+        cm.encoder().srcMac(qp.collector.mac()).srcIp(qp.collector.ip()).psn(nextMadPsn());
+        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_REP, qp.cmTransactionId, 0);
+        cm.rep()
+            .localCommId(qp.cmLocalCommId)
+            .remoteCommId(qp.cmRemoteCommId)
+            .localQKey(0)
+            .localQpn(qp.qpn)
+            .startingPsn(qp.sendPsn)
+            .responderResources(ResponderQp.SAVED_ATOMICS)
+            .initiatorDepth(0)
+            .targetAckDelay(0)
+            .rnrRetryCount(7)
+            .localCaGuid(CmReqFlyweight.caGuidOf(qp.collector.mac()));
+        final int length = cm.finish(frame, 0);
+        responder.count(ResponderCounter.CM_REPS_SENT);
+        out.onResponse(frame, 0, length);
+    }
+
+    private void reject(
+        final int collectorIp, final long tid, final long peerCommId, final int reason, final ResponseSink out)
+    {
+        long mac = 0;
+        for (final ResponderQp qp : qps)
+        {
+            if (qp.collector.ip() == collectorIp)
+            {
+                mac = qp.collector.mac();
+                break;
+            }
+        }
+        cm.encoder().srcMac(mac).srcIp(collectorIp).psn(nextMadPsn());
+        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_REJ, tid, 0);
+        cm.rej()
+            .localCommId(0)
+            .remoteCommId(peerCommId)
+            .messageRejected(CmRejFlyweight.REJECTED_REQ)
+            .rejectInfoLength(0)
+            .reason(reason);
+        final int length = cm.finish(frame, 0);
+        responder.count(ResponderCounter.CM_REQS_REJECTED);
+        responder.count(ResponderCounter.CM_REJS_SENT);
+        out.onResponse(frame, 0, length);
+    }
+
+    private void sendMetadata(final ResponderQp qp, final ResponseSink out)
+    {
+        metadata.putLong(0, qp.base, ByteOrder.LITTLE_ENDIAN);
+        metadata.putInt(8, (int)qp.length, ByteOrder.LITTLE_ENDIAN);
+        metadata.putInt(12, (int)qp.rKey, ByteOrder.LITTLE_ENDIAN);
+        send.srcMac(qp.collector.mac())
+            .srcIp(qp.collector.ip())
+            .destQp(qp.peerQpn)
+            .psn(qp.sendPsn)
+            .payload(metadata, 0, METADATA_LENGTH);
+        final int length = send.encode(frame, 0);
+        responder.count(ResponderCounter.METADATA_SENDS);
+        out.onResponse(frame, 0, length);
+    }
+
+    private int nextMadPsn()
+    {
+        final int psn = madPsn;
+        madPsn = Psn.next(madPsn);
+        return psn;
+    }
+}

@@ -1,0 +1,65 @@
+package io.dta.appliance.connect;
+
+import java.util.Locale;
+
+/**
+ * The connection manager's named counters: every frame it takes is counted as handled or under one drop reason,
+ * and every frame it sends by kind.
+ */
+public enum ConnectionCounter
+{
+    /** Frames offered to the connection manager. */
+    FRAMES_IN,
+    /** Frames left to the engine (not CM, not a SEND to a negotiated QP). */
+    NOT_CONNECTION_FRAMES,
+    /** CM MADs or SENDs with a bad ICRC, dropped. */
+    BAD_ICRC,
+    /** CM MADs or SENDs from an address that is no configured collector, dropped. */
+    UNKNOWN_SOURCE,
+    /** MADs of the wrong size, Q_Key, class or method, dropped. */
+    BAD_MADS,
+    /** CM messages the manager does not act on (MRA, DREQ, REQ, ...), dropped. */
+    UNSUPPORTED_MADS,
+    /** REPs and REJs whose transaction ID and communication ID match no connection attempt, dropped. */
+    UNMATCHED_MADS,
+    /** REPs accepted. */
+    REPS,
+    /** Duplicate REPs, answered with the RTU again. */
+    DUPLICATE_REPS,
+    /** REPs with an invalid QPN or contradicting an earlier REP. */
+    INVALID_REPS,
+    /** REJs that failed a connection attempt. */
+    REJS,
+    /** REQ frames sent (first and repeated). */
+    REQS_SENT,
+    /** REQs re-sent because no REP came in time. */
+    REQ_TIMEOUTS,
+    /** RTU frames sent (first and repeated). */
+    RTUS_SENT,
+    /** Metadata SENDs accepted (validated and acknowledged). */
+    SENDS,
+    /** Duplicate metadata SENDs, acknowledged again. */
+    DUPLICATE_SENDS,
+    /** SENDs before the REP, with another opcode than SEND Only, or with another PSN than the REP's, dropped. */
+    SENDS_DROPPED,
+    /** Metadata SENDs whose content failed validation (length, alignment, size). */
+    SENDS_INVALID,
+    /** ACK frames sent. */
+    ACKS_SENT,
+    /** Frames the sink could not take (the peer's or our own timers recover). */
+    SINK_FULL,
+    /** Regions connected. */
+    CONNECTED,
+    /** Regions whose connection failed. */
+    FAILED;
+
+    private final String label = name().toLowerCase(Locale.ROOT).replace('_', '-');
+
+    /**
+     * @return the counter's display name, e.g. {@code duplicate-reps}.
+     */
+    public String label()
+    {
+        return label;
+    }
+}

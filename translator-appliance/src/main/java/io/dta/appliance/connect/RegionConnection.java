@@ -1,0 +1,179 @@
+package io.dta.appliance.connect;
+
+import io.dta.config.CollectorConfig;
+import io.dta.config.NetAddress;
+import io.dta.config.RegionConfig;
+
+/**
+ * The connection set-up of one negotiated region, as the {@link ConnectionManager} drives it. Read-only to callers.
+ */
+public final class RegionConnection
+{
+    /**
+     * Where the set-up stands.
+     */
+    public enum State
+    {
+        /** Not started. */
+        IDLE,
+        /** REQ sent, waiting for the REP (the REQ is re-sent on timeout). */
+        REQ_SENT,
+        /** REP accepted and RTU sent, waiting for the collector's metadata SEND. */
+        RTU_SENT,
+        /** Metadata SEND validated and acknowledged: the QP parameters are known. */
+        CONNECTED,
+        /** Given up; {@link #failure()} says why. */
+        FAILED
+    }
+
+    final CollectorConfig collector;
+    final RegionConfig region;
+    final long localCommId;
+    final long transactionId;
+
+    State state = State.IDLE;
+    long deadlineNanos = Long.MAX_VALUE;
+    int retriesLeft;
+    long remoteCommId;
+    int remoteQpn;
+    int remoteStartPsn;
+    long address;
+    long length;
+    long rkey;
+    String failure;
+    String lastDrop;
+    int droppedSends;
+
+    RegionConnection(
+        final CollectorConfig collector, final RegionConfig region, final long localCommId, final long transactionId)
+    {
+        this.collector = collector;
+        this.region = region;
+        this.localCommId = localCommId;
+        this.transactionId = transactionId;
+    }
+
+    /**
+     * @return the collector.
+     */
+    public CollectorConfig collector()
+    {
+        return collector;
+    }
+
+    /**
+     * @return the region as configured (negotiated, QP parameters 0).
+     */
+    public RegionConfig region()
+    {
+        return region;
+    }
+
+    /**
+     * @return the state.
+     */
+    public State state()
+    {
+        return state;
+    }
+
+    /**
+     * @return the appliance's communication ID (REQ local comm ID).
+     */
+    public long localCommId()
+    {
+        return localCommId;
+    }
+
+    /**
+     * @return the transaction ID of every MAD of this attempt.
+     */
+    public long transactionId()
+    {
+        return transactionId;
+    }
+
+    /**
+     * @return the collector's communication ID (from its REP), 0 before.
+     */
+    public long remoteCommId()
+    {
+        return remoteCommId;
+    }
+
+    /**
+     * @return the collector's QPN (from its REP), 0 before.
+     */
+    public int remoteQpn()
+    {
+        return remoteQpn;
+    }
+
+    /**
+     * @return the collector's starting PSN (from its REP): the PSN of its metadata SEND.
+     */
+    public int remoteStartPsn()
+    {
+        return remoteStartPsn;
+    }
+
+    /**
+     * @return the region's base address (from the metadata SEND), 0 before.
+     */
+    public long address()
+    {
+        return address;
+    }
+
+    /**
+     * @return the length the collector advertised (from the metadata SEND), 0 before.
+     */
+    public long advertisedLength()
+    {
+        return length;
+    }
+
+    /**
+     * @return the R_Key (from the metadata SEND), 0 before.
+     */
+    public long rkey()
+    {
+        return rkey;
+    }
+
+    /**
+     * @return why the set-up failed, or null.
+     */
+    public String failure()
+    {
+        return failure;
+    }
+
+    /**
+     * @return the region with the learned QP parameters and the starting PSN the appliance advertised.
+     * @throws IllegalStateException unless connected.
+     */
+    public RegionConfig connectedRegion()
+    {
+        if (State.CONNECTED != state)
+        {
+            throw new IllegalStateException(region.path() + " is not connected (" + state + ")");
+        }
+        return region.connected(remoteQpn, rkey, address);
+    }
+
+    /**
+     * @return e.g. {@code collectors[0].keyWrite (10.0.0.51 service port 1337)}.
+     */
+    public String describe()
+    {
+        return region.path() + " (" + NetAddress.ipv4ToString(collector.ip()) + " service port " +
+            region.servicePort() + ")";
+    }
+
+    @Override
+    public String toString()
+    {
+        return describe() + ": " + state + (null == failure ? "" : ": " + failure);
+    }
+}

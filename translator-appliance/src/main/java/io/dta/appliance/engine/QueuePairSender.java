@@ -81,6 +81,8 @@ public final class QueuePairSender
     private int awaitedPsn;
     private long ackDeadlineNanos;
     private int acksSinceProbe;
+    private boolean probeAnswerSeen;
+    private int probeAnswerPsn;
     private long graceEndNanos;
     private long graceDropsLeft;
     private boolean errorLogged;
@@ -542,10 +544,21 @@ public final class QueuePairSender
         }
         if (State.PROBING == state && acksSinceProbe > 0)
         {
-            // The link is FIFO and nothing new was sent while probing, so the newest ACK is the probe's answer:
-            // the responder expects lastAckedPsn + 1.
-            finishProbe(nowNanos);
-            return;
+            // An ACK that came in since the probe went out may still be a late answer to frames sent before it
+            // (a slow responder, a loaded link), and rewinding on it would make the responder ignore everything
+            // re-sent as duplicates. Nothing new is sent while probing, so only an answer that a second probe
+            // round confirms unchanged tells the responder's PSN: the responder expects lastAckedPsn + 1.
+            if (probeAnswerSeen && probeAnswerPsn == lastAckedPsn)
+            {
+                finishProbe(nowNanos);
+                return;
+            }
+            probeAnswerSeen = true;
+            probeAnswerPsn = lastAckedPsn;
+        }
+        else if (State.PROBING != state)
+        {
+            probeAnswerSeen = false;
         }
         state = State.PROBING;
         acksSinceProbe = 0;
@@ -563,6 +576,7 @@ public final class QueuePairSender
     {
         awaitingAck = false;
         acksSinceProbe = 0;
+        probeAnswerSeen = false;
         final int expected = Psn.next(lastAckedPsn);
         if (expected == nextPsn)
         {

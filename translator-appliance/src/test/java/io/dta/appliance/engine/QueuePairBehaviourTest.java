@@ -148,6 +148,25 @@ class QueuePairBehaviourTest
     }
 
     @Test
+    void shouldNotRewindOnALateAckThatArrivesWhileProbing()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg()); // timeout 500 us
+        sendKw(h, 5);                                         // 0x100..0x104, the last with AckReq
+        h.settle();
+        h.advance(500_000);                                   // slow responder: nothing yet
+        assertEquals(1, h.count(EngineCounter.PROBES_OUT));
+        h.out.drainRequests();
+        h.feed(ack(KW_QPN, 0x101));                           // a late ACK of an earlier AckReq, not the answer
+        h.advance(500_000);
+        assertEquals(0, h.count(EngineCounter.PROBE_RESYNCS));
+        assertEquals(0x105, h.sender(KW_QPN).nextPsn(), "no rewind on an unconfirmed answer");
+        h.feed(ack(KW_QPN, 0x104));                           // the real answer: everything executed
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
+        assertEquals(0, h.count(EngineCounter.PROBE_RESYNCS));
+        assertEquals(0, h.count(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW));
+    }
+
+    @Test
     void shouldRecoverFromLostNakWithProbe()
     {
         final EngineHarness h = new EngineHarness(new Cfg()); // timeout 500 us, grace 1000 us
@@ -165,6 +184,11 @@ class QueuePairBehaviourTest
         h.feed(kw(77));
         assertEquals(1, h.count(EngineCounter.DROP_GRACE_PERIOD), "nothing new while probing");
         h.feed(ack(KW_QPN, 0x101));                           // responder expects 0x102
+        h.advance(500_000);
+        assertEquals(0, h.count(EngineCounter.PROBE_RESYNCS), "one answer could be a late ACK: probe again");
+        assertEquals(2, h.count(EngineCounter.PROBES_OUT));
+        assertEquals(0x101, h.out.drainRequests().get(0).psn());
+        h.feed(ack(KW_QPN, 0x101));                           // the same answer again: confirmed
         h.advance(500_000);
         assertEquals(1, h.count(EngineCounter.PROBE_RESYNCS));
         assertEquals(0x102, h.sender(KW_QPN).nextPsn());

@@ -1,5 +1,6 @@
 package io.dta.appliance.engine;
 
+import org.agrona.BufferUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
@@ -60,9 +61,10 @@ public final class EngineCounters
      */
     public static CountersManager heapManager(final int counters)
     {
+        // Direct and aligned: counters are read and written with ordered 8-byte accesses.
         return new CountersManager(
-            new UnsafeBuffer(new byte[counters * CountersReader.METADATA_LENGTH]),
-            new UnsafeBuffer(new byte[counters * CountersReader.COUNTER_LENGTH]),
+            new UnsafeBuffer(BufferUtil.allocateDirectAligned(counters * CountersReader.METADATA_LENGTH, 64)),
+            new UnsafeBuffer(BufferUtil.allocateDirectAligned(counters * CountersReader.COUNTER_LENGTH, 64)),
             StandardCharsets.UTF_8);
     }
 

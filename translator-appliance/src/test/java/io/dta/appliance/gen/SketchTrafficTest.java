@@ -36,6 +36,30 @@ class SketchTrafficTest
         return crc.getValue();
     }
 
+    /** MurmurHash3's fmix32, written out from its reference: the generator's key index to flow key mapping. */
+    private static long murmurFinalizer(final long index)
+    {
+        long h = index & 0xFFFF_FFFFL;
+        h ^= h >>> 16;
+        h = (h * 0x85EBCA6BL) & 0xFFFF_FFFFL;
+        h ^= h >>> 13;
+        h = (h * 0xC2B2AE35L) & 0xFFFF_FFFFL;
+        h ^= h >>> 16;
+        return h;
+    }
+
+    @Test
+    void shouldMapKeyIndexesToDistinctFlowKeys()
+    {
+        assertEquals(0L, SketchTraffic.flowKey(0));
+        final java.util.Set<Long> seen = new java.util.HashSet<>();
+        for (long i = 0; i < 100_000; i++)
+        {
+            assertEquals(murmurFinalizer(i), SketchTraffic.flowKey(i));
+            assertTrue(seen.add(SketchTraffic.flowKey(i)), "a bijection");
+        }
+    }
+
     /** The sketch a switch should send, built here from docs/sketch.md with the JDK's CRC32. */
     private static int[] independentSketch(final SketchConfig sketch, final long seed, final int switchId,
         final long epoch, final long items, final long keySpace)
@@ -47,7 +71,7 @@ class SketchTrafficTest
             switchId, epoch));
         for (long i = 0; i < items; i++)
         {
-            final long key = random.nextLong(keySpace);
+            final long key = murmurFinalizer(random.nextLong(keySpace));
             for (int r = 0; r < rows; r++)
             {
                 if (sketch.type() == SketchType.HYPERLOGLOG)

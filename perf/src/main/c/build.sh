@@ -28,6 +28,6 @@ mkdir -p "$target/native"
 if [[ ! -f "$lib" || "$src/dta_cref.c" -nt "$lib" || "$0" -nt "$lib" ]]; then
     # -march=native after pkg-config's -march=corei7: the reference may use everything this CPU has, as the JIT does.
     # shellcheck disable=SC2086
-    gcc -O3 -g -Wall -Wextra -fPIC -shared -Wl,--as-needed -o "$lib" "$src/dta_cref.c" \
+    gcc -O3 -g -Wall -Wextra -DALLOW_EXPERIMENTAL_API -fPIC -shared -Wl,--as-needed -o "$lib" "$src/dta_cref.c" \
         $(pkg-config --cflags libdpdk) -march=native $(pkg-config --libs libdpdk) -lz
 fi

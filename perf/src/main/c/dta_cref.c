@@ -29,6 +29,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include <rte_net_crc.h>
+#include <rte_vect.h>
 
 #define CREF_VERSION 1
 
@@ -321,41 +322,54 @@ static inline uint64_t clock_nanos(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Times each implementation over an 80-byte frame (about a Key-Write or FETCH_ADD ICRC) and keeps the fastest. */
+/*
+ * Times each implementation over the ICRC lengths of the benchmark's frames (72 bytes for a Key-Write of an 8-byte
+ * slot, 76 for a FETCH_ADD, 136 for an Append record of 16 entries) and keeps the fastest. The implementations take
+ * turns within each of several rounds and the best round of each counts, so a loaded machine skews them alike.
+ */
 static int crc_fastest(struct dta_cref *c)
 {
-    uint8_t frame[80];
-    for (int i = 0; i < 80; i++)
+    static const uint32_t lengths[] = { 72, 76, 136 };
+    uint8_t frame[160];
+    for (int i = 0; i < (int)sizeof(frame); i++)
     {
         frame[i] = (uint8_t)(i * 7 + 1);
     }
-    const uint32_t expected = crc_slice8(frame, sizeof(frame));
-    int best = CRC_SLICE8;
-    uint64_t best_nanos = UINT64_MAX;
-    for (int mode = CRC_SLICE8; mode <= CRC_RTE; mode++)
+    const int last = rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_128 ? CRC_RTE : CRC_ZLIB;
+    uint64_t fastest[CRC_RTE + 1];
+    int usable[CRC_RTE + 1];
+    for (int mode = CRC_SLICE8; mode <= last; mode++)
     {
         c->crc_mode = mode;
-        if (crc32_ieee(c, frame, sizeof(frame)) != expected)
+        fastest[mode] = UINT64_MAX;
+        usable[mode] = crc32_ieee(c, frame, 76) == crc_slice8(frame, 76);
+    }
+    volatile uint32_t sink = 0;
+    for (int round = 0; round < 7; round++)
+    {
+        for (int mode = CRC_SLICE8; mode <= last; mode++)
         {
-            continue;
-        }
-        uint64_t fastest = UINT64_MAX;
-        for (int round = 0; round < 5; round++)
-        {
-            volatile uint32_t sink = 0;
+            if (!usable[mode])
+            {
+                continue;
+            }
+            c->crc_mode = mode;
             const uint64_t start = clock_nanos();
-            for (int i = 0; i < 20000; i++)
+            for (int i = 0; i < 10000; i++)
             {
                 frame[0] = (uint8_t)i;
-                sink ^= crc32_ieee(c, frame, sizeof(frame));
+                sink ^= crc32_ieee(c, frame, lengths[i % 3]);
             }
             const uint64_t elapsed = clock_nanos() - start;
-            (void)sink;
-            fastest = elapsed < fastest ? elapsed : fastest;
+            fastest[mode] = elapsed < fastest[mode] ? elapsed : fastest[mode];
         }
-        if (fastest < best_nanos)
+    }
+    (void)sink;
+    int best = CRC_SLICE8;
+    for (int mode = CRC_SLICE8; mode <= last; mode++)
+    {
+        if (usable[mode] && fastest[mode] < fastest[best])
         {
-            best_nanos = fastest;
             best = mode;
         }
     }
@@ -974,7 +988,8 @@ static inline void on_frame(struct dta_cref *c, const uint8_t *p, uint32_t lengt
         {
             const uint32_t id = be32(sub);
             struct list *l = NULL;
-            for (int i = 0; i < c->n_lists; i++)
+            // From the end: with one id on two collectors the engine's id map keeps the last list configured.
+            for (int i = c->n_lists - 1; i >= 0; i--)
             {
                 if (c->lists[i].id == id)
                 {
@@ -1177,7 +1192,11 @@ struct dta_cref *dta_cref_create(const uint8_t *config, uint32_t length)
         q->write_ip_sum = partial_ip_sum(q->write_tpl);
         q->fa_ip_sum = partial_ip_sum(q->fa_tpl);
     }
-    rte_net_crc_set_alg(RTE_NET_CRC_SSE42);
+    // DPDK's PCLMULQDQ CRC needs SIMD allowed, which only an initialised EAL says (without it, its scalar table).
+    if (rte_vect_get_max_simd_bitwidth() >= RTE_VECT_SIMD_128)
+    {
+        rte_net_crc_set_alg(RTE_NET_CRC_SSE42);
+    }
     c->crc_mode = CRC_AUTO == crc_mode ? crc_fastest(c) : crc_mode;
     return c;
 }

@@ -186,6 +186,7 @@ struct dta_cref
 
     int timers_armed;
     int64_t next_timer;
+    int64_t fixed_now;
 
     /* mbuf mode */
     struct rte_mempool *pool;
@@ -1273,7 +1274,7 @@ void dta_cref_poll(struct dta_cref *c, int64_t now)
     poll_timers(c, now);
 }
 
-/** Buffer mode: end of input (TranslatorEngine.flush): partial batches, cached postcards, held frames. */
+/** End of input (TranslatorEngine.flush): partial batches, cached postcards, held frames (sent, in mbuf mode). */
 void dta_cref_flush(struct dta_cref *c, int64_t now)
 {
     for (int i = 0; i < c->n_lists; i++)
@@ -1296,6 +1297,16 @@ void dta_cref_flush(struct dta_cref *c, int64_t now)
     {
         release_held(c, &c->qps[i], 1);
     }
+    if (NULL != c->pool)
+    {
+        tx_flush(c);
+    }
+}
+
+/** Tests: dta_cref_run reads this clock instead of CLOCK_MONOTONIC (0 to go back to the real clock). */
+void dta_cref_fixed_clock(struct dta_cref *c, int64_t now)
+{
+    c->fixed_now = now;
 }
 
 /**
@@ -1324,7 +1335,7 @@ int dta_cref_run(struct dta_cref *c, uint16_t rx_port, uint16_t tx_port, uintptr
     const uint64_t start = clock_nanos();
     while (received < frames)
     {
-        const int64_t now = (int64_t)clock_nanos();
+        const int64_t now = 0 == c->fixed_now ? (int64_t)clock_nanos() : c->fixed_now;
         poll_timers(c, now);
         const uint16_t n = rte_eth_rx_burst(rx_port, 0, rx, BURST);
         for (uint16_t i = 0; i < n; i++)

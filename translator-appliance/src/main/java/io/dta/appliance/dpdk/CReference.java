@@ -122,6 +122,7 @@ public final class CReference implements AutoCloseable
         MethodHandle onFrame,
         MethodHandle poll,
         MethodHandle flush,
+        MethodHandle fixedClock,
         MethodHandle run)
     {
     }
@@ -241,6 +242,7 @@ public final class CReference implements AutoCloseable
                 FunctionDescriptor.ofVoid(pointer, pointer, jint, jlong)),
             linker.downcallHandle(lookup.findOrThrow("dta_cref_poll"), FunctionDescriptor.ofVoid(pointer, jlong)),
             linker.downcallHandle(lookup.findOrThrow("dta_cref_flush"), FunctionDescriptor.ofVoid(pointer, jlong)),
+            linker.downcallHandle(lookup.findOrThrow("dta_cref_fixed_clock"), FunctionDescriptor.ofVoid(pointer, jlong)),
             // Not critical: one call runs for a whole measuring round.
             linker.downcallHandle(lookup.findOrThrow("dta_cref_run"),
                 FunctionDescriptor.of(jint, pointer, jshort, jshort, jlong, jlong, pointer)));
@@ -508,7 +510,24 @@ public final class CReference implements AutoCloseable
     }
 
     /**
-     * Buffer mode: end of input.
+     * Tests: {@link #run} reads this engine clock instead of the real one, so that no timer fires.
+     *
+     * @param nowNanos the clock (not 0), or 0 for the real clock again.
+     */
+    public void fixedClock(final long nowNanos)
+    {
+        try
+        {
+            h.fixedClock.invokeExact(context, nowNanos);
+        }
+        catch (final Throwable ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /**
+     * End of input: partial batches, cached postcards and held frames go out (in mbuf mode, sent).
      *
      * @param nowNanos engine clock.
      */

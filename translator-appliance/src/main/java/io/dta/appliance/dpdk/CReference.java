@@ -123,7 +123,8 @@ public final class CReference implements AutoCloseable
         MethodHandle poll,
         MethodHandle flush,
         MethodHandle fixedClock,
-        MethodHandle run)
+        MethodHandle run,
+        MethodHandle ioFloor)
     {
     }
 
@@ -245,7 +246,9 @@ public final class CReference implements AutoCloseable
             linker.downcallHandle(lookup.findOrThrow("dta_cref_fixed_clock"), FunctionDescriptor.ofVoid(pointer, jlong)),
             // Not critical: one call runs for a whole measuring round.
             linker.downcallHandle(lookup.findOrThrow("dta_cref_run"),
-                FunctionDescriptor.of(jint, pointer, jshort, jshort, jlong, jlong, pointer)));
+                FunctionDescriptor.of(jint, pointer, jshort, jshort, jlong, jlong, pointer)),
+            linker.downcallHandle(lookup.findOrThrow("dta_cref_io_floor"),
+                FunctionDescriptor.of(jint, jshort, jlong, pointer)));
     }
 
     /**
@@ -433,6 +436,29 @@ public final class CReference implements AutoCloseable
         }
         return new RunResult(result.getAtIndex(ValueLayout.JAVA_LONG, 0), result.getAtIndex(ValueLayout.JAVA_LONG, 1),
             result.getAtIndex(ValueLayout.JAVA_LONG, 2), result.getAtIndex(ValueLayout.JAVA_LONG, 3));
+    }
+
+    /**
+     * The input floor that both loops pay, in C: the clock and rx bursts whose frames are touched and freed, nothing
+     * translated or sent.
+     *
+     * @param rxPortId port the reports come from (rx queue 0).
+     * @param frames   frames to receive.
+     * @return what was measured (no frames sent).
+     */
+    public RunResult ioFloor(final int rxPortId, final long frames)
+    {
+        try
+        {
+            final int rc = (int)h.ioFloor.invokeExact((short)rxPortId, frames, result);
+            assert 0 == rc;
+        }
+        catch (final Throwable ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+        return new RunResult(result.getAtIndex(ValueLayout.JAVA_LONG, 0), 0, result.getAtIndex(ValueLayout.JAVA_LONG, 2),
+            0);
     }
 
     /**

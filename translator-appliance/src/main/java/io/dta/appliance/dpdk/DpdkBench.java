@@ -73,6 +73,7 @@ public final class DpdkBench
      * @param referenceFramesPerSecond  frames per second of the C loop over all its rounds.
      * @param referenceTxDropped        frames the null device refused from the C loop (should be 0).
      * @param crc                       the CRC-32 implementation of the C loop.
+     * @param ioFloorReportsPerSecond   median of the input floor rounds (rx, touch, free in C; nothing translated).
      */
     public record Comparison(
         Result java,
@@ -83,7 +84,8 @@ public final class DpdkBench
         double ratio,
         double referenceFramesPerSecond,
         long referenceTxDropped,
-        String crc)
+        String crc,
+        double ioFloorReportsPerSecond)
     {
     }
 
@@ -118,7 +120,8 @@ public final class DpdkBench
 
     /**
      * {@code --compare-c}: after a warm-up of both, alternates {@code rounds} Java rounds and {@code rounds} rounds
-     * of the C reference loop ({@link CReference}), each of {@code reportsPerRound} reports, in one EAL.
+     * of the C reference loop ({@link CReference}), each of {@code reportsPerRound} reports, in one EAL; each round
+     * also measures the input floor ({@link CReference#ioFloor}).
      *
      * @param primitive       what to drive.
      * @param base            configuration whose first collector serves the reports.
@@ -149,6 +152,7 @@ public final class DpdkBench
                 reference.run(s.in.portId(), s.out.portId(), s.pool, warmupReports);
                 final double[] javaRounds = new double[rounds];
                 final double[] referenceRounds = new double[rounds];
+                final double[] floorRounds = new double[rounds];
                 long javaReports = 0;
                 long javaFrames = 0;
                 double javaSeconds = 0;
@@ -176,6 +180,7 @@ public final class DpdkBench
                     referenceFrames += c.frames();
                     referenceNanos += c.nanos();
                     referenceDropped += c.txDropped();
+                    floorRounds[r] = reference.ioFloor(s.in.portId(), reportsPerRound).reportsPerSecond();
                 }
                 final Result java = new Result(javaReports, javaFrames, javaSeconds, javaReports / javaSeconds,
                     javaFrames / javaSeconds, allocated / javaReports, gcs, dropped);
@@ -183,7 +188,7 @@ public final class DpdkBench
                 final double referenceMedian = median(referenceRounds);
                 return new Comparison(java, javaRounds, referenceRounds, javaMedian, referenceMedian,
                     javaMedian / referenceMedian, referenceFrames * 1e9 / referenceNanos, referenceDropped,
-                    reference.crcName());
+                    reference.crcName(), median(floorRounds));
             }
         });
     }

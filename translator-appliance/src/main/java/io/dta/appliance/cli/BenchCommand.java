@@ -65,6 +65,11 @@ public final class BenchCommand implements Callable<Integer>
         description = "with --compare-c: rounds of each side, --reports / rounds reports each (default: ${DEFAULT-VALUE})")
     private int rounds;
 
+    @Option(names = "--source-reports", defaultValue = "4096", description = {
+        "with --io dpdk: distinct reports the net_pcap port replays (1..16384, default: ${DEFAULT-VALUE}); net_pcap",
+        "copies each from its stored mbuf, so fewer stay in the caches and the input costs less" })
+    private int sourceReports;
+
     @Option(names = "--eal", paramLabel = "ARGS", defaultValue = "",
         description = "extra EAL arguments for --io dpdk, separated by spaces (e.g. \"-l 1\")")
     private String eal;
@@ -86,6 +91,11 @@ public final class BenchCommand implements Callable<Integer>
         if (compareC && !"dpdk".equals(io))
         {
             System.err.println("dta bench: --compare-c needs --io dpdk");
+            return 2;
+        }
+        if (sourceReports < 1 || sourceReports > 16384)
+        {
+            System.err.println("dta bench: --source-reports must be 1..16384");
             return 2;
         }
         if (rounds < 1)
@@ -165,7 +175,7 @@ public final class BenchCommand implements Callable<Integer>
         final DpdkBench.Result r;
         try
         {
-            r = DpdkBench.run(primitive, appliance, redundancy, batch, warmup, reports, ealArgs);
+            r = DpdkBench.run(primitive, appliance, redundancy, batch, warmup, reports, ealArgs, sourceReports);
         }
         catch (final DpdkException | IllegalStateException ex)
         {
@@ -210,7 +220,7 @@ public final class BenchCommand implements Callable<Integer>
         try
         {
             c = DpdkBench.compare(primitive, appliance, redundancy, batch, warmup, Math.max(1, reports / rounds),
-                rounds, ealArgs);
+                rounds, ealArgs, sourceReports);
         }
         catch (final DpdkException | IllegalStateException | IllegalArgumentException ex)
         {
@@ -225,6 +235,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("referenceReportsPerSecond", Math.round(c.referenceReportsPerSecond()));
         out.put("ratio", Math.round(c.ratio() * 1000) / 1000.0);
         out.put("rounds", rounds);
+        out.put("sourceReports", sourceReports);
         out.put("reportsPerRound", Math.max(1, reports / rounds));
         out.put("javaRounds", Arrays.stream(c.javaRounds()).mapToLong(Math::round).toArray());
         out.put("referenceRounds", Arrays.stream(c.referenceRounds()).mapToLong(Math::round).toArray());

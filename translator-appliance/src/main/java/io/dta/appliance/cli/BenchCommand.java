@@ -3,6 +3,7 @@ package io.dta.appliance.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.bench.BenchPrimitive;
 import io.dta.appliance.bench.EngineBench;
+import io.dta.appliance.dpdk.CReference;
 import io.dta.appliance.dpdk.DpdkBench;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.config.ApplianceConfig;
@@ -13,6 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,8 +61,20 @@ public final class BenchCommand implements Callable<Integer>
             "columns in turn, epochs rolling over (default: ${DEFAULT-VALUE})")
     private int switches;
 
-    @Option(names = "--compare-c", description = "with --io dpdk: also measure the C reference loop (not built yet)")
+    @Option(names = "--compare-c", description = {
+        "with --io dpdk: also measure the C reference loop (perf/target/native/libdta_cref.so: same parsing, frames",
+        "and ICRC in C) in rounds alternating with the engine's on the same EAL and ports; prints both medians",
+        "(reportsPerSecond, referenceReportsPerSecond) and their ratio" })
     private boolean compareC;
+
+    @Option(names = "--rounds", defaultValue = "5",
+        description = "with --compare-c: rounds of each side, --reports / rounds reports each (default: ${DEFAULT-VALUE})")
+    private int rounds;
+
+    @Option(names = "--source-reports", defaultValue = "4096", description = {
+        "with --io dpdk: distinct reports the net_pcap port replays (1..16384, default: ${DEFAULT-VALUE}); net_pcap",
+        "copies each from its stored mbuf, so fewer stay in the caches and the input costs less" })
+    private int sourceReports;
 
     @Option(names = "--eal", paramLabel = "ARGS", defaultValue = "",
         description = "extra EAL arguments for --io dpdk, separated by spaces (e.g. \"-l 1\")")
@@ -80,9 +94,19 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: --io must be java or dpdk, not " + io);
             return 2;
         }
-        if (compareC)
+        if (compareC && !"dpdk".equals(io))
         {
-            System.err.println("dta bench: --compare-c (the C reference loop) is not available in this build yet");
+            System.err.println("dta bench: --compare-c needs --io dpdk");
+            return 2;
+        }
+        if (sourceReports < 1 || sourceReports > 16384)
+        {
+            System.err.println("dta bench: --source-reports must be 1..16384");
+            return 2;
+        }
+        if (rounds < 1)
+        {
+            System.err.println("dta bench: --rounds must be positive");
             return 2;
         }
         if (reports <= 0 || warmup < 0)
@@ -168,11 +192,15 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: " + DpdkLibrary.unavailableReason());
             return 1;
         }
+        final List<String> ealArgs = eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+"));
+        if (compareC)
+        {
+            return compare(appliance, ealArgs);
+        }
         final DpdkBench.Result r;
         try
         {
-            r = DpdkBench.run(primitive, appliance, redundancy, batch, warmup, reports,
-                eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+")));
+            r = DpdkBench.run(primitive, appliance, redundancy, batch, warmup, reports, ealArgs, sourceReports);
         }
         catch (final DpdkException | IllegalStateException ex)
         {
@@ -202,6 +230,63 @@ public final class BenchCommand implements Callable<Integer>
                 "%.3f bytes allocated per report, %d GCs (%d reports in %.2f s)%n", out.get("primitive"),
                 r.reportsPerSecond() / 1e6, r.framesPerSecond() / 1e6, r.allocatedBytesPerReport(), r.gcCount(),
                 r.reports(), r.seconds());
+        }
+        return 0;
+    }
+
+    private int compare(final ApplianceConfig appliance, final List<String> ealArgs) throws Exception
+    {
+        if (!CReference.isAvailable())
+        {
+            System.err.println("dta bench: --compare-c: " + CReference.unavailableReason());
+            return 1;
+        }
+        final DpdkBench.Comparison c;
+        try
+        {
+            c = DpdkBench.compare(primitive, appliance, redundancy, batch, warmup, Math.max(1, reports / rounds),
+                rounds, ealArgs, sourceReports);
+        }
+        catch (final DpdkException | IllegalStateException | IllegalArgumentException ex)
+        {
+            System.err.println("dta bench: " + ex.getMessage());
+            return 1;
+        }
+        final DpdkBench.Result r = c.java();
+        final Map<String, Object> out = new LinkedHashMap<>();
+        out.put("primitive", primitive.name().toLowerCase());
+        out.put("io", "dpdk");
+        out.put("reportsPerSecond", Math.round(c.reportsPerSecond()));
+        out.put("referenceReportsPerSecond", Math.round(c.referenceReportsPerSecond()));
+        out.put("ratio", Math.round(c.ratio() * 1000) / 1000.0);
+        out.put("rounds", rounds);
+        out.put("sourceReports", sourceReports);
+        out.put("reportsPerRound", Math.max(1, reports / rounds));
+        out.put("javaRounds", Arrays.stream(c.javaRounds()).mapToLong(Math::round).toArray());
+        out.put("referenceRounds", Arrays.stream(c.referenceRounds()).mapToLong(Math::round).toArray());
+        out.put("framesPerSecond", Math.round(r.framesPerSecond()));
+        out.put("referenceFramesPerSecond", Math.round(c.referenceFramesPerSecond()));
+        out.put("allocatedBytesPerReport", r.allocatedBytesPerReport());
+        out.put("gcCount", r.gcCount());
+        out.put("txDropped", r.txDropped());
+        out.put("referenceTxDropped", c.referenceTxDropped());
+        out.put("referenceCrc", c.crc());
+        out.put("ioFloorReportsPerSecond", Math.round(c.ioFloorReportsPerSecond()));
+        out.put("redundancy", redundancy);
+        out.put("batchSize", batch);
+        if (json)
+        {
+            System.out.println(new ObjectMapper().writeValueAsString(out));
+        }
+        else
+        {
+            System.out.printf("%s through DPDK (net_pcap -> net_null, one core), median of %d rounds each:%n" +
+                "  Java engine  %.2f M reports/s (%.3f bytes allocated per report, %d GCs)%n" +
+                "  C reference  %.2f M reports/s (CRC-32: %s)%n" +
+                "  ratio Java / C = %.3f%n" +
+                "  input floor  %.2f M reports/s (rx, touch, free in C; nothing translated or sent)%n",
+                out.get("primitive"), rounds, c.reportsPerSecond() / 1e6, r.allocatedBytesPerReport(), r.gcCount(),
+                c.referenceReportsPerSecond() / 1e6, c.crc(), c.ratio(), c.ioFloorReportsPerSecond() / 1e6);
         }
         return 0;
     }

@@ -23,11 +23,18 @@ import java.util.List;
  * them in the mbufs, and its frames, written into mbufs, go to a {@code net_null} port. The engine runs open loop
  * (no collector answers through a null device), so ACK timeouts and atomic credits are off, as in an open-loop
  * replay. The agent's duty cycle runs on the calling thread, which EAL pinned to the main lcore.
+ * <p>
+ * {@link #compare} ({@code --compare-c}) measures the C reference loop ({@link CReference}) on the same EAL, ports and
+ * mempool, in rounds alternating with the engine's, so both see the same machine load; it reports the medians.
  */
 public final class DpdkBench
 {
     private static final int BURST = 32;
-    private static final int SOURCE_REPORTS = 4096;
+    /**
+     * Distinct reports in the replayed capture by default. {@code net_pcap} copies each from its stored mbuf (about
+     * 2.4 KB apart), so 4096 of them (about 10 MB) are read from beyond the caches.
+     */
+    public static final int DEFAULT_SOURCE_REPORTS = 4096;
 
     private DpdkBench()
     {
@@ -58,6 +65,35 @@ public final class DpdkBench
     }
 
     /**
+     * The result of a run with {@code --compare-c}: Java and C rounds measured alternately on the same EAL, ports
+     * and mempool.
+     *
+     * @param java                      the Java engine over all its rounds (allocation and GCs included).
+     * @param javaRounds                reports per second of each Java round.
+     * @param referenceRounds           reports per second of each C round.
+     * @param reportsPerSecond          median of the Java rounds.
+     * @param referenceReportsPerSecond median of the C rounds.
+     * @param ratio                     Java / C of the medians.
+     * @param referenceFramesPerSecond  frames per second of the C loop over all its rounds.
+     * @param referenceTxDropped        frames the null device refused from the C loop (should be 0).
+     * @param crc                       the CRC-32 implementation of the C loop.
+     * @param ioFloorReportsPerSecond   median of the input floor rounds (rx, touch, free in C; nothing translated).
+     */
+    public record Comparison(
+        Result java,
+        double[] javaRounds,
+        double[] referenceRounds,
+        double reportsPerSecond,
+        double referenceReportsPerSecond,
+        double ratio,
+        double referenceFramesPerSecond,
+        long referenceTxDropped,
+        String crc,
+        double ioFloorReportsPerSecond)
+    {
+    }
+
+    /**
      * Starts the EAL of this process, measures, and stops the EAL.
      *
      * @param primitive       what to drive.
@@ -79,13 +115,158 @@ public final class DpdkBench
         final long measuredReports,
         final List<String> extraEalArgs) throws IOException
     {
+        return run(primitive, base, redundancy, batchSize, warmupReports, measuredReports, extraEalArgs,
+            DEFAULT_SOURCE_REPORTS);
+    }
+
+    /**
+     * As {@link #run(BenchPrimitive, ApplianceConfig, int, int, long, long, List)}, with the number of distinct
+     * reports the input port replays.
+     *
+     * @param primitive       what to drive.
+     * @param base            configuration whose first collector serves the reports.
+     * @param redundancy      N for Key-Write and Key-Increment.
+     * @param batchSize       Append batch size.
+     * @param warmupReports   reports before measuring.
+     * @param measuredReports reports measured.
+     * @param extraEalArgs    EAL arguments appended to the defaults.
+     * @param sourceReports   distinct reports replayed (1..16384).
+     * @return the measurement.
+     * @throws IOException if the source capture cannot be written.
+     */
+    public static Result run(
+        final BenchPrimitive primitive,
+        final ApplianceConfig base,
+        final int redundancy,
+        final int batchSize,
+        final long warmupReports,
+        final long measuredReports,
+        final List<String> extraEalArgs,
+        final int sourceReports) throws IOException
+    {
+        return session(primitive, base, redundancy, batchSize, extraEalArgs, sourceReports, (s) ->
+        {
+            warmUp(s.agent, warmupReports);
+            return measure(s, measuredReports);
+        });
+    }
+
+    /**
+     * {@code --compare-c}: after a warm-up of both, alternates {@code rounds} Java rounds and {@code rounds} rounds
+     * of the C reference loop ({@link CReference}), each of {@code reportsPerRound} reports, in one EAL; each round
+     * also measures the input floor ({@link CReference#ioFloor}).
+     *
+     * @param primitive       what to drive.
+     * @param base            configuration whose first collector serves the reports.
+     * @param redundancy      N for Key-Write and Key-Increment.
+     * @param batchSize       Append batch size.
+     * @param warmupReports   reports before measuring (each side).
+     * @param reportsPerRound reports measured per round.
+     * @param rounds          rounds of each side.
+     * @param extraEalArgs    EAL arguments appended to the defaults.
+     * @param sourceReports   distinct reports replayed (1..16384).
+     * @return both measurements.
+     * @throws IOException if the source capture cannot be written.
+     */
+    public static Comparison compare(
+        final BenchPrimitive primitive,
+        final ApplianceConfig base,
+        final int redundancy,
+        final int batchSize,
+        final long warmupReports,
+        final long reportsPerRound,
+        final int rounds,
+        final List<String> extraEalArgs,
+        final int sourceReports) throws IOException
+    {
+        return session(primitive, base, redundancy, batchSize, extraEalArgs, sourceReports, (s) ->
+        {
+            try (CReference reference = new CReference(s.config, 0))
+            {
+                warmUp(s.agent, warmupReports);
+                reference.run(s.in.portId(), s.out.portId(), s.pool, warmupReports);
+                final double[] javaRounds = new double[rounds];
+                final double[] referenceRounds = new double[rounds];
+                final double[] floorRounds = new double[rounds];
+                long javaReports = 0;
+                long javaFrames = 0;
+                double javaSeconds = 0;
+                double allocated = 0;
+                long gcs = 0;
+                long dropped = 0;
+                long referenceReports = 0;
+                long referenceFrames = 0;
+                long referenceNanos = 0;
+                long referenceDropped = 0;
+                for (int r = 0; r < rounds; r++)
+                {
+                    final Result java = measure(s, reportsPerRound);
+                    javaRounds[r] = java.reportsPerSecond();
+                    javaReports += java.reports();
+                    javaFrames += java.frames();
+                    javaSeconds += java.seconds();
+                    allocated += java.allocatedBytesPerReport() * java.reports();
+                    gcs += java.gcCount();
+                    dropped += java.txDropped();
+                    final CReference.RunResult c = reference.run(s.in.portId(), s.out.portId(), s.pool,
+                        reportsPerRound);
+                    referenceRounds[r] = c.reportsPerSecond();
+                    referenceReports += c.reports();
+                    referenceFrames += c.frames();
+                    referenceNanos += c.nanos();
+                    referenceDropped += c.txDropped();
+                    floorRounds[r] = reference.ioFloor(s.in.portId(), reportsPerRound).reportsPerSecond();
+                }
+                final Result java = new Result(javaReports, javaFrames, javaSeconds, javaReports / javaSeconds,
+                    javaFrames / javaSeconds, allocated / javaReports, gcs, dropped);
+                final double javaMedian = median(javaRounds);
+                final double referenceMedian = median(referenceRounds);
+                return new Comparison(java, javaRounds, referenceRounds, javaMedian, referenceMedian,
+                    javaMedian / referenceMedian, referenceFrames * 1e9 / referenceNanos, referenceDropped,
+                    reference.crcName(), median(floorRounds));
+            }
+        });
+    }
+
+    /**
+     * @param values at least one value.
+     * @return their median (the mean of the middle two for an even count).
+     */
+    public static double median(final double[] values)
+    {
+        final double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        final int middle = sorted.length / 2;
+        return 0 == (sorted.length & 1) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle];
+    }
+
+    private record Session(
+        ApplianceConfig config, Mempool pool, EthPort in, EthPort out, MbufFrameSink sink, DataPlaneAgent agent)
+    {
+    }
+
+    @FunctionalInterface
+    private interface SessionBody<T>
+    {
+        T measure(Session session) throws IOException;
+    }
+
+    private static <T> T session(
+        final BenchPrimitive primitive,
+        final ApplianceConfig base,
+        final int redundancy,
+        final int batchSize,
+        final List<String> extraEalArgs,
+        final int sourceReports,
+        final SessionBody<T> body) throws IOException
+    {
         final EngineBench source = new EngineBench(primitive, base, redundancy, batchSize, 1);
         final Path capture = Files.createTempFile("dta-bench-", ".pcap");
         try
         {
             try (PcapWriter writer = new PcapWriter(capture, true))
             {
-                source.writeReports(writer, SOURCE_REPORTS);
+                source.writeReports(writer, sourceReports);
             }
             final List<String> args = Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-bench"), 0,
                 256, "net_pcap0,rx_pcap=" + capture + ",infinite_rx=1", "net_null0"), extraEalArgs);
@@ -99,30 +280,7 @@ public final class DpdkBench
                     final TranslatorEngine engine = new TranslatorEngine(source.config(), sink, false);
                     final DataPlaneAgent agent = new DataPlaneAgent(engine, sink, new EthPort[] { in }, BURST,
                         SystemNanoClock.INSTANCE);
-                    while (agent.framesIn() < warmupReports)
-                    {
-                        agent.doWork();
-                    }
-                    final com.sun.management.ThreadMXBean threads =
-                        (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-                    final long thread = Thread.currentThread().threadId();
-                    final long gcBefore = gcCount();
-                    final long framesBefore = sink.framesSent();
-                    final long droppedBefore = sink.framesDropped();
-                    final long inBefore = agent.framesIn();
-                    final long allocatedBefore = threads.getThreadAllocatedBytes(thread);
-                    final long start = System.nanoTime();
-                    while (agent.framesIn() - inBefore < measuredReports)
-                    {
-                        agent.doWork();
-                    }
-                    final long elapsed = System.nanoTime() - start;
-                    final long allocated = threads.getThreadAllocatedBytes(thread) - allocatedBefore;
-                    final long reports = agent.framesIn() - inBefore;
-                    final long frames = sink.framesSent() - framesBefore;
-                    final double seconds = elapsed / 1e9;
-                    final Result result = new Result(reports, frames, seconds, reports / seconds, frames / seconds,
-                        (double)allocated / reports, gcCount() - gcBefore, sink.framesDropped() - droppedBefore);
+                    final T result = body.measure(new Session(source.config(), pool, in, out, sink, agent));
                     agent.onClose();
                     in.close();
                     out.close();
@@ -134,6 +292,41 @@ public final class DpdkBench
         {
             Files.deleteIfExists(capture);
         }
+    }
+
+    private static void warmUp(final DataPlaneAgent agent, final long reports)
+    {
+        final long before = agent.framesIn();
+        while (agent.framesIn() - before < reports)
+        {
+            agent.doWork();
+        }
+    }
+
+    private static Result measure(final Session s, final long measuredReports)
+    {
+        final DataPlaneAgent agent = s.agent;
+        final MbufFrameSink sink = s.sink;
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final long thread = Thread.currentThread().threadId();
+        final long gcBefore = gcCount();
+        final long framesBefore = sink.framesSent();
+        final long droppedBefore = sink.framesDropped();
+        final long inBefore = agent.framesIn();
+        final long allocatedBefore = threads.getThreadAllocatedBytes(thread);
+        final long start = System.nanoTime();
+        while (agent.framesIn() - inBefore < measuredReports)
+        {
+            agent.doWork();
+        }
+        final long elapsed = System.nanoTime() - start;
+        final long allocated = threads.getThreadAllocatedBytes(thread) - allocatedBefore;
+        final long reports = agent.framesIn() - inBefore;
+        final long frames = sink.framesSent() - framesBefore;
+        final double seconds = elapsed / 1e9;
+        return new Result(reports, frames, seconds, reports / seconds, frames / seconds,
+            (double)allocated / reports, gcCount() - gcBefore, sink.framesDropped() - droppedBefore);
     }
 
     private static long gcCount()

@@ -75,7 +75,7 @@ final class CReferenceFramesTest
         final ApplianceConfig strict = ConfigLoader.load(ConfigDefaults.yaml()
             .replace("  baseHeader: \"3\"\n", "  baseHeader: \"3\"\n  verifyChecksums: true\n") +
             "\nacks:\n  requestInterval: 4\n");
-        for (final BenchPrimitive primitive : BenchPrimitive.values())
+        for (final BenchPrimitive primitive : CReference.PRIMITIVES)
         {
             compare(ConfigDefaults.load(), primitive, 2, 8, 10 + primitive.ordinal(), 0.05);
             compare(strict, primitive, 2, 8, 20 + primitive.ordinal(), 0.05);
@@ -88,7 +88,7 @@ final class CReferenceFramesTest
         final long seed = 31;
         final ApplianceConfig base = ConfigDefaults.load();
         final List<byte[]> mixed = new ArrayList<>();
-        for (final BenchPrimitive primitive : BenchPrimitive.values())
+        for (final BenchPrimitive primitive : CReference.PRIMITIVES)
         {
             mixed.addAll(reports(new EngineBench(primitive, base, 2, 16, seed), REPORTS / 2));
         }

@@ -99,6 +99,12 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: --compare-c needs --io dpdk");
             return 2;
         }
+        if (compareC && !io.dta.appliance.dpdk.CReference.PRIMITIVES.contains(primitive))
+        {
+            System.err.println("dta bench: the C reference loop has no " + primitive.name().toLowerCase() +
+                "; --compare-c works with " + io.dta.appliance.dpdk.CReference.PRIMITIVES.toString().toLowerCase());
+            return 2;
+        }
         if (sourceReports < 1 || sourceReports > 16384)
         {
             System.err.println("dta bench: --source-reports must be 1..16384");

@@ -46,6 +46,14 @@ public final class CReference implements AutoCloseable
     /** File name of the library. */
     public static final String LIBRARY_FILE = "libdta_cref.so";
 
+    /**
+     * The primitives the C loop implements (Sketch-Merge is the engine's alone).
+     */
+    public static final java.util.Set<io.dta.appliance.bench.BenchPrimitive> PRIMITIVES = java.util.Collections
+        .unmodifiableSet(java.util.EnumSet.of(io.dta.appliance.bench.BenchPrimitive.KEYWRITE,
+            io.dta.appliance.bench.BenchPrimitive.KEYINCREMENT, io.dta.appliance.bench.BenchPrimitive.APPEND,
+            io.dta.appliance.bench.BenchPrimitive.POSTCARD));
+
     /** System property naming the library's absolute path. */
     public static final String LIBRARY_PROPERTY = "dta.cref";
 

@@ -81,6 +81,9 @@ public final class EngineBench
      * @param framesPerSecond         frames per second.
      * @param allocatedBytesPerReport bytes the thread allocated per report in the measured phase.
      * @param gcCount                 garbage collections during the measured phase.
+     * @param cpuSeconds              CPU time of the measuring thread in the measured phase: on a shared machine
+     *                                the time the engine really ran, whatever else was scheduled.
+     * @param reportsPerCpuSecond     reports per second of the thread's CPU time.
      */
     public record Result(
         BenchPrimitive primitive,
@@ -90,7 +93,9 @@ public final class EngineBench
         double reportsPerSecond,
         double framesPerSecond,
         double allocatedBytesPerReport,
-        long gcCount)
+        long gcCount,
+        double cpuSeconds,
+        double reportsPerCpuSecond)
     {
     }
 
@@ -279,16 +284,19 @@ public final class EngineBench
         final long thread = Thread.currentThread().threadId();
         final long gcBefore = gcCount();
         final long framesBefore = sink.frames();
+        // The CPU clock is read outside the allocation window: its first call may allocate.
+        final long cpuStart = threads.getCurrentThreadCpuTime();
         final long allocatedBefore = threads.getThreadAllocatedBytes(thread);
         final long start = System.nanoTime();
         feed(measuredReports);
         final long elapsed = System.nanoTime() - start;
         final long allocated = threads.getThreadAllocatedBytes(thread) - allocatedBefore;
+        final double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
         final long frames = sink.frames() - framesBefore;
         final long reportsFed = (measuredReports + BURST - 1) / BURST * BURST;
         final double seconds = elapsed / 1e9;
         return new Result(primitive, reportsFed, frames, seconds, reportsFed / seconds, frames / seconds,
-            (double)allocated / reportsFed, gcCount() - gcBefore);
+            (double)allocated / reportsFed, gcCount() - gcBefore, cpuSeconds, reportsFed / cpuSeconds);
     }
 
     /**

@@ -39,9 +39,6 @@ public final class FrameDecoder
     private static final int UNKNOWN = 0;
     private static final int VALID = 1;
     private static final int INVALID = 2;
-    private static final int MF_AND_FRAGMENT_OFFSET = 0x3FFF;
-    private static final int FAST_PATH_MIN_LENGTH = EthernetFlyweight.HEADER_LENGTH +
-        Ipv4Flyweight.MIN_HEADER_LENGTH + UdpFlyweight.HEADER_LENGTH;
 
     private final EthernetFlyweight ethernet = new EthernetFlyweight();
     private final Ipv4Flyweight ipv4 = new Ipv4Flyweight();
@@ -218,15 +215,6 @@ public final class FrameDecoder
             return malformed(MalformedReason.FRAME_OUT_OF_BUFFER);
         }
 
-        if (length >= FAST_PATH_MIN_LENGTH)
-        {
-            final FrameKind fast = decodeCommon(buffer, offset, length);
-            if (null != fast)
-            {
-                return fast;
-            }
-        }
-
         final int end = offset + length;
         if (length < EthernetFlyweight.HEADER_LENGTH)
         {
@@ -315,64 +303,12 @@ public final class FrameDecoder
         {
             return FrameKind.OTHER;
         }
-        return decodeUdpPayload(buffer, isDta);
-    }
-
-    private FrameKind decodeUdpPayload(final DirectBuffer buffer, final boolean isDta)
-    {
         if (verifyUdpChecksum && !udpChecksumValid())
         {
             return malformed(MalformedReason.BAD_UDP_CHECKSUM);
         }
 
         return isDta ? decodeDta(buffer) : decodeRoce(buffer);
-    }
-
-    /**
-     * The shape of nearly every frame the translator sees: untagged Ethernet, IPv4 without options, an unfragmented
-     * UDP datagram to the DTA port or 4791, lengths consistent. Checked with four wide reads instead of a dozen
-     * field reads; the state left behind is exactly what the general path would leave. Anything else returns null
-     * and goes the general way, which gives every other outcome and reason.
-     */
-    private FrameKind decodeCommon(final DirectBuffer buffer, final int offset, final int length)
-    {
-        // EtherType (2 bytes), version/IHL and TOS in one read.
-        if ((buffer.getInt(offset + EthernetFlyweight.ETHER_TYPE_OFFSET, ByteOrder.BIG_ENDIAN) >>> 8) !=
-            ((EthernetFlyweight.ETHER_TYPE_IPV4 << 8) | 0x45))
-        {
-            return null;
-        }
-        final int ip = offset + EthernetFlyweight.HEADER_LENGTH;
-        final long ipFirst = buffer.getLong(ip, ByteOrder.BIG_ENDIAN);
-        final long ipSecond = buffer.getLong(ip + 8, ByteOrder.BIG_ENDIAN);
-        final int totalLength = (int)(ipFirst >>> 32) & 0xFFFF;
-        final int udpStart = ip + Ipv4Flyweight.MIN_HEADER_LENGTH;
-        if (totalLength < Ipv4Flyweight.MIN_HEADER_LENGTH + UdpFlyweight.HEADER_LENGTH ||
-            totalLength > offset + length - ip ||
-            0 != ((int)ipFirst & MF_AND_FRAGMENT_OFFSET) ||
-            Ipv4Flyweight.PROTOCOL_UDP != ((int)(ipSecond >>> 48) & 0xFF))
-        {
-            return null;
-        }
-        final long udpHeader = buffer.getLong(udpStart, ByteOrder.BIG_ENDIAN);
-        final int dstPort = (int)(udpHeader >>> 32) & 0xFFFF;
-        final int udpLen = (int)(udpHeader >>> 16) & 0xFFFF;
-        final boolean isDta = dstPort == dtaPort;
-        if ((!isDta && dstPort != UdpFlyweight.ROCEV2_PORT) || udpLen < UdpFlyweight.HEADER_LENGTH ||
-            udpLen > totalLength - Ipv4Flyweight.MIN_HEADER_LENGTH)
-        {
-            return null;
-        }
-        ethernet.wrap(buffer, offset);
-        vlanTagCount = 0;
-        etherType = EthernetFlyweight.ETHER_TYPE_IPV4;
-        ipv4.wrap(buffer, ip);
-        ipOffset = ip;
-        ipEnd = ip + totalLength;
-        udp.wrap(buffer, udpStart);
-        udpOffset = udpStart;
-        udpLength = udpLen;
-        return decodeUdpPayload(buffer, isDta);
     }
 
     private FrameKind decodeDta(final DirectBuffer buffer)

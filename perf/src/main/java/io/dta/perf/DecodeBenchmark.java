@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Full decode of a DTA Key-Write report (Ethernet, IPv4, UDP, base header, sub-header, every field read) and of
- * a RoCEv2 WRITE frame including the ICRC verification. Run with {@code -prof gc} to see the allocation rate.
+ * a RoCEv2 WRITE frame including the ICRC verification; the Key-Write report untagged and behind a VLAN tag. Run with {@code -prof gc} to see the allocation rate.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -41,7 +41,16 @@ public class DecodeBenchmark
     private static final String KEY_WRITE_REPORT =
         "b8cef6d212c7000000000000080045000028000100004011" + "65ca0a0000c80a0000339c699c680014b0f3010000040000000100000001";
 
+    /**
+     * The same report behind one 802.1Q tag.
+     */
+    private static final String TAGGED_KEY_WRITE_REPORT =
+        "b8cef6d212c700000000000081000064080045000028000100004011" +
+        "65ca0a0000c80a0000339c699c680014b0f3010000040000000100000001";
+
     private final UnsafeBuffer report = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
+    private final UnsafeBuffer tagged = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
+    private int taggedLength;
     private final UnsafeBuffer roce = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
     private final FrameDecoder decoder = new FrameDecoder().baseHeaderForm(DtaBaseHeaderForm.THREE);
     private int reportLength;
@@ -56,6 +65,13 @@ public class DecodeBenchmark
         final byte[] bytes = HexFormat.of().parseHex(KEY_WRITE_REPORT);
         report.putBytes(0, bytes);
         reportLength = bytes.length;
+        final byte[] taggedBytes = HexFormat.of().parseHex(TAGGED_KEY_WRITE_REPORT);
+        tagged.putBytes(0, taggedBytes);
+        taggedLength = taggedBytes.length;
+        if (FrameKind.DTA != decoder.decode(tagged, 0, taggedLength))
+        {
+            throw new IllegalStateException("tagged report does not decode as DTA: " + decoder.malformedReason());
+        }
         final UnsafeBuffer payload = new UnsafeBuffer(new byte[8]);
         roceLength = new RoceFrameEncoder()
             .dstMac(0xb8cef6d212c7L).srcMac(0xb8cef6d21326L).dontFragment(true).ttl(64)
@@ -76,6 +92,21 @@ public class DecodeBenchmark
     public void decodeKeyWriteReport(final Blackhole bh)
     {
         bh.consume(decoder.decode(report, 0, reportLength));
+        bh.consume(decoder.ipv4().src());
+        bh.consume(decoder.ipv4().dst());
+        bh.consume(decoder.dtaBase().flags());
+        bh.consume(decoder.keyWrite().redundancy());
+        bh.consume(decoder.keyWrite().key());
+        bh.consume(decoder.keyWrite().data());
+    }
+
+    /**
+     * @param bh sink for every field.
+     */
+    @Benchmark
+    public void decodeTaggedKeyWriteReport(final Blackhole bh)
+    {
+        bh.consume(decoder.decode(tagged, 0, taggedLength));
         bh.consume(decoder.ipv4().src());
         bh.consume(decoder.ipv4().dst());
         bh.consume(decoder.dtaBase().flags());

@@ -1,11 +1,15 @@
 package io.dta.appliance.bench;
 
+import io.dta.appliance.engine.QpPath;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.codec.AppendFlyweight;
+import io.dta.codec.BthFlyweight;
+import io.dta.codec.Crc32Register;
 import io.dta.codec.DtaBaseHeaderFlyweight;
 import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.EthernetFlyweight;
+import io.dta.codec.Icrc;
 import io.dta.codec.Ipv4Flyweight;
 import io.dta.codec.KeyIncrementFlyweight;
 import io.dta.codec.KeyWriteFlyweight;
@@ -30,9 +34,14 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The engine alone on one thread: pre-built report frames in memory, frames out to a {@link DiscardingSink}.
- * After every {@link #ACK_EVERY} reports each QP that sent something is answered with one ACK for its
- * newest PSN, as a collector would, so credits, AckReq timers and the response path run as in production.
+ * The engine alone on one thread: pre-built report frames in memory, frames out to a sink that discards them. The
+ * collector is modelled as its soft responder behaves: a WRITE carrying AckReq is answered with an ACK for its
+ * PSN (AckReq is set every {@code acks.requestInterval} packets and when a QP goes idle), every FETCH_ADD with an
+ * ATOMIC ACK. The answers reach the engine after every {@link #ACK_EVERY} reports (a round trip of a few reports),
+ * so credits, AckReq timers and the response path (decode, ICRC check, PSN window) run as in production. The
+ * answers themselves cost the bench next to nothing: each QP's two response frames are encoded once and only their
+ * PSN and ICRC are patched, the ICRC through three table lookups (CRC linearity).
+ * <p>
  * The measured phase follows a warm-up; allocation is the measuring thread's own allocation counter.
  */
 public final class EngineBench
@@ -43,8 +52,8 @@ public final class EngineBench
     public static final int BURST = 32;
 
     /**
-     * Reports between two rounds of ACKs: a quarter of a burst, so that eight FETCH_ADDs in flight never meet the
-     * default limit of sixteen outstanding atomics.
+     * Reports between two deliveries of the collector's answers: a quarter of a burst, so that the FETCH_ADDs in
+     * flight stay well below the default limit of sixteen outstanding atomics.
      */
     public static final int ACK_EVERY = 8;
 
@@ -54,12 +63,14 @@ public final class EngineBench
     public static final int DEFAULT_SKETCH_SWITCHES = 8;
 
     private static final int MIN_STRIDE = 128;
+    private static final int BTH_END = EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.MIN_HEADER_LENGTH +
+        UdpFlyweight.HEADER_LENGTH + BthFlyweight.LENGTH;
     private static final int DISTINCT_REPORTS = 1 << 14;
     private static final int SKETCH_EPOCH_OFFSET = 42 + 3 + SketchColumnFlyweight.EPOCH_OFFSET;
 
     private final BenchPrimitive primitive;
     private final ApplianceConfig config;
-    private final DiscardingSink sink = new DiscardingSink();
+    private final RespondingSink sink = new RespondingSink();
     private final TranslatorEngine engine;
     private final int stride;
     private final int distinct;
@@ -68,10 +79,10 @@ public final class EngineBench
     private final int columnsPerEpoch;
     private final int epochsPerCycle;
     private long cycle;
-    private final UnsafeBuffer ack = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
-    private final RoceFrameEncoder ackEncoder = new RoceFrameEncoder();
     private final QueuePairSender[] senders;
-    private final int[] lastAckedPsn;
+    private final int[] remoteQpns;
+    private final Response[] acks;
+    private final Response[] atomicAcks;
     private int cursor;
 
     /**
@@ -85,6 +96,9 @@ public final class EngineBench
      * @param framesPerSecond         frames per second.
      * @param allocatedBytesPerReport bytes the thread allocated per report in the measured phase.
      * @param gcCount                 garbage collections during the measured phase.
+     * @param cpuSeconds              CPU time of the measuring thread in the measured phase: on a shared machine
+     *                                the time the engine really ran, whatever else was scheduled.
+     * @param reportsPerCpuSecond     reports per second of the thread's CPU time.
      */
     public record Result(
         BenchPrimitive primitive,
@@ -94,7 +108,9 @@ public final class EngineBench
         double reportsPerSecond,
         double framesPerSecond,
         double allocatedBytesPerReport,
-        long gcCount)
+        long gcCount,
+        double cpuSeconds,
+        double reportsPerCpuSecond)
     {
     }
 
@@ -156,16 +172,21 @@ public final class EngineBench
         this.lengths = new int[distinct];
         this.engine = new TranslatorEngine(config, sink);
         this.senders = engine.senders().toArray(new QueuePairSender[0]);
-        this.lastAckedPsn = new int[senders.length];
+        this.remoteQpns = new int[senders.length];
+        this.acks = new Response[senders.length];
+        this.atomicAcks = new Response[senders.length];
+        final RoceFrameEncoder encoder = new RoceFrameEncoder().dstMac(config.translator().mac())
+            .dstIp(config.translator().ip()).srcPort(0xD001).dstPort(4791).dontFragment(true).ttl(64).migReq(true)
+            .pKey(config.translator().pKey()).syndrome(0x1F).psn(0).noPayload();
         for (int i = 0; i < senders.length; i++)
         {
-            lastAckedPsn[i] = senders[i].nextPsn();
+            final QpPath path = senders[i].path();
+            remoteQpns[i] = path.remoteQpn();
+            encoder.srcMac(path.collectorMac()).srcIp(path.collectorIp()).destQp(path.localQpn());
+            acks[i] = new Response(encoder.opcode(RoceOpcode.RC_ACKNOWLEDGE));
+            atomicAcks[i] = new Response(encoder.opcode(RoceOpcode.RC_ATOMIC_ACKNOWLEDGE).originalValue(0));
         }
         buildReports(redundancy, seed);
-        final CollectorConfig collector = config.collectors().get(0);
-        ackEncoder.srcMac(collector.mac()).dstMac(config.translator().mac()).srcIp(collector.ip())
-            .dstIp(config.translator().ip()).srcPort(0xD001).dstPort(4791).dontFragment(true).ttl(64).migReq(true)
-            .pKey(config.translator().pKey()).opcode(RoceOpcode.RC_ACKNOWLEDGE).syndrome(0x1F).noPayload();
     }
 
     private void buildReports(final int redundancy, final long seed)
@@ -279,19 +300,52 @@ public final class EngineBench
 
     private void acknowledge(final long now)
     {
-        for (int i = 0; i < senders.length; i++)
+        final RespondingSink sink = this.sink;
+        while (sink.pending() > 0)
         {
-            final QueuePairSender sender = senders[i];
-            final int next = sender.nextPsn();
-            // A probing QP sends nothing new until its probe is answered: answer it as a responder would, with
-            // an ACK for the PSN before the one it expects.
-            if (next != lastAckedPsn[i] || QueuePairSender.State.PROBING == sender.state())
+            final int remoteQpn = sink.remoteQpn();
+            int i = 0;
+            while (remoteQpns[i] != remoteQpn)
             {
-                lastAckedPsn[i] = next;
-                final int length = ackEncoder.destQp(sender.path().localQpn()).psn((next - 1) & 0xFFFFFF)
-                    .srcIp(sender.path().collectorIp()).encode(ack, 0);
-                engine.onFrame(ack, 0, length, now);
+                i++;
             }
+            final Response response = sink.atomic() ? atomicAcks[i] : acks[i];
+            engine.onFrame(response.frame, 0, response.psn(sink.psn()), now);
+            sink.next();
+        }
+    }
+
+    /**
+     * One QP's ACK or ATOMIC ACK, encoded once with PSN 0; a response for PSN p is the same frame with p in the BTH
+     * and the ICRC of PSN 0 XOR the three PSN bytes' table entries.
+     */
+    private static final class Response
+    {
+        private final UnsafeBuffer frame = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
+        private final int length;
+        private final int icrc0;
+        private final int[] psnHigh;
+        private final int[] psnMiddle;
+        private final int[] psnLow;
+
+        Response(final RoceFrameEncoder encoder)
+        {
+            length = encoder.encode(frame, 0);
+            icrc0 = frame.getInt(length - Icrc.LENGTH, ByteOrder.LITTLE_ENDIAN);
+            // Distance from each PSN byte to the ICRC: the PSN is the BTH's last three bytes.
+            final int afterBth = length - Icrc.LENGTH - BTH_END;
+            psnHigh = Crc32Register.distanceTable(afterBth + 2);
+            psnMiddle = Crc32Register.distanceTable(afterBth + 1);
+            psnLow = Crc32Register.distanceTable(afterBth);
+        }
+
+        int psn(final int psn)
+        {
+            frame.putInt(BTH_END - 4, psn, ByteOrder.BIG_ENDIAN);
+            frame.putInt(length - Icrc.LENGTH,
+                icrc0 ^ psnHigh[psn >>> 16] ^ psnMiddle[(psn >>> 8) & 0xFF] ^ psnLow[psn & 0xFF],
+                ByteOrder.LITTLE_ENDIAN);
+            return length;
         }
     }
 
@@ -310,16 +364,19 @@ public final class EngineBench
         final long thread = Thread.currentThread().threadId();
         final long gcBefore = gcCount();
         final long framesBefore = sink.frames();
+        // The CPU clock is read outside the allocation window: its first call may allocate.
+        final long cpuStart = threads.getCurrentThreadCpuTime();
         final long allocatedBefore = threads.getThreadAllocatedBytes(thread);
         final long start = System.nanoTime();
         feed(measuredReports);
         final long elapsed = System.nanoTime() - start;
         final long allocated = threads.getThreadAllocatedBytes(thread) - allocatedBefore;
+        final double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
         final long frames = sink.frames() - framesBefore;
         final long reportsFed = (measuredReports + BURST - 1) / BURST * BURST;
         final double seconds = elapsed / 1e9;
         return new Result(primitive, reportsFed, frames, seconds, reportsFed / seconds, frames / seconds,
-            (double)allocated / reportsFed, gcCount() - gcBefore);
+            (double)allocated / reportsFed, gcCount() - gcBefore, cpuSeconds, reportsFed / cpuSeconds);
     }
 
     /**

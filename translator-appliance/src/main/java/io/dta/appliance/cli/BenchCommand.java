@@ -10,6 +10,7 @@ import io.dta.config.ApplianceConfig;
 import io.dta.dpdk.DpdkException;
 import io.dta.dpdk.DpdkLibrary;
 import io.dta.config.SketchConfig;
+import org.agrona.DirectBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,8 +29,10 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = {
         "Measure the translation engine alone on one thread: pre-built report frames in memory, frames out to a",
-        "discarding sink, one ACK per QP per burst of 32 reports. Prints reportsPerSecond, framesPerSecond,",
-        "allocatedBytesPerReport (this thread's allocation over the measured phase) and gcCount." })
+        "discarding sink, the collector's ACKs and ATOMIC ACKs answered as its soft responder would. Prints",
+        "reportsPerSecond, framesPerSecond, allocatedBytesPerReport (this thread's allocation over the measured",
+        "phase), gcCount, reportsPerCpuSecond (over the thread's CPU time: robust on a shared machine) and whether",
+        "Agrona's bounds checks were on (bin/dta turns them off for bench; see docs/performance.md)." })
 public final class BenchCommand implements Callable<Integer>
 {
     @Mixin
@@ -99,10 +102,10 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: --compare-c needs --io dpdk");
             return 2;
         }
-        if (compareC && !io.dta.appliance.dpdk.CReference.PRIMITIVES.contains(primitive))
+        if (compareC && !CReference.PRIMITIVES.contains(primitive))
         {
             System.err.println("dta bench: the C reference loop has no " + primitive.name().toLowerCase() +
-                "; --compare-c works with " + io.dta.appliance.dpdk.CReference.PRIMITIVES.toString().toLowerCase());
+                "; --compare-c works with " + CReference.PRIMITIVES.toString().toLowerCase());
             return 2;
         }
         if (sourceReports < 1 || sourceReports > 16384)
@@ -173,6 +176,8 @@ public final class BenchCommand implements Callable<Integer>
                 ", batchColumns " + sketch.batchColumns());
             out.put("epochsCompleted", bench.engine().counters().get(EngineCounter.SKETCH_EPOCHS_COMPLETED));
         }
+        out.put("reportsPerCpuSecond", Math.round(r.reportsPerCpuSecond()));
+        out.put("agronaBoundsChecks", DirectBuffer.SHOULD_BOUNDS_CHECK);
         if (json)
         {
             System.out.println(new ObjectMapper().writeValueAsString(out));
@@ -180,8 +185,10 @@ public final class BenchCommand implements Callable<Integer>
         else
         {
             System.out.printf("%s: %.2f M reports/s, %.2f M frames/s, %.3f bytes allocated per report, %d GCs " +
-                "(%d reports in %.2f s, %d drops)%n", out.get("primitive"), r.reportsPerSecond() / 1e6,
-                r.framesPerSecond() / 1e6, r.allocatedBytesPerReport(), r.gcCount(), r.reports(), r.seconds(), drops);
+                "(%d reports in %.2f s, %d drops; %.2f M reports per CPU second; Agrona bounds checks %s)%n",
+                out.get("primitive"), r.reportsPerSecond() / 1e6, r.framesPerSecond() / 1e6,
+                r.allocatedBytesPerReport(), r.gcCount(), r.reports(), r.seconds(), drops,
+                r.reportsPerCpuSecond() / 1e6, DirectBuffer.SHOULD_BOUNDS_CHECK ? "on" : "off");
         }
         if (drops > 0)
         {

@@ -3,6 +3,7 @@ package io.dta.appliance.engine;
 import io.dta.codec.AtomicEthFlyweight;
 import io.dta.codec.BthFlyweight;
 import io.dta.codec.Checksums;
+import io.dta.codec.Crc32Register;
 import io.dta.codec.EthernetFlyweight;
 import io.dta.codec.Icrc;
 import io.dta.codec.Ipv4Flyweight;
@@ -22,8 +23,16 @@ import java.nio.ByteOrder;
  * and the collector's addressing, QoS marking, UDP ports, DestQP, P_Key, R_Key — is encoded once by the codec's
  * {@link RoceFrameEncoder} into a template per operation; a frame is then the template copied in one move and
  * patched: lengths, IPv4 identification and checksum (incrementally from the template's partial sum), PSN and
- * AckReq, address, payload and pad, and finally the ICRC, always computed. One builder per QP also keeps the ICRC
- * calculator's view of the QP's frame buffer cached.
+ * AckReq, address, payload and pad, and finally the ICRC, always computed.
+ * <p>
+ * The ICRC is not computed over the frame's bytes either. CRC-32 without its initial value and final inversion is
+ * linear, so the CRC register after the first 64 covered bytes (pseudo-LRH to the end of the RETH, or to the
+ * middle of the AtomicETH) is the register of the template with the variant fields zeroed — precomputed, per
+ * payload length for WRITEs — XOR one table entry per variant byte (IPv4 identification, AckReq and PSN, remote
+ * address): fourteen independent loads instead of a dependent chain over 64 bytes. Only the payload (and the
+ * atomic operands) are then fed through {@link Crc32Register}, from registers or from the payload's own buffer,
+ * never read back from the frame just written. Setting AckReq on a built frame is likewise one XOR of a
+ * per-length constant into its ICRC.
  * <p>
  * The IPv4 identification is the low 16 bits of the PSN: predictable for anyone checking our frames, varying
  * from frame to frame, and irrelevant to reassembly since DF is set.
@@ -38,7 +47,34 @@ public final class RoceFrameBuilder
     private static final int FETCH_ADD_HEADERS = EXT_OFFSET + AtomicEthFlyweight.LENGTH;
     private static final int ACK_REQ_OFFSET = BTH_OFFSET + BthFlyweight.ACK_REQ_OFFSET;
 
-    private final Icrc icrc = new Icrc();
+    /**
+     * The covered bytes start 8 bytes (the pseudo-LRH) before the IPv4 header; the precomputed register stands
+     * after covered byte 64, the end of a WRITE's RETH.
+     */
+    private static final int COVERED_BEFORE_IP = 8;
+    private static final int BASE_END = 64;
+    private static final int BASE_END_OFFSET = BASE_END - COVERED_BEFORE_IP + IP_OFFSET;
+    private static final int ID_AT = COVERED_BEFORE_IP + Ipv4Flyweight.IDENTIFICATION_OFFSET;
+    private static final int PSN_WORD_AT = COVERED_BEFORE_IP + Ipv4Flyweight.MIN_HEADER_LENGTH +
+        UdpFlyweight.HEADER_LENGTH + BthFlyweight.ACK_REQ_OFFSET;
+    private static final int ADDRESS_AT = PSN_WORD_AT + 4;
+
+    private static final int[] ID_0 = table(ID_AT);
+    private static final int[] ID_1 = table(ID_AT + 1);
+    private static final int[] PSN_0 = table(PSN_WORD_AT);
+    private static final int[] PSN_1 = table(PSN_WORD_AT + 1);
+    private static final int[] PSN_2 = table(PSN_WORD_AT + 2);
+    private static final int[] PSN_3 = table(PSN_WORD_AT + 3);
+    private static final int[] VA_0 = table(ADDRESS_AT);
+    private static final int[] VA_1 = table(ADDRESS_AT + 1);
+    private static final int[] VA_2 = table(ADDRESS_AT + 2);
+    private static final int[] VA_3 = table(ADDRESS_AT + 3);
+    private static final int[] VA_4 = table(ADDRESS_AT + 4);
+    private static final int[] VA_5 = table(ADDRESS_AT + 5);
+    private static final int[] VA_6 = table(ADDRESS_AT + 6);
+    private static final int[] VA_7 = table(ADDRESS_AT + 7);
+    private static final int ACK_REQ_REGISTER = Crc32Register.updateByte(0, 0x80);
+
     private final QpPath path;
     private final UnsafeBuffer writeTemplate = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
     private final UnsafeBuffer fetchAddTemplate = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
@@ -46,6 +82,13 @@ public final class RoceFrameBuilder
     private final long fetchAddIpSum;
     private final int fetchAddTotalLength;
     private final byte migReqFlags;
+    private final int fetchAddBase;
+    private final int fetchAddAckDelta;
+    private final UnsafeBuffer scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
+    private int writeBasePayloadLength = -1;
+    private int writeBase;
+    private int ackDeltaFrameLength = -1;
+    private int ackDelta;
 
     /**
      * @param sourceMac appliance MAC.
@@ -70,6 +113,55 @@ public final class RoceFrameBuilder
         writeIpSum = partialIpSum(writeTemplate);
         fetchAddIpSum = partialIpSum(fetchAddTemplate);
         migReqFlags = writeTemplate.getByte(BTH_OFFSET + BthFlyweight.FLAGS_OFFSET);
+        scratch.putBytes(0, fetchAddTemplate, 0, FETCH_ADD_HEADERS);
+        ipAndUdp(scratch, 0, fetchAddTotalLength, 0, fetchAddIpSum);
+        fetchAddBase = Icrc.register(scratch, IP_OFFSET, BASE_END_OFFSET);
+        fetchAddAckDelta = ackDeltaFor(FETCH_ADD_HEADERS + Icrc.LENGTH);
+    }
+
+    private static int[] table(final int coveredIndex)
+    {
+        return Crc32Register.distanceTable(BASE_END - 1 - coveredIndex);
+    }
+
+    /**
+     * What setting AckReq changes in the ICRC of a frame of the given length: the AckReq bit's contribution,
+     * carried to the end of the covered bytes.
+     */
+    private static int ackDeltaFor(final int frameLength)
+    {
+        final int covered = frameLength - Icrc.LENGTH - IP_OFFSET + COVERED_BEFORE_IP;
+        return Crc32Register.zeros(ACK_REQ_REGISTER, covered - PSN_WORD_AT - 1);
+    }
+
+    /**
+     * The register after covered byte 64 of a WRITE with this payload length and zero identification, PSN
+     * word and address; recomputed only when the length changes.
+     */
+    private void writeBaseFor(final int payloadLength)
+    {
+        final int pad = -payloadLength & 3;
+        scratch.putBytes(0, writeTemplate, 0, WRITE_HEADERS);
+        ipAndUdp(scratch, 0, WRITE_HEADERS + payloadLength + pad + Icrc.LENGTH - IP_OFFSET, 0, writeIpSum);
+        scratch.putByte(BTH_OFFSET + BthFlyweight.FLAGS_OFFSET, (byte)(migReqFlags | (pad << 4)));
+        scratch.putInt(EXT_OFFSET + RethFlyweight.DMA_LENGTH_OFFSET, payloadLength, ByteOrder.BIG_ENDIAN);
+        writeBase = Icrc.register(scratch, IP_OFFSET, BASE_END_OFFSET);
+        writeBasePayloadLength = payloadLength;
+    }
+
+    /**
+     * The contribution of identification (the PSN's low 16 bits), PSN word and address to the register after
+     * covered byte 64: one table entry per byte, all independent.
+     */
+    private static int variantRegister(final int psnWord, final long address)
+    {
+        final int hi = (int)(address >>> 32);
+        final int lo = (int)address;
+        return ID_0[(psnWord >>> 8) & 0xFF] ^ ID_1[psnWord & 0xFF] ^
+            PSN_0[psnWord >>> 24] ^ PSN_1[(psnWord >>> 16) & 0xFF] ^ PSN_2[(psnWord >>> 8) & 0xFF] ^
+            PSN_3[psnWord & 0xFF] ^
+            VA_0[hi >>> 24] ^ VA_1[(hi >>> 16) & 0xFF] ^ VA_2[(hi >>> 8) & 0xFF] ^ VA_3[hi & 0xFF] ^
+            VA_4[lo >>> 24] ^ VA_5[(lo >>> 16) & 0xFF] ^ VA_6[(lo >>> 8) & 0xFF] ^ VA_7[lo & 0xFF];
     }
 
     /**
@@ -116,10 +208,11 @@ public final class RoceFrameBuilder
     {
         final int pad = -payloadLength & 3;
         final int icrcOffset = WRITE_HEADERS + payloadLength + pad;
+        final int psnWord = (ackReq ? 0x8000_0000 : 0) | psn;
         dst.putBytes(offset, writeTemplate, 0, WRITE_HEADERS);
         ipAndUdp(dst, offset, icrcOffset + Icrc.LENGTH - IP_OFFSET, psn, writeIpSum);
         dst.putByte(offset + BTH_OFFSET + BthFlyweight.FLAGS_OFFSET, (byte)(migReqFlags | (pad << 4)));
-        dst.putInt(offset + ACK_REQ_OFFSET, (ackReq ? 0x8000_0000 : 0) | psn, ByteOrder.BIG_ENDIAN);
+        dst.putInt(offset + ACK_REQ_OFFSET, psnWord, ByteOrder.BIG_ENDIAN);
         dst.putLong(offset + EXT_OFFSET + RethFlyweight.VIRTUAL_ADDRESS_OFFSET, address, ByteOrder.BIG_ENDIAN);
         dst.putInt(offset + EXT_OFFSET + RethFlyweight.DMA_LENGTH_OFFSET, payloadLength, ByteOrder.BIG_ENDIAN);
         if (payloadLength > 0)
@@ -130,7 +223,17 @@ public final class RoceFrameBuilder
                 dst.setMemory(offset + WRITE_HEADERS + payloadLength, pad, (byte)0);
             }
         }
-        icrc.writeInPlace(dst, offset + IP_OFFSET, offset + icrcOffset);
+        if (payloadLength != writeBasePayloadLength)
+        {
+            writeBaseFor(payloadLength);
+        }
+        int crc = writeBase ^ variantRegister(psnWord, address);
+        crc = Crc32Register.update(crc, payload, payloadOffset, payloadLength);
+        for (int i = 0; i < pad; i++)
+        {
+            crc = Crc32Register.updateByte(crc, 0);
+        }
+        dst.putInt(offset + icrcOffset, Crc32Register.value(crc), ByteOrder.LITTLE_ENDIAN);
         return icrcOffset + Icrc.LENGTH;
     }
 
@@ -153,12 +256,19 @@ public final class RoceFrameBuilder
         final long address,
         final long addend)
     {
+        final int psnWord = (ackReq ? 0x8000_0000 : 0) | psn;
         dst.putBytes(offset, fetchAddTemplate, 0, FETCH_ADD_HEADERS);
         ipAndUdp(dst, offset, fetchAddTotalLength, psn, fetchAddIpSum);
-        dst.putInt(offset + ACK_REQ_OFFSET, (ackReq ? 0x8000_0000 : 0) | psn, ByteOrder.BIG_ENDIAN);
+        dst.putInt(offset + ACK_REQ_OFFSET, psnWord, ByteOrder.BIG_ENDIAN);
         dst.putLong(offset + EXT_OFFSET + AtomicEthFlyweight.VIRTUAL_ADDRESS_OFFSET, address, ByteOrder.BIG_ENDIAN);
         dst.putLong(offset + EXT_OFFSET + AtomicEthFlyweight.SWAP_ADD_DATA_OFFSET, addend, ByteOrder.BIG_ENDIAN);
-        icrc.writeInPlace(dst, offset + IP_OFFSET, offset + FETCH_ADD_HEADERS);
+        // Covered byte 64 falls in the middle of the add operand: its high half is a variant of the base, its low
+        // half and the (zero) compare operand follow.
+        int crc = fetchAddBase ^ variantRegister(psnWord, address) ^
+            Crc32Register.updateInt(0, Integer.reverseBytes((int)(addend >>> 32)));
+        crc = Crc32Register.updateInt(crc, Integer.reverseBytes((int)addend));
+        crc = Crc32Register.updateLong(crc, 0L);
+        dst.putInt(offset + FETCH_ADD_HEADERS, Crc32Register.value(crc), ByteOrder.LITTLE_ENDIAN);
         return FETCH_ADD_HEADERS + Icrc.LENGTH;
     }
 
@@ -185,7 +295,27 @@ public final class RoceFrameBuilder
     public void requestAck(final MutableDirectBuffer frame, final int offset, final int length)
     {
         final int at = offset + ACK_REQ_OFFSET;
-        frame.putByte(at, (byte)(frame.getByte(at) | 0x80));
-        icrc.writeInPlace(frame, offset + IP_OFFSET, offset + length - Icrc.LENGTH);
+        final byte flags = frame.getByte(at);
+        if (flags < 0)
+        {
+            return;
+        }
+        frame.putByte(at, (byte)(flags | 0x80));
+        final int delta;
+        if (FETCH_ADD_HEADERS + Icrc.LENGTH == length)
+        {
+            delta = fetchAddAckDelta;
+        }
+        else
+        {
+            if (length != ackDeltaFrameLength)
+            {
+                ackDelta = ackDeltaFor(length);
+                ackDeltaFrameLength = length;
+            }
+            delta = ackDelta;
+        }
+        final int icrcAt = offset + length - Icrc.LENGTH;
+        frame.putInt(icrcAt, frame.getInt(icrcAt, ByteOrder.LITTLE_ENDIAN) ^ delta, ByteOrder.LITTLE_ENDIAN);
     }
 }

@@ -62,8 +62,14 @@ public final class KeyWriteHandler
         final boolean essential,
         final long nowNanos)
     {
-        slot.putInt(0, (int)keyHash.checksum(key & 0xFFFFFFFFL), ByteOrder.LITTLE_ENDIAN);
-        slot.putBytes(4, data, dataOffset, slotSize - 4);
+        final long checksum = keyHash.checksum(key & 0xFFFFFFFFL);
+        // Whole 8-byte words, so that the frame builder's reads of the slot are served by single earlier stores.
+        final long firstData = data.getInt(dataOffset, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL;
+        slot.putLong(0, checksum | firstData << 32, ByteOrder.LITTLE_ENDIAN);
+        for (int i = 8; i < slotSize; i += 8)
+        {
+            slot.putLong(i, data.getLong(dataOffset + i - 4, ByteOrder.LITTLE_ENDIAN), ByteOrder.LITTLE_ENDIAN);
+        }
         for (int n = 0; n < redundancy; n++)
         {
             if (!sender.admit(essential, nowNanos))

@@ -146,8 +146,12 @@ final class ConfigMapper
         final int cmRetries = (int)s.integer("maxCmRetries", 0, 15, ConnectionConfig.DEFAULT_MAX_CM_RETRIES);
         final int ackTimeout = (int)s.integer("localAckTimeout", 0, 31, ConnectionConfig.DEFAULT_LOCAL_ACK_TIMEOUT);
         final int retryCount = (int)s.integer("retryCount", 0, 7, ConnectionConfig.DEFAULT_RETRY_COUNT);
+        final int reconnects = (int)s.integer(
+            "reconnectAttempts", 0, 1000, ConnectionConfig.DEFAULT_RECONNECT_ATTEMPTS);
+        final long backoff = s.integer(
+            "reconnectBackoffMillis", 1, 60_000, ConnectionConfig.DEFAULT_RECONNECT_BACKOFF_MILLIS);
         s.finish();
-        return new ConnectionConfig(cmTimeout, cmRetries, ackTimeout, retryCount);
+        return new ConnectionConfig(cmTimeout, cmRetries, ackTimeout, retryCount, reconnects, backoff);
     }
 
     private List<CollectorConfig> collectors(final Section top, final int batchSize)

@@ -142,4 +142,27 @@ class NegotiatedRegionConfigTest
             .replace("retryCount: 2", "retries: 2")));
         assertTrue(unknown.problems().get(0).startsWith("connection.retries: unknown key"), unknown.getMessage());
     }
+
+    @Test
+    void shouldLoadTheReconnectionPolicyAndDoubleTheBackOff()
+    {
+        final ApplianceConfig defaults = ConfigLoader.load(NEGOTIATED);
+        assertEquals(ConnectionConfig.DEFAULT_RECONNECT_ATTEMPTS, defaults.connection().reconnectAttempts());
+        assertEquals(ConnectionConfig.DEFAULT_RECONNECT_BACKOFF_MILLIS, defaults.connection().reconnectBackoffMillis());
+
+        final ConnectionConfig c = ConfigLoader.load(NEGOTIATED.replace("retryCount: 2",
+            "retryCount: 2\n  reconnectAttempts: 0\n  reconnectBackoffMillis: 250")).connection();
+        assertEquals(new ConnectionConfig(8, 3, 9, 2, 0, 250), c);
+        assertEquals(0, c.reconnectBackoffNanos(0));
+        assertEquals(250_000_000L, c.reconnectBackoffNanos(1));
+        assertEquals(500_000_000L, c.reconnectBackoffNanos(2));
+        assertEquals(64 * 250_000_000L, c.reconnectBackoffNanos(7));
+        assertEquals(64 * 250_000_000L, c.reconnectBackoffNanos(900));
+
+        final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.load(NEGOTIATED.replace(
+            "retryCount: 2", "retryCount: 2\n  reconnectAttempts: 1001\n  reconnectBackoffMillis: 0")));
+        assertEquals(List.of(
+            "connection.reconnectAttempts: 1001 is out of range 0..1000",
+            "connection.reconnectBackoffMillis: 0 is out of range 1..60000"), ex.problems());
+    }
 }

@@ -90,15 +90,22 @@ public final class DemoCommand implements Callable<Integer>
         "its QPN, R_Key and address and learns them by connection set-up (the collector keeps hosting it there)")
     private boolean negotiate;
 
+    @Option(names = "--inject-remote-access-error", defaultValue = "0", paramLabel = "N",
+        description = "the collector refuses the N-th RDMA WRITE or FETCH_ADD it receives (wrong R_Key: NAK 0x62, " +
+            "its QP in the error state); a negotiated region is connected again, a static one stays in error " +
+            "(default: 0, none)")
+    private long injectAt;
+
     /**
      * {@inheritDoc}
      */
     @Override
     public Integer call() throws Exception
     {
-        if (loss < 0 || loss >= 1 || essential < 0 || essential > 1 || reports <= 0)
+        if (loss < 0 || loss >= 1 || essential < 0 || essential > 1 || reports <= 0 || injectAt < 0)
         {
-            System.err.println("dta demo: --loss must be in [0, 1), --essential in [0, 1], --reports positive");
+            System.err.println("dta demo: --loss must be in [0, 1), --essential in [0, 1], --reports positive, " +
+                "--inject-remote-access-error not negative");
             return 2;
         }
         final ApplianceConfig appliance = config.load("demo");
@@ -120,7 +127,8 @@ public final class DemoCommand implements Callable<Integer>
             {
                 stores.add(CollectorStore.create(dir, collectorSide, collector));
             }
-            final ClosedLoopDemo demo = new ClosedLoopDemo(translatorSide, collectorSide, stores, loss, seed);
+            final ClosedLoopDemo demo = new ClosedLoopDemo(translatorSide, collectorSide, stores, loss, seed)
+                .injectRemoteAccessError(injectAt);
             final Samples samples = new Samples();
             final long start = System.nanoTime();
             if (!demo.connect())
@@ -398,7 +406,8 @@ public final class DemoCommand implements Callable<Integer>
             region.put("rkey", String.format("0x%08x", c.rkey()));
             region.put("address", String.format("0x%x", c.address()));
             region.put("length", c.advertisedLength());
-            region.put("startPsn", String.format("0x%06x", c.region().startPsn()));
+            region.put("startPsn", String.format("0x%06x", c.startPsn()));
+            region.put("attempts", c.attempts());
             if (null != c.failure())
             {
                 region.put("failure", c.failure());
@@ -473,6 +482,13 @@ public final class DemoCommand implements Callable<Integer>
                 System.out.printf("    %-28s port %-5s %-9s QPN %s rkey %s address %s length %s, first PSN %s%n",
                     region.get("region"), region.get("servicePort"), region.get("state"), region.get("collectorQpn"),
                     region.get("rkey"), region.get("address"), region.get("length"), region.get("startPsn"));
+            }
+            final Map<String, Long> cc = (Map<String, Long>)connection.get("counters");
+            if (cc.containsKey("reconnectAttempts"))
+            {
+                System.out.printf("  reconnection: %d attempt(s), %d reconnected, %d failed, %d region(s) given up%n",
+                    cc.get("reconnectAttempts"), cc.getOrDefault("reconnects", 0L),
+                    cc.getOrDefault("reconnectFailures", 0L), cc.getOrDefault("reconnectsExhausted", 0L));
             }
         }
         final Map<String, Map<String, Long>> link = (Map<String, Map<String, Long>>)r.get("link");

@@ -2,6 +2,9 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.connect.ConnectionCounter;
+import io.dta.appliance.connect.ConnectionManager;
+import io.dta.appliance.connect.RegionConnection;
 import io.dta.appliance.dpdk.IdleStrategies;
 import io.dta.appliance.live.LiveAgent;
 import io.dta.appliance.live.LiveRunner;
@@ -37,8 +40,11 @@ import java.util.concurrent.Callable;
         "link and the collector's ACK/NAK/ATOMIC ACK back on it (one port may be both). Answers ARP for",
         "translator.ip on both. Counters live in a shared-memory file that dta stat reads. Runs until SIGINT or",
         "SIGTERM, then flushes partial batches, waits up to --drain-ms for the last acknowledgements, and prints",
-        "its final counters. Needs DPDK 22.11 and root (or the capabilities DPDK needs).",
-        "Exit status: 0 after a signal, 1 when the data plane failed, 2 on bad arguments or configuration." })
+        "its final counters. Needs DPDK 22.11 and root (or the capabilities DPDK needs). Negotiated regions",
+        "(servicePort) are connected on the collector link before any report is read, and connected again when",
+        "their QP goes to the error state (connection.reconnectAttempts).",
+        "Exit status: 0 after a signal, 1 when the data plane or connection set-up failed, 2 on bad arguments or",
+        "configuration." })
 public final class RunCommand implements Callable<Integer>
 {
     @Mixin
@@ -105,12 +111,6 @@ public final class RunCommand implements Callable<Integer>
         {
             return 2;
         }
-        final String refused = unsupportedLive(appliance);
-        if (null != refused)
-        {
-            System.err.println("dta run: " + refused);
-            return 2;
-        }
         if (!DpdkLibrary.isAvailable())
         {
             System.err.println("dta run: " + DpdkLibrary.unavailableReason());
@@ -140,6 +140,10 @@ public final class RunCommand implements Callable<Integer>
             {
                 printSummary(agent, json, System.out);
             }
+            else if (null != agent.connections() && !json)
+            {
+                printConnections(agent.connections(), System.out);
+            }
             if (null != failure)
             {
                 System.err.println("dta run: " + failure.getMessage());
@@ -147,25 +151,6 @@ public final class RunCommand implements Callable<Integer>
             }
             return 0;
         }
-    }
-
-    /**
-     * What a live translator cannot run yet.
-     * <p>
-     * TODO(connect): negotiated regions (RDMA-CM connection set-up) need the connection manager
-     * ({@code io.dta.appliance.connect.ConnectionManager}, being built in parallel) on the collector link before the
-     * engine may send: start it in {@code LiveTranslatorAgent.onStarted}, hand it the CM frames (UD QP1, BTH opcode
-     * SEND Only) the engine skips, and build the engine from the connected configuration. Until then return
-     * "negotiated regions (collectors[i].connection) need the connection manager, which dta run does not have yet;
-     * configure static regions (qpn, rkey, address)" here for every negotiated region. Today's configuration schema
-     * has static regions only (an unknown {@code connection} key is refused by the loader), so nothing is refused.
-     *
-     * @param config the configuration.
-     * @return why the configuration cannot run live, or null.
-     */
-    static String unsupportedLive(final ApplianceConfig config)
-    {
-        return null;
     }
 
     /**
@@ -192,6 +177,10 @@ public final class RunCommand implements Callable<Integer>
         {
             final Map<String, Object> root = EngineSummary.toMap(agent.engine());
             root.putAll(liveSummary(agent));
+            if (null != agent.connections())
+            {
+                root.put("connections", connections(agent.connections()));
+            }
             try
             {
                 out.println(new ObjectMapper().writeValueAsString(root));
@@ -204,6 +193,59 @@ public final class RunCommand implements Callable<Integer>
         }
         EngineSummary.print(agent.engine(), false, out);
         printPorts(agent, out);
+        if (null != agent.connections())
+        {
+            printConnections(agent.connections(), out);
+        }
+    }
+
+    /**
+     * @param connections the connection manager after the run.
+     * @return keys {@code summary}, {@code counters} (label to value) and {@code regions} (path, state, attempts,
+     * qpn, rkey, address, startPsn, failure).
+     */
+    static Map<String, Object> connections(final ConnectionManager connections)
+    {
+        final Map<String, Object> root = new LinkedHashMap<>();
+        root.put("summary", connections.summary());
+        final Map<String, Object> counters = new LinkedHashMap<>();
+        for (final ConnectionCounter c : ConnectionCounter.values())
+        {
+            counters.put(c.label(), connections.counter(c));
+        }
+        root.put("counters", counters);
+        final List<Map<String, Object>> regions = new ArrayList<>();
+        for (final RegionConnection c : connections.connections())
+        {
+            final Map<String, Object> region = new LinkedHashMap<>();
+            region.put("path", c.region().path());
+            region.put("state", c.state().name());
+            region.put("attempts", c.attempts());
+            region.put("qpn", c.remoteQpn());
+            region.put("rkey", c.rkey());
+            region.put("address", c.address());
+            region.put("startPsn", c.startPsn());
+            if (null != c.failure())
+            {
+                region.put("failure", c.failure());
+            }
+            regions.add(region);
+        }
+        root.put("regions", regions);
+        return root;
+    }
+
+    private static void printConnections(final ConnectionManager connections, final PrintStream out)
+    {
+        out.println("connections: " + connections.summary() + ", " +
+            connections.counter(ConnectionCounter.RECONNECTS) + " reconnect(s), " +
+            connections.counter(ConnectionCounter.RECONNECT_FAILURES) + " failed reconnection(s)");
+        for (final RegionConnection c : connections.connections())
+        {
+            out.printf("  %s: %s, attempt %d, QPN 0x%06x, R_Key 0x%08x, address 0x%x, starting PSN 0x%06x%s%n",
+                c.describe(), c.state(), c.attempts(), c.remoteQpn(), c.rkey(), c.address(), c.startPsn(),
+                null == c.failure() ? "" : ": " + c.failure());
+        }
     }
 
     /**

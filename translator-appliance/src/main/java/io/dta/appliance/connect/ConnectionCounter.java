@@ -48,10 +48,18 @@ public enum ConnectionCounter
     ACKS_SENT,
     /** Frames the sink could not take (the peer's or our own timers recover). */
     SINK_FULL,
-    /** Regions connected. */
+    /** Set-up attempts that connected (first attempts and reconnections). */
     CONNECTED,
-    /** Regions whose connection failed. */
-    FAILED;
+    /** Set-up attempts that failed (first attempts and reconnections). */
+    FAILED,
+    /** Reconnections started: a negotiated region's QP went to the error state and a new REQ went out. */
+    RECONNECT_ATTEMPTS,
+    /** Reconnections that connected and re-armed the QP with the new parameters. */
+    RECONNECTS,
+    /** Reconnections whose set-up failed (another attempt follows after the back-off, if any is left). */
+    RECONNECT_FAILURES,
+    /** Regions given up: {@code connection.reconnectAttempts} in a row without progress; they stay in error. */
+    RECONNECTS_EXHAUSTED;
 
     private final String label = name().toLowerCase(Locale.ROOT).replace('_', '-');
 

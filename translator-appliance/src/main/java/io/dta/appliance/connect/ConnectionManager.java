@@ -83,6 +83,7 @@ public final class ConnectionManager
     private final RdmaCmHeaderFlyweight cma = new RdmaCmHeaderFlyweight();
     private final long cmTimeoutNanos;
     private final long sendWaitNanos;
+    private final SplittableRandom random;
     private int madPsn;
 
     /**
@@ -97,7 +98,7 @@ public final class ConnectionManager
         this.translator = config.translator();
         this.timing = config.connection();
         this.sink = sink;
-        final SplittableRandom random = new SplittableRandom(seed);
+        random = new SplittableRandom(seed);
         madPsn = random.nextInt(1 << 24);
         final List<RegionConnection> list = new ArrayList<>();
         for (final CollectorConfig collector : config.collectors())
@@ -155,12 +156,39 @@ public final class ConnectionManager
         {
             if (RegionConnection.State.IDLE == c.state)
             {
-                c.state = RegionConnection.State.REQ_SENT;
-                c.retriesLeft = timing.maxCmRetries();
-                c.deadlineNanos = nowNanos + cmTimeoutNanos;
-                sendReq(c, nowNanos);
+                begin(c, nowNanos);
             }
         }
+    }
+
+    private void begin(final RegionConnection c, final long nowNanos)
+    {
+        c.attempts++;
+        c.state = RegionConnection.State.REQ_SENT;
+        c.retriesLeft = timing.maxCmRetries();
+        c.deadlineNanos = nowNanos + cmTimeoutNanos;
+        sendReq(c, nowNanos);
+    }
+
+    /**
+     * Connects a region again, whatever its state (typically after its QP went to the error state): a new
+     * communication ID, transaction ID and random starting PSN, so that nothing of the previous connection (late
+     * REPs, duplicate SENDs, responses to old PSNs) can be taken for the new one, then a REQ. The collector takes a
+     * REQ with a new communication ID as a reconnection of the QP. The region ends {@code CONNECTED} or {@code FAILED}
+     * again; {@link RegionConnection#connectedRegion()} then has the new parameters and starting PSN.
+     *
+     * @param connection one of {@link #connections()}.
+     * @param nowNanos   the current time.
+     */
+    public void reconnect(final RegionConnection connection, final long nowNanos)
+    {
+        if (!connectionList.contains(connection))
+        {
+            throw new IllegalArgumentException(connection.describe() + " is not managed here");
+        }
+        connection.restart(1 + random.nextLong(0xFFFF_FFFEL), random.nextLong(), random.nextInt(1 << 24));
+        count(ConnectionCounter.RECONNECT_ATTEMPTS);
+        begin(connection, nowNanos);
     }
 
     /**
@@ -484,7 +512,7 @@ public final class ConnectionManager
             .initiatorDepth(INITIATOR_DEPTH)
             .remoteCmResponseTimeout(timing.cmResponseTimeout())
             .transportServiceType(CmReqFlyweight.TRANSPORT_RC)
-            .startingPsn(region.startPsn())
+            .startingPsn(c.startPsn)
             .localCmResponseTimeout(timing.cmResponseTimeout())
             .retryCount(timing.retryCount())
             .pKey(translator.pKey())
@@ -550,7 +578,7 @@ public final class ConnectionManager
         return Integer.numberOfTrailingZeros(pathMtu) - 7;
     }
 
-    private void count(final ConnectionCounter counter)
+    void count(final ConnectionCounter counter)
     {
         counters[counter.ordinal()]++;
     }
@@ -562,6 +590,14 @@ public final class ConnectionManager
     public long counter(final ConnectionCounter counter)
     {
         return counters[counter.ordinal()];
+    }
+
+    /**
+     * @return the {@code connection} section: set-up timing and reconnection policy.
+     */
+    public ConnectionConfig timing()
+    {
+        return timing;
     }
 
     /**

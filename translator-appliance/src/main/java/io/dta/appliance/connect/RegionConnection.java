@@ -28,8 +28,10 @@ public final class RegionConnection
 
     final CollectorConfig collector;
     final RegionConfig region;
-    final long localCommId;
-    final long transactionId;
+    long localCommId;
+    long transactionId;
+    int startPsn;
+    int attempts;
 
     State state = State.IDLE;
     long deadlineNanos = Long.MAX_VALUE;
@@ -51,6 +53,29 @@ public final class RegionConnection
         this.region = region;
         this.localCommId = localCommId;
         this.transactionId = transactionId;
+        this.startPsn = region.startPsn();
+    }
+
+    /**
+     * Forgets the previous attempt: new IDs and a new starting PSN, nothing learned.
+     */
+    void restart(final long localCommId, final long transactionId, final int startPsn)
+    {
+        this.localCommId = localCommId;
+        this.transactionId = transactionId;
+        this.startPsn = startPsn;
+        state = State.IDLE;
+        deadlineNanos = Long.MAX_VALUE;
+        retriesLeft = 0;
+        remoteCommId = 0;
+        remoteQpn = 0;
+        remoteStartPsn = 0;
+        address = 0;
+        length = 0;
+        rkey = 0;
+        failure = null;
+        lastDrop = null;
+        droppedSends = 0;
     }
 
     /**
@@ -91,6 +116,23 @@ public final class RegionConnection
     public long transactionId()
     {
         return transactionId;
+    }
+
+    /**
+     * @return the starting PSN advertised in the REQ: the configured {@code startPsn} for the first attempt, a
+     * random one for each reconnection.
+     */
+    public int startPsn()
+    {
+        return startPsn;
+    }
+
+    /**
+     * @return set-up attempts started (1 after the first REQ, one more per reconnection).
+     */
+    public int attempts()
+    {
+        return attempts;
     }
 
     /**
@@ -159,7 +201,8 @@ public final class RegionConnection
         {
             throw new IllegalStateException(region.path() + " is not connected (" + state + ")");
         }
-        return region.connected(remoteQpn, rkey, address);
+        return new RegionConfig(region.path(), region.localQpn(), remoteQpn, rkey, address, region.length(), startPsn,
+            region.udpSourcePort(), region.servicePort());
     }
 
     /**

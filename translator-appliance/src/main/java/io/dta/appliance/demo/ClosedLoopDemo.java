@@ -1,11 +1,14 @@
 package io.dta.appliance.demo;
 
 import io.dta.appliance.connect.ConnectionManager;
+import io.dta.appliance.connect.Reconnector;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
+import io.dta.codec.Icrc;
+import io.dta.codec.RoceOpcode;
 import io.dta.collector.responder.ResponderQp;
 import io.dta.collector.responder.SoftResponder;
 import io.dta.collector.store.CollectorStore;
@@ -14,7 +17,10 @@ import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,7 +31,9 @@ import java.util.List;
  * <p>
  * When the configuration has negotiated regions, the translator first connects them through the same lossy link
  * with a {@link ConnectionManager} (translation.md §8) and only then builds its engine from the learned parameters;
- * CM frames and metadata SENDs that arrive later (duplicates) still go to the connection manager.
+ * CM frames and metadata SENDs that arrive later (duplicates) still go to the connection manager, and a
+ * {@link Reconnector} connects a negotiated region again when its QP goes to the error state (see
+ * {@link #injectRemoteAccessError(long)}).
  * <p>
  * Latency is measured per RoCEv2 request, from the moment the translator sends it to the moment the first
  * response covering its PSN reaches the translator (RC acknowledgements are cumulative).
@@ -69,18 +77,28 @@ public final class ClosedLoopDemo
     private static final long DRAIN_LIMIT_NANOS = 10_000_000_000L;
     private static final int PSN_SLOTS = 1 << 16;
     private static final long CONNECT_STEP_NANOS = 100_000;
+    /** R_Key offset in a request the engine builds: Ethernet, IPv4 (20), UDP, BTH, then RETH or AtomicETH. */
+    private static final int RKEY_OFFSET = 14 + 20 + 8 + 12 + 8;
+    private static final int IP_OFFSET = 14;
 
     private final ApplianceConfig config;
     private final LossyLink toCollector;
     private final LossyLink toTranslator;
     private final SoftResponder responder;
     private final ConnectionManager connections;
+    private Reconnector reconnector;
     private final FrameDecoder decoder = new FrameDecoder();
+    private final UnsafeBuffer mangled = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
+    private final Icrc icrc = new Icrc();
+    private long injectAt;
+    private long requestsSeen;
+    private long injected;
     private final Histogram latency = new Histogram(3_600_000_000_000L, 3);
     private TranslatorEngine engine;
     private QueuePairSender[] senders;
     private long[][] sentAt;
     private int[] lastMeasuredPsn;
+    private long[] reconnectsSeen;
     private long connectedAtNanos;
     private long now;
     private long reports;
@@ -139,9 +157,14 @@ public final class ClosedLoopDemo
     private void startEngine(final ApplianceConfig connected)
     {
         engine = new TranslatorEngine(connected, toCollector, true);
+        if (null != connections)
+        {
+            reconnector = new Reconnector(connections, engine);
+        }
         senders = engine.senders().toArray(new QueuePairSender[0]);
         sentAt = new long[senders.length][PSN_SLOTS];
         lastMeasuredPsn = new int[senders.length];
+        reconnectsSeen = new long[senders.length];
         for (int i = 0; i < senders.length; i++)
         {
             lastMeasuredPsn[i] = (senders[i].nextPsn() - 1) & 0xFFFFFF;
@@ -212,7 +235,7 @@ public final class ClosedLoopDemo
             }
             deliverUntil(t);
             now = t;
-            engine.poll(now);
+            timers();
             engine.onFrame(source.buffer(), source.offset(), source.length(), now);
             reports++;
         }
@@ -220,7 +243,8 @@ public final class ClosedLoopDemo
         final long deadline = now + DRAIN_LIMIT_NANOS;
         while (now < deadline)
         {
-            if (engine.isQuiescent() && toCollector.isEmpty() && toTranslator.isEmpty() && collectorSettled())
+            if (engine.isQuiescent() && toCollector.isEmpty() && toTranslator.isEmpty() && collectorSettled() &&
+                (null == reconnector || 0 == reconnector.inProgress()))
             {
                 quiescent = true;
                 break;
@@ -230,7 +254,53 @@ public final class ClosedLoopDemo
             deliverUntil(next);
             now = Math.max(now, next);
             engine.pollNow(now);
+            if (null != reconnector)
+            {
+                connections.poll(now);
+                reconnector.poll(now);
+            }
         }
+    }
+
+    private void timers()
+    {
+        engine.poll(now);
+        if (null != reconnector)
+        {
+            connections.poll(now);
+            reconnector.poll(now);
+        }
+    }
+
+    /**
+     * Makes the collector refuse one request: the {@code n}-th RDMA WRITE with a payload or FETCH_ADD that reaches
+     * it (counting from 1, after set-up) arrives with a wrong R_Key (and a correct ICRC), so the collector answers
+     * NAK 0x62 (remote access error) and puts the QP in the error state, as a real one does. A negotiated region is
+     * then connected again and its QP re-armed; a static one stays in the error state.
+     *
+     * @param n which request; 0 for none.
+     * @return this.
+     */
+    public ClosedLoopDemo injectRemoteAccessError(final long n)
+    {
+        injectAt = n;
+        return this;
+    }
+
+    /**
+     * @return requests the collector was made to refuse (0 or 1).
+     */
+    public long injectedErrors()
+    {
+        return injected;
+    }
+
+    /**
+     * @return the reconnector (null when every region is static or before {@link #connect()}).
+     */
+    public Reconnector reconnector()
+    {
+        return reconnector;
     }
 
     /**
@@ -262,7 +332,7 @@ public final class ClosedLoopDemo
                 return;
             }
             now = Math.max(now, first);
-            engine.poll(now);
+            timers();
             if (null != connections)
             {
                 toTranslator.now(now);
@@ -293,8 +363,30 @@ public final class ClosedLoopDemo
             }
         }
         toTranslator.now(now);
-        responder.onFrame(ring, offset, length, now, toTranslator);
+        if (injectAt > 0 && null != engine && isRefusable(ring, offset, length) && ++requestsSeen == injectAt)
+        {
+            mangled.putBytes(0, ring, offset, length);
+            mangled.putInt(RKEY_OFFSET, ~mangled.getInt(RKEY_OFFSET, ByteOrder.BIG_ENDIAN), ByteOrder.BIG_ENDIAN);
+            icrc.writeInPlace(mangled, IP_OFFSET, length - Icrc.LENGTH);
+            injected++;
+            responder.onFrame(mangled, 0, length, now, toTranslator);
+        }
+        else
+        {
+            responder.onFrame(ring, offset, length, now, toTranslator);
+        }
         toCollector.pop();
+    }
+
+    private boolean isRefusable(final DirectBuffer ring, final int offset, final int length)
+    {
+        if (FrameKind.ROCE != decoder.decode(ring, offset, length) || decoder.ipv4().headerLength() != 20)
+        {
+            return false;
+        }
+        final int opcode = decoder.roceOpcode();
+        return RoceOpcode.RC_FETCH_ADD == opcode ||
+            (RoceOpcode.RC_RDMA_WRITE_ONLY == opcode && decoder.payloadLength() > 0);
     }
 
     private void toTranslatorFrame()
@@ -327,6 +419,12 @@ public final class ClosedLoopDemo
 
     private void measure(final int qp, final int ackedPsn)
     {
+        if (senders[qp].reconnects() != reconnectsSeen[qp])
+        {
+            // Re-armed on a new connection: its PSNs start afresh.
+            reconnectsSeen[qp] = senders[qp].reconnects();
+            lastMeasuredPsn[qp] = (senders[qp].path().startPsn() - 1) & 0xFFFFFF;
+        }
         int psn = lastMeasuredPsn[qp];
         final int distance = (ackedPsn - psn) & 0xFFFFFF;
         if (0 == distance || distance > PSN_SLOTS / 2)

@@ -52,8 +52,10 @@ public final class QueuePairSender
      */
     private static final int HELD_OFFSET = 2;
 
-    private final QpPath path;
-    private final RoceFrameBuilder builder;
+    private final long configuredBaseAddress;
+    private QpPath path;
+    private RoceFrameBuilder builder;
+    private long addressOffset;
     private final FrameSink sink;
     private final EngineCounters counters;
     private final int requestInterval;
@@ -86,6 +88,8 @@ public final class QueuePairSender
     private long graceEndNanos;
     private long graceDropsLeft;
     private boolean errorLogged;
+    private int errorPsn;
+    private long reconnects;
 
     private final int[] atomicPsns;
     private int atomicHead;
@@ -139,6 +143,7 @@ public final class QueuePairSender
             HELD_OFFSET + Math.max(MAX_FRAME, MAX_HEADERS + maxPayload)));
         this.path = builder.path();
         this.builder = builder;
+        this.configuredBaseAddress = path.baseAddress();
         this.sink = sink;
         this.counters = counters;
         this.requestInterval = settings.ackRequestInterval();
@@ -214,6 +219,74 @@ public final class QueuePairSender
     public long resyncs()
     {
         return resyncs;
+    }
+
+    /**
+     * @return times {@link #reconnect} re-armed this QP.
+     */
+    public long reconnects()
+    {
+        return reconnects;
+    }
+
+    /**
+     * Re-arms the QP on a new connection (translation.md §8; the old one went to the error state): a negotiated
+     * region connected again, possibly to another QPN, R_Key, base address and always with a new starting PSN.
+     * <p>
+     * What carries over: the responder's QP executed every request before the PSN of the fatal NAK (a NAK
+     * acknowledges everything before it) and <em>nothing</em> from that PSN on, since it went to the error state
+     * there. So the essential operations sent from that PSN on (without a fatal NAK: after the last acknowledged
+     * PSN) go back to the unsent part of the essential ring and are sent again first, on the new PSNs, before any
+     * essential operation queued while the QP was in error; FETCH_ADDs among them run exactly once. Non-essential
+     * operations sent from that PSN on are lost (best effort, as after a resynchronisation); FETCH_ADDs waiting for
+     * a credit are kept and sent. The held frame (never sent), the outstanding atomics (their credit comes back with
+     * the old QP), the ACK timer, probe and grace state are dropped, and the PSN window restarts at the new starting
+     * PSN: {@code lastAckedPsn = startPsn - 1}.
+     * <p>
+     * Addresses: the handlers keep computing addresses from the configured base; a new base address moves every
+     * request (re-sent ones included) by the difference, so the region keeps its layout in the new memory.
+     *
+     * @param newBuilder the frame builder of the new connection; its path must keep this QP's collector, local QPN,
+     *                   UDP source port and length.
+     * @param nowNanos   engine clock.
+     * @return essential operations that will be sent again.
+     */
+    public int reconnect(final RoceFrameBuilder newBuilder, final long nowNanos)
+    {
+        final QpPath next = newBuilder.path();
+        if (next.localQpn() != path.localQpn() || next.collectorIp() != path.collectorIp() ||
+            next.length() != path.length())
+        {
+            throw new IllegalArgumentException("a reconnection keeps the collector, local QPN and length of " +
+                path.name());
+        }
+        final int firstNotExecuted = State.ERROR == state ? errorPsn : Psn.next(lastAckedPsn);
+        final int resend = essentials.rewindTo(firstNotExecuted);
+        counters.add(EngineCounter.ESSENTIAL_RESENT, resend);
+        if (hasHeld)
+        {
+            hasHeld = false;
+            counters.increment(EngineCounter.DROP_QP_ERROR);
+        }
+        builder = newBuilder;
+        path = next;
+        addressOffset = next.baseAddress() - configuredBaseAddress;
+        atomicHead = 0;
+        outstandingAtomics = 0;
+        nextPsn = next.startPsn();
+        lastAckedPsn = Psn.add(nextPsn, -1);
+        highestSentPsn = lastAckedPsn;
+        highestEverSentPsn = lastAckedPsn;
+        sinceAckReq = 0;
+        awaitingAck = false;
+        acksSinceProbe = 0;
+        probeAnswerSeen = false;
+        graceDropsLeft = 0;
+        errorLogged = false;
+        reconnects++;
+        state = State.ACTIVE;
+        drainEssentials(nowNanos);
+        return resend;
     }
 
     /**
@@ -465,7 +538,8 @@ public final class QueuePairSender
     {
         releaseHeld(false, nowNanos);
         final int psn = nextPsn;
-        heldLength = builder.writeOnly(held, HELD_OFFSET, psn, false, address, payload, offset, length);
+        heldLength = builder.writeOnly(held, HELD_OFFSET, psn, false, address + addressOffset, payload, offset,
+            length);
         return hold(psn, nowNanos);
     }
 
@@ -473,7 +547,7 @@ public final class QueuePairSender
     {
         releaseHeld(false, nowNanos);
         final int psn = nextPsn;
-        heldLength = builder.fetchAdd(held, HELD_OFFSET, psn, false, address, addend);
+        heldLength = builder.fetchAdd(held, HELD_OFFSET, psn, false, address + addressOffset, addend);
         if (!openLoop)
         {
             atomicPsns[(atomicHead + outstandingAtomics) % atomicPsns.length] = psn;
@@ -720,6 +794,7 @@ public final class QueuePairSender
         }
         counters.increment(EngineCounter.NAK_FATAL_IN);
         state = State.ERROR;
+        errorPsn = psn;
         awaitingAck = false;
         hasHeld = false;
         if (!errorLogged)

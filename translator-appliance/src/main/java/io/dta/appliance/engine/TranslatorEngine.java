@@ -20,6 +20,7 @@ import io.dta.config.CollectorConfig;
 import io.dta.config.ListConfig;
 import io.dta.config.RegionConfig;
 import io.dta.config.SketchConfig;
+import io.dta.config.TranslatorConfig;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 
@@ -76,6 +77,7 @@ public final class TranslatorEngine
     private boolean timersArmed;
 
     private final boolean closedLoop;
+    private final TranslatorConfig translator;
 
     /**
      * Builds the engine for a validated configuration, in closed loop (responses from the collectors reach it).
@@ -120,7 +122,7 @@ public final class TranslatorEngine
         }
         this.closedLoop = closedLoop;
         this.counters = counters;
-        final var translator = config.translator();
+        this.translator = config.translator();
         nackSender = new ReporterNackSender(sink, counters, translator.mac(), translator.ip(),
             config.reports().udpPort(), config.reports().nackPort());
         redundancyMax = config.redundancy().max();
@@ -248,7 +250,6 @@ public final class TranslatorEngine
             maxOutstandingAtomics,
             atomicQueueSize,
             config.essential().backlog());
-        final var translator = config.translator();
         final RoceFrameBuilder builder = new RoceFrameBuilder(translator.mac(), translator.ip(),
             (translator.dscp() << 2) | translator.ecn(), translator.ttl(), translator.pKey(), path);
         return 0 == maxPayload ? new QueuePairSender(builder, sink, counters, settings) :
@@ -277,6 +278,41 @@ public final class TranslatorEngine
     public List<QueuePairSender> senders()
     {
         return Collections.unmodifiableList(List.of(senders));
+    }
+
+    /**
+     * @param localQpn the appliance's QPN of a region.
+     * @return its sender, or null.
+     */
+    public QueuePairSender sender(final int localQpn)
+    {
+        return sendersByLocalQpn.get(localQpn);
+    }
+
+    /**
+     * Re-arms the QP of a region that was connected again (a negotiated region after its QP went to the error
+     * state): see {@link QueuePairSender#reconnect(RoceFrameBuilder, long)}. Allocates (a new frame builder); not
+     * for the per-packet path.
+     *
+     * @param connected the region with its new QPN, R_Key, address and starting PSN (same local QPN and length).
+     * @param nowNanos  engine clock.
+     * @return essential operations that will be sent again.
+     * @throws IllegalArgumentException when no QP of this engine has the region's local QPN.
+     */
+    public int reconnect(final RegionConfig connected, final long nowNanos)
+    {
+        final QueuePairSender sender = sendersByLocalQpn.get(connected.localQpn());
+        if (null == sender)
+        {
+            throw new IllegalArgumentException(String.format("no QP with local QPN 0x%06x", connected.localQpn()));
+        }
+        final QpPath old = sender.path();
+        final QpPath path = new QpPath(old.name(), old.collectorMac(), old.collectorIp(), old.udpSourcePort(),
+            old.localQpn(), connected.qpn(), (int)connected.rkey(), connected.address(), connected.length(),
+            connected.startPsn(), old.pathMtu());
+        final RoceFrameBuilder builder = new RoceFrameBuilder(translator.mac(), translator.ip(),
+            (translator.dscp() << 2) | translator.ecn(), translator.ttl(), translator.pKey(), path);
+        return sender.reconnect(builder, nowNanos);
     }
 
     /**

@@ -502,6 +502,14 @@ public abstract class LiveAgent implements Agent
     }
 
     /**
+     * @return true once every link is up (or the link wait is over).
+     */
+    protected boolean linksReady()
+    {
+        return linksReady;
+    }
+
+    /**
      * @return the port of a role, once started.
      */
     protected TxQueue txQueue(final int role)

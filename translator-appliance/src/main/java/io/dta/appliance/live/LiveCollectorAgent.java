@@ -16,7 +16,10 @@ import java.util.List;
 /**
  * {@code dta collector} live: the soft collector on one DPDK port. Every RoCEv2 request is executed into the mapped
  * store by the {@link SoftResponder} and its ACK, NAK or ATOMIC ACK is copied into an mbuf and sent back on the
- * same port; ARP requests for the hosted collectors' IPs are answered with their configured MACs. The responder's
+ * same port; ARP requests for the hosted collectors' IPs are answered with their configured MACs. Negotiated
+ * regions are connected by the appliance's CM exchange on QP1 (REQ, RTU and the ACK of the metadata SEND come in
+ * on the same port; REP, REJ and the SEND go back), and the responder's set-up timers run every duty cycle
+ * ({@link SoftResponder#poll(long, ResponseSink)}). The responder's
  * counters ({@link ResponderCounter}) are copied to the counters file after every duty cycle that did work.
  */
 public final class LiveCollectorAgent extends LiveAgent
@@ -85,6 +88,8 @@ public final class LiveCollectorAgent extends LiveAgent
     @Override
     protected int timers(final long nowNanos)
     {
+        // Connection set-up timers of negotiated QPs: REP re-sends (lost RTU), metadata SEND retries (lost ACK).
+        responder.poll(nowNanos, responses);
         if (dirty)
         {
             dirty = false;

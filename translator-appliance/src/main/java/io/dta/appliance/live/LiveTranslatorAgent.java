@@ -1,10 +1,15 @@
 package io.dta.appliance.live;
 
+import io.dta.appliance.connect.ConnectionCounter;
+import io.dta.appliance.connect.ConnectionManager;
+import io.dta.appliance.connect.Reconnector;
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.config.ApplianceConfig;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
 
 /**
  * {@code dta run}: the translator live on DPDK. Reports come in on the reports port; the engine's RoCEv2 frames go
@@ -14,6 +19,16 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * Reports are not read until every link is up (a {@code net_memif} link is up once its peer connected), or the
  * link wait is over, so that the first reports are not translated into frames a dead link would drop.
+ * <p>
+ * Negotiated regions (translation.md §8, docs/connection.md): once the links are up, a {@link ConnectionManager}
+ * (clock {@link System#nanoTime()}) connects them on the collector link, and only then is the engine built, from
+ * {@link ConnectionManager#connectedConfig()}. Until then the reports port is not read (reports wait in its rx ring);
+ * when reports share the collector link's port, whatever arrives there that is not set-up traffic is dropped and
+ * counted ({@code frames dropped: connection set-up in progress}). When a region fails, the agent fails with one
+ * line per failed region (exit status 1): running without a region would silently lose its reports. After set-up,
+ * the collector link's frames go to the connection manager first (duplicate REPs and SENDs are answered again),
+ * and a {@link Reconnector} connects a region again when its QP goes to the error state. The connection counters
+ * ({@link ConnectionCounter}) are in the counters file.
  */
 public final class LiveTranslatorAgent extends LiveAgent
 {
@@ -22,8 +37,21 @@ public final class LiveTranslatorAgent extends LiveAgent
     /** Role index of the collector link. */
     public static final int COLLECTOR_LINK = 1;
 
+    /** Agrona counter type id of connection counters; the key holds the {@link ConnectionCounter} ordinal. */
+    public static final int CONNECTION_TYPE_ID = 0x0D7A_0005;
+
+    private static final ConnectionCounter[] ALL = ConnectionCounter.values();
+
     private final ApplianceConfig config;
     private final EngineCounters counters;
+    private final AtomicCounter[] connectionCounters;
+    private final AtomicCounter setUpDrops;
+    private LiveFrameSink sink;
+    private ConnectionManager connections;
+    private Reconnector reconnector;
+    private boolean setUpStarted;
+    private boolean setUpFailed;
+    private long setUpStartNanos;
     private TranslatorEngine engine;
 
     /**
@@ -38,6 +66,23 @@ public final class LiveTranslatorAgent extends LiveAgent
             new ArpResponder(config.translator().mac(), config.translator().ip()));
         this.config = config;
         this.counters = new EngineCounters(countersFile.manager());
+        final CountersManager manager = countersFile.manager();
+        if (config.hasUnconnectedRegions())
+        {
+            connectionCounters = new AtomicCounter[ALL.length];
+            for (final ConnectionCounter c : ALL)
+            {
+                connectionCounters[c.ordinal()] = manager.newCounter("connection " + c.label(), CONNECTION_TYPE_ID,
+                    key -> key.putInt(0, c.ordinal()));
+            }
+            setUpDrops = manager.newCounter("frames dropped: connection set-up in progress", CONNECTION_TYPE_ID,
+                key -> key.putInt(0, -1));
+        }
+        else
+        {
+            connectionCounters = null;
+            setUpDrops = null;
+        }
     }
 
     /**
@@ -46,7 +91,16 @@ public final class LiveTranslatorAgent extends LiveAgent
     @Override
     protected void onStarted(final LiveFrameSink sink)
     {
-        engine = new TranslatorEngine(config, sink, true, counters);
+        this.sink = sink;
+        if (null == connectionCounters)
+        {
+            engine = new TranslatorEngine(config, sink, true, counters);
+        }
+        else
+        {
+            // The clock seeds the IDs: a restarted appliance never reuses the previous run's.
+            connections = new ConnectionManager(config, sink, System.nanoTime());
+        }
     }
 
     /**
@@ -55,7 +109,50 @@ public final class LiveTranslatorAgent extends LiveAgent
     @Override
     protected int timers(final long nowNanos)
     {
-        return engine.poll(nowNanos);
+        if (null == engine)
+        {
+            return setUp(nowNanos);
+        }
+        if (null == connections)
+        {
+            return engine.poll(nowNanos);
+        }
+        return engine.poll(nowNanos) + connections.poll(nowNanos) + reconnector.poll(nowNanos);
+    }
+
+    private int setUp(final long nowNanos)
+    {
+        if (null == connections || setUpFailed || !linksReady())
+        {
+            return 0;
+        }
+        if (!setUpStarted)
+        {
+            setUpStarted = true;
+            setUpStartNanos = nowNanos;
+            connections.start(nowNanos);
+            publish();
+            return 1;
+        }
+        final int work = connections.poll(nowNanos);
+        if (!connections.isDone())
+        {
+            return work;
+        }
+        publish();
+        if (!connections.allConnected())
+        {
+            setUpFailed = true;
+            fail(new IllegalStateException("connection set-up failed:" + System.lineSeparator() + "  " +
+                String.join(System.lineSeparator() + "  ", connections.failures())));
+            return 1;
+        }
+        engine = new TranslatorEngine(connections.connectedConfig(), sink, true, counters);
+        reconnector = new Reconnector(connections, engine);
+        // Once per run, at start-up: not the hot path.
+        System.err.printf("%s: %s in %.1f ms%n", roleName(), connections.summary(),
+            (nowNanos - setUpStartNanos) / 1e6);
+        return 1;
     }
 
     /**
@@ -64,6 +161,19 @@ public final class LiveTranslatorAgent extends LiveAgent
     @Override
     protected void onFrame(final int role, final UnsafeBuffer frame, final long nowNanos)
     {
+        // Reports on a port of their own never carry set-up traffic; only the collector link's frames are offered.
+        if (null != connections && COLLECTOR_LINK == role && connections.onFrame(frame, 0, frame.capacity(), nowNanos))
+        {
+            return;
+        }
+        if (null == engine)
+        {
+            if (null != setUpDrops)
+            {
+                setUpDrops.increment();
+            }
+            return;
+        }
         engine.onFrame(frame, 0, frame.capacity(), nowNanos);
     }
 
@@ -73,8 +183,9 @@ public final class LiveTranslatorAgent extends LiveAgent
     @Override
     protected boolean reads(final int role, final boolean linksReady, final boolean draining)
     {
-        // The collector link is always read (responses, ARP); new reports wait for the links and stop at a drain.
-        return COLLECTOR_LINK == role || (linksReady && !draining);
+        // The collector link is always read (responses, set-up, ARP); new reports wait for the links and for
+        // connection set-up, and stop at a drain.
+        return COLLECTOR_LINK == role || (linksReady && !draining && null != engine);
     }
 
     /**
@@ -83,7 +194,10 @@ public final class LiveTranslatorAgent extends LiveAgent
     @Override
     protected void startDrain(final long nowNanos)
     {
-        engine.flush(nowNanos);
+        if (null != engine)
+        {
+            engine.flush(nowNanos);
+        }
     }
 
     /**
@@ -92,7 +206,7 @@ public final class LiveTranslatorAgent extends LiveAgent
     @Override
     protected boolean drained()
     {
-        return engine.isQuiescent();
+        return null == engine || engine.isQuiescent();
     }
 
     /**
@@ -101,7 +215,14 @@ public final class LiveTranslatorAgent extends LiveAgent
     @Override
     protected void publish()
     {
-        // Engine counters are written to the file as they change.
+        // Engine counters are written to the file as they change; the connection manager's are copied here.
+        if (null != connectionCounters && null != connections)
+        {
+            for (final ConnectionCounter c : ALL)
+            {
+                connectionCounters[c.ordinal()].setRelease(connections.counter(c));
+            }
+        }
     }
 
     /**
@@ -119,6 +240,14 @@ public final class LiveTranslatorAgent extends LiveAgent
     public TranslatorEngine engine()
     {
         return engine;
+    }
+
+    /**
+     * @return the connection manager (null with static regions only).
+     */
+    public ConnectionManager connections()
+    {
+        return connections;
     }
 
     /**

@@ -69,6 +69,47 @@ class ConnectionCliTest
     Path dir;
 
     @Test
+    void shouldReconnectAfterAnInjectedRemoteAccessErrorAtTwoPercentLoss() throws Exception
+    {
+        final CliRunner.Result r = CliRunner.run("demo", "--negotiate", "--loss", "0.02", "--reports", "20000",
+            "--essential", "0.2", "--seed", "3", "--inject-remote-access-error", "2000", "--json");
+        assertEquals(0, r.exitCode(), "quiescent, every essential report landed: " + r.out() + r.err());
+        final JsonNode n = JSON.readTree(r.out());
+        final JsonNode counters = n.get("connection").get("counters");
+        assertEquals(1, counters.get("reconnectAttempts").asLong(), r.out());
+        assertEquals(1, counters.get("reconnects").asLong(), r.out());
+        assertTrue(r.err().contains("reconnected (attempt 1)"), r.err());
+        int second = 0;
+        for (final JsonNode region : n.get("connection").get("regions"))
+        {
+            assertEquals("CONNECTED", region.get("state").asText(), r.out());
+            second += 2 == region.get("attempts").asInt() ? 1 : 0;
+        }
+        assertEquals(1, second, r.out());
+
+        final CliRunner.Result text = CliRunner.run("demo", "--negotiate", "--loss", "0", "--reports", "5000",
+            "--inject-remote-access-error", "100");
+        assertEquals(0, text.exitCode(), text.err());
+        assertTrue(text.out().contains("reconnection: 1 attempt(s), 1 reconnected, 0 failed, 0 region(s) given up"),
+            text.out());
+    }
+
+    @Test
+    void shouldLeaveAStaticRegionInErrorAfterAnInjectedRemoteAccessError() throws Exception
+    {
+        final CliRunner.Result r = CliRunner.run("demo", "--loss", "0", "--reports", "20000", "--essential", "0.2",
+            "--inject-remote-access-error", "100", "--json");
+        assertEquals(1, r.exitCode(), "essential reports of the QP in error never land: " + r.out());
+        assertTrue(r.err().contains("stopped: responder sent NAK 0x62"), r.err());
+        int inError = 0;
+        for (final JsonNode qp : JSON.readTree(r.out()).get("queuePairs"))
+        {
+            inError += "ERROR".equals(qp.get("state").asText()) ? 1 : 0;
+        }
+        assertEquals(1, inError, r.out());
+    }
+
+    @Test
     void shouldConnectEveryRegionWithNegotiateAtTwoPercentLossAndLandTheEssentialReports() throws Exception
     {
         final Path store = dir.resolve("store");

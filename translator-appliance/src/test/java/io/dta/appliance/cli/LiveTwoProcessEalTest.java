@@ -84,18 +84,48 @@ class LiveTwoProcessEalTest
         }
     }
 
+    /**
+     * Three regions of {@link CollectorEndToEndTest#CONFIG} negotiated (Key-Write, Key-Increment, list 0), the
+     * postcards and list 1 static.
+     */
+    static final String NEGOTIATED_CONFIG = CollectorEndToEndTest.CONFIG
+        .replace("      qpn: 0x456\n      rkey: 0x1234\n      address: 0x00007f0000000000\n", "      servicePort: 1337\n")
+        .replace("      qpn: 0x457\n      rkey: 0x1235\n      address: 0x00007f0000100000\n", "      servicePort: 1338\n")
+        .replace("        qpn: 0x459\n        rkey: 0x1237\n        address: 0x00007f0000300000\n",
+            "        servicePort: 1339\n");
+
     @Test
     void shouldTranslateLiveIntoALiveCollectorInAnotherProcess() throws Exception
+    {
+        runTwoProcesses(false);
+    }
+
+    /**
+     * The same with negotiated regions: connection set-up across the two processes (REQ, REP, RTU, metadata SEND and
+     * ACK over memif) before any report is read, then the data; the answers are those of the static run.
+     */
+    @Test
+    void shouldConnectNegotiatedRegionsAcrossProcessesBeforeTranslating() throws Exception
+    {
+        runTwoProcesses(true);
+    }
+
+    private void runTwoProcesses(final boolean negotiated) throws Exception
     {
         assumeTrue(DpdkLibrary.isAvailable(), DpdkLibrary::unavailableReason);
         assumeTrue("root".equals(System.getProperty("user.name")), "DPDK virtual devices need root here");
 
-        final Path config = dir.resolve("translator.yaml");
         // Two cold JVMs sharing two cores, each parking up to 100 us when idle: ACK round trips are far longer than
         // the default 500 us ACK timeout, and a timeout's probe would re-synchronise QPs with frames still in flight.
-        Files.writeString(config, "acks:\n  timeoutMicros: 2000000\n" + CollectorEndToEndTest.CONFIG);
+        final String acks = "acks:\n  timeoutMicros: 2000000\n";
+        final Path staticConfig = dir.resolve("static.yaml");
+        Files.writeString(staticConfig, acks + CollectorEndToEndTest.CONFIG);
+        final Path config = dir.resolve("translator.yaml");
+        Files.writeString(config, acks + (negotiated ? NEGOTIATED_CONFIG : CollectorEndToEndTest.CONFIG));
+        assertEquals(negotiated, ConfigLoader.load(config).hasNegotiatedRegions());
         final Path reportsPcap = writeReports();
-        final Path expectedStore = expectedStore(config, reportsPcap);
+        // The offline pipeline is open loop and needs static regions; answers do not depend on where regions sit.
+        final Path expectedStore = expectedStore(staticConfig, reportsPcap);
 
         final Path socket = dir.resolve("memif.sock");
         final Path store = dir.resolve("store");
@@ -130,6 +160,23 @@ class LiveTwoProcessEalTest
         final JsonNode collectorRunning = awaitStat(collectorCounters, collector,
             n -> n.get("counters").path("write-packets").asLong() > 0);
         assertEquals(0, collectorRunning.get("counters").get("naks-sent").asLong(), collectorRunning.toString());
+        if (negotiated)
+        {
+            final JsonNode c = running.get("counters");
+            assertEquals(3, c.get("connection connected").asLong(), running.toString());
+            assertEquals(0, c.get("connection failed").asLong(), running.toString());
+            assertEquals(3, c.get("connection reqs-sent").asLong() - c.get("connection req-timeouts").asLong(),
+                running.toString());
+            assertEquals(0, c.get("frames dropped: connection set-up in progress").asLong(), running.toString());
+            final JsonNode cc = collectorRunning.get("counters");
+            assertEquals(3, cc.get("cm-reqs-accepted").asLong(), collectorRunning.toString());
+            assertEquals(3, cc.get("metadata-acked").asLong(), collectorRunning.toString());
+            assertEquals(0, cc.get("not-connected").asLong(), "no request before its connection: " + collectorRunning);
+        }
+        else
+        {
+            assertTrue(running.get("counters").path("connection connected").isMissingNode(), running.toString());
+        }
 
         translator.destroy();
         assertTrue(translator.waitFor(30, TimeUnit.SECONDS), "translator stops on SIGTERM");
@@ -144,6 +191,20 @@ class LiveTwoProcessEalTest
         {
             assertEquals("ACTIVE", qp.get("state").asText(), summary.toString());
         }
+        if (negotiated)
+        {
+            final JsonNode regions = summary.get("connections").get("regions");
+            assertEquals(3, regions.size(), summary.toString());
+            for (final JsonNode region : regions)
+            {
+                assertEquals("CONNECTED", region.get("state").asText(), summary.toString());
+                assertTrue(region.get("qpn").asLong() >= 0x100, summary.toString());
+            }
+        }
+        else
+        {
+            assertFalse(summary.has("connections"), summary.toString());
+        }
         assertEquals(1, summary.get("arpRequestsAnswered").asLong());
         assertEquals(0, summary.get("framesDroppedPoolEmpty").asLong());
         final JsonNode finalStat = stat(translatorCounters);
@@ -153,7 +214,7 @@ class LiveTwoProcessEalTest
 
         // The collector still runs: its mapped store answers queries now.
         assertExactAnswers(config, store);
-        assertSameAnswersAsOffline(config, store, expectedStore);
+        assertSameAnswersAsOffline(config, store, staticConfig, expectedStore);
 
         collector.destroy();
         assertTrue(collector.waitFor(30, TimeUnit.SECONDS), "collector stops on SIGTERM");
@@ -163,8 +224,11 @@ class LiveTwoProcessEalTest
             .orElseThrow()).get("counters");
         assertEquals(0, counters.get("naks-sent").asLong(), collectorOut);
         assertEquals(0, counters.get("bad-icrc").asLong(), collectorOut);
+        assertEquals(0, counters.get("not-connected").asLong(), collectorOut);
         assertEquals(counters.get("frames-in").asLong(),
-            counters.get("write-packets").asLong() + counters.get("atomics").asLong(), collectorOut);
+            counters.get("write-packets").asLong() + counters.get("atomics").asLong() +
+            counters.get("cm-mads-in").asLong() + counters.get("metadata-acked").asLong() +
+            counters.get("stale-acks").asLong(), collectorOut);
         assertFalse(Files.exists(socket), "memif removes its socket");
     }
 
@@ -380,10 +444,11 @@ class LiveTwoProcessEalTest
         }
     }
 
-    private void assertSameAnswersAsOffline(final Path config, final Path live, final Path offline) throws Exception
+    private void assertSameAnswersAsOffline(
+        final Path config, final Path live, final Path offlineConfig, final Path offline) throws Exception
     {
         final String keys = dir.resolve("random-keys.txt").toString();
-        final List<JsonNode> expected = query(config, offline, "keywrite", "--keys", keys, "--json");
+        final List<JsonNode> expected = query(offlineConfig, offline, "keywrite", "--keys", keys, "--json");
         final List<JsonNode> actual = query(config, live, "keywrite", "--keys", keys, "--json");
         assertEquals(RANDOM_KEY_WRITES, expected.size());
         final Map<String, Integer> found = new LinkedHashMap<>();

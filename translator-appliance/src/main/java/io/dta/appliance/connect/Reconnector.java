@@ -1,0 +1,209 @@
+package io.dta.appliance.connect;
+
+import io.dta.appliance.engine.QueuePairSender;
+import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.config.ConnectionConfig;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reconnection of negotiated regions (translation.md §8): when the QP of a negotiated region goes to the error
+ * state (the collector sent a fatal NAK 0x61, 0x62 or 0x63, and its own QP is in the error state with it), the
+ * region is connected again through the {@link ConnectionManager} (new IDs, new starting PSN) and, once connected,
+ * its {@link QueuePairSender} is re-armed with the new QPN, R_Key, address and starting PSN
+ * ({@link TranslatorEngine#reconnect}), which re-sends the essential operations the old QP never executed.
+ * <p>
+ * Bounded: {@code connection.reconnectAttempts} attempts in a row without progress, the first at once and each
+ * further one after {@code connection.reconnectBackoffMillis × 2^(n-1)} (at most 64 times that). An attempt made
+ * progress when the re-armed QP got an acknowledgement; an attempt whose set-up failed, or whose re-armed QP went
+ * to the error state again before any acknowledgement (an operation the collector refuses every time, for
+ * instance), did not. Then the region stays in the error state, as a static region does, and is counted under
+ * {@link ConnectionCounter#RECONNECTS_EXHAUSTED}. Static regions are never reconnected: nobody could tell their
+ * collector to accept a new connection.
+ * <p>
+ * The owner's loop keeps offering received frames to the connection manager first, calls its
+ * {@link ConnectionManager#poll(long)} and then {@link #poll(long)} here, from the engine's thread. Nothing is
+ * allocated while every QP is running; a reconnection allocates (messages, a frame builder).
+ */
+public final class Reconnector
+{
+    private static final int RUNNING = 0;
+    private static final int WAITING = 1;
+    private static final int CONNECTING = 2;
+    private static final int GAVE_UP = 3;
+
+    private final ConnectionManager connections;
+    private final TranslatorEngine engine;
+    private final ConnectionConfig policy;
+    private final RegionConnection[] regions;
+    private final QueuePairSender[] senders;
+    private final int[] phase;
+    private final int[] failuresInARow;
+    private final long[] dueNanos;
+    private final boolean[] armed;
+    private final int[] armedLastAcked;
+
+    /**
+     * @param connections the manager that connected the engine's negotiated regions.
+     * @param engine      the engine built from {@link ConnectionManager#connectedConfig()}.
+     */
+    public Reconnector(final ConnectionManager connections, final TranslatorEngine engine)
+    {
+        this.connections = connections;
+        this.engine = engine;
+        this.policy = connections.timing();
+        final List<RegionConnection> list = new ArrayList<>();
+        final List<QueuePairSender> qps = new ArrayList<>();
+        for (final RegionConnection c : connections.connections())
+        {
+            final QueuePairSender sender = engine.sender(c.region().localQpn());
+            if (null != sender)
+            {
+                list.add(c);
+                qps.add(sender);
+            }
+        }
+        regions = list.toArray(new RegionConnection[0]);
+        senders = qps.toArray(new QueuePairSender[0]);
+        phase = new int[regions.length];
+        failuresInARow = new int[regions.length];
+        dueNanos = new long[regions.length];
+        armed = new boolean[regions.length];
+        armedLastAcked = new int[regions.length];
+    }
+
+    /**
+     * Starts reconnections of QPs found in the error state (when due) and re-arms QPs whose set-up finished.
+     *
+     * @param nowNanos engine clock.
+     * @return regions that changed phase.
+     */
+    public int poll(final long nowNanos)
+    {
+        int work = 0;
+        for (int i = 0; i < regions.length; i++)
+        {
+            switch (phase[i])
+            {
+                case RUNNING -> work += running(i, nowNanos);
+                case WAITING ->
+                {
+                    if (nowNanos - dueNanos[i] >= 0)
+                    {
+                        phase[i] = CONNECTING;
+                        connections.reconnect(regions[i], nowNanos);
+                        work++;
+                    }
+                }
+                case CONNECTING -> work += connecting(i, nowNanos);
+                default ->
+                {
+                    // Gave up: the QP stays in the error state.
+                }
+            }
+        }
+        return work;
+    }
+
+    private int running(final int i, final long nowNanos)
+    {
+        final QueuePairSender sender = senders[i];
+        if (armed[i] && sender.lastAckedPsn() != armedLastAcked[i])
+        {
+            // The re-armed QP was acknowledged: that attempt worked, the count starts afresh.
+            armed[i] = false;
+            failuresInARow[i] = 0;
+        }
+        if (QueuePairSender.State.ERROR != sender.state())
+        {
+            return 0;
+        }
+        armed[i] = false;
+        if (failuresInARow[i] >= policy.reconnectAttempts())
+        {
+            giveUp(i);
+            return 1;
+        }
+        phase[i] = WAITING;
+        dueNanos[i] = nowNanos + policy.reconnectBackoffNanos(failuresInARow[i]);
+        return 1;
+    }
+
+    private int connecting(final int i, final long nowNanos)
+    {
+        final RegionConnection c = regions[i];
+        switch (c.state())
+        {
+            case CONNECTED ->
+            {
+                final int resent = engine.reconnect(c.connectedRegion(), nowNanos);
+                connections.count(ConnectionCounter.RECONNECTS);
+                failuresInARow[i]++;
+                armed[i] = true;
+                armedLastAcked[i] = senders[i].lastAckedPsn();
+                phase[i] = RUNNING;
+                System.err.printf("dta: %s reconnected (attempt %d): QPN 0x%06x, R_Key 0x%08x, address 0x%x, " +
+                    "starting PSN 0x%06x; %d essential operation(s) sent again%n", c.describe(), failuresInARow[i],
+                    c.remoteQpn(), c.rkey(), c.address(), c.startPsn(), resent);
+                return 1;
+            }
+            case FAILED ->
+            {
+                connections.count(ConnectionCounter.RECONNECT_FAILURES);
+                failuresInARow[i]++;
+                System.err.println("dta: reconnecting " + c.describe() + " failed (attempt " + failuresInARow[i] +
+                    "): " + c.failure());
+                if (failuresInARow[i] >= policy.reconnectAttempts())
+                {
+                    giveUp(i);
+                    return 1;
+                }
+                phase[i] = WAITING;
+                dueNanos[i] = nowNanos + policy.reconnectBackoffNanos(failuresInARow[i]);
+                return 1;
+            }
+            default ->
+            {
+                return 0;
+            }
+        }
+    }
+
+    private void giveUp(final int i)
+    {
+        phase[i] = GAVE_UP;
+        if (policy.reconnectAttempts() > 0)
+        {
+            connections.count(ConnectionCounter.RECONNECTS_EXHAUSTED);
+            System.err.println("dta: " + regions[i].describe() + " stays in the error state: " +
+                policy.reconnectAttempts() + " reconnection attempt(s) in a row without progress");
+        }
+    }
+
+    /**
+     * @return regions whose reconnection is waiting for its back-off or its set-up.
+     */
+    public int inProgress()
+    {
+        int n = 0;
+        for (final int p : phase)
+        {
+            n += WAITING == p || CONNECTING == p ? 1 : 0;
+        }
+        return n;
+    }
+
+    /**
+     * @return regions given up (they stay in the error state).
+     */
+    public int givenUp()
+    {
+        int n = 0;
+        for (final int p : phase)
+        {
+            n += GAVE_UP == p ? 1 : 0;
+        }
+        return n;
+    }
+}

@@ -1,0 +1,207 @@
+package io.dta.appliance.demo;
+
+import io.dta.appliance.connect.ConnectionCounter;
+import io.dta.appliance.connect.RegionConnection;
+import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.QueuePairSender;
+import io.dta.appliance.gen.GeneratorSettings;
+import io.dta.appliance.gen.ReportGenerator;
+import io.dta.collector.responder.ResponderCounter;
+import io.dta.collector.store.CollectorStore;
+import io.dta.collector.store.NegotiatedRegions;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.CollectorConfig;
+import io.dta.config.ConfigDefaults;
+import io.dta.config.ConfigLoader;
+import io.dta.config.RegionConfig;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Reconnection closed loop: the soft collector refuses one request (NAK 0x62, its QP in the error state), the
+ * appliance connects the negotiated region again and re-arms its QP, and every essential operation lands: the
+ * stores equal those of a run without the error. A static region stays in the error state.
+ */
+class ReconnectionTest
+{
+    private static final int REPORTS = 20_000;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldReconnectANegotiatedRegionAndLandEveryEssentialOperation() throws Exception
+    {
+        final ApplianceConfig config = ConfigDefaults.load();
+        for (final long inject : new long[] { 1, 777, 5_000 })
+        {
+            final Run clean = run(config, true, 0, 11, "clean-" + inject);
+            final Run faulty = run(config, true, inject, 11, "faulty-" + inject);
+            final String why = "inject at request " + inject;
+            assertEquals(1, faulty.demo.injectedErrors(), why);
+            assertEquals(1, faulty.demo.responder().counter(ResponderCounter.REMOTE_ACCESS_ERRORS), why);
+            assertEquals(1, faulty.demo.engine().counters().get(EngineCounter.NAK_FATAL_IN), why);
+            assertEquals(1, faulty.demo.connections().counter(ConnectionCounter.RECONNECT_ATTEMPTS), why);
+            assertEquals(1, faulty.demo.connections().counter(ConnectionCounter.RECONNECTS), why);
+            assertEquals(0, faulty.demo.connections().counter(ConnectionCounter.RECONNECT_FAILURES), why);
+            assertTrue(faulty.demo.quiescent(), why);
+            assertEquals(0, faulty.demo.essentialOutstanding(), why);
+            long reconnects = 0;
+            for (final QueuePairSender s : faulty.demo.engine().senders())
+            {
+                assertEquals(QueuePairSender.State.ACTIVE, s.state(), why + " " + s.path().name());
+                reconnects += s.reconnects();
+            }
+            assertEquals(1, reconnects, why);
+            final RegionConnection again = faulty.demo.connections().connections().stream()
+                .filter(c -> c.attempts() == 2).findFirst().orElseThrow();
+            assertEquals(RegionConnection.State.CONNECTED, again.state());
+            final QueuePairSender rearmed = faulty.demo.engine().sender(again.region().localQpn());
+            assertEquals(again.startPsn(), rearmed.path().startPsn(), "the re-armed QP starts at the new REQ's PSN");
+            assertEquals(again.remoteQpn(), rearmed.path().remoteQpn());
+            assertEquals(again.rkey(), rearmed.path().rkey() & 0xFFFF_FFFFL);
+            assertEquals(clean.memory.keySet(), faulty.memory.keySet());
+            for (final Map.Entry<String, byte[]> e : clean.memory.entrySet())
+            {
+                assertArrayEquals(e.getValue(), faulty.memory.get(e.getKey()), why + ": " + e.getKey());
+            }
+            clean.close();
+            faulty.close();
+        }
+    }
+
+    @Test
+    void shouldLeaveAStaticRegionInTheErrorState() throws Exception
+    {
+        final Run faulty = run(ConfigDefaults.load(), false, 100, 5, "static");
+        assertEquals(1, faulty.demo.injectedErrors());
+        assertEquals(null, faulty.demo.reconnector());
+        int inError = 0;
+        for (final QueuePairSender s : faulty.demo.engine().senders())
+        {
+            inError += QueuePairSender.State.ERROR == s.state() ? 1 : 0;
+            assertEquals(0, s.reconnects());
+        }
+        assertEquals(1, inError);
+        // Essential operations of the QP wait in its ring for good; none is lost silently.
+        assertTrue(faulty.demo.essentialOutstanding() > 0);
+        faulty.close();
+    }
+
+    @Test
+    void shouldLeaveANegotiatedRegionInErrorWithoutReconnectAttempts() throws Exception
+    {
+        final ApplianceConfig config = ConfigLoader.load(ConfigDefaults.yaml().replace("retryCount: 7",
+            "retryCount: 7\n  reconnectAttempts: 0"));
+        assertEquals(0, config.connection().reconnectAttempts());
+        final Run faulty = run(config, true, 100, 5, "no-reconnect");
+        assertEquals(0, faulty.demo.connections().counter(ConnectionCounter.RECONNECT_ATTEMPTS));
+        assertEquals(0, faulty.demo.connections().counter(ConnectionCounter.RECONNECTS_EXHAUSTED));
+        assertEquals(1, faulty.demo.reconnector().givenUp());
+        faulty.close();
+    }
+
+    private record Run(ClosedLoopDemo demo, List<CollectorStore> stores, Map<String, byte[]> memory)
+    {
+        void close()
+        {
+            stores.forEach(CollectorStore::close);
+        }
+    }
+
+    private Run run(
+        final ApplianceConfig config, final boolean negotiate, final long inject, final long seed, final String name)
+        throws Exception
+    {
+        final ApplianceConfig collectorSide = negotiate ?
+            DemoNegotiation.collectorSide(NegotiatedRegions.assign(config)) : NegotiatedRegions.assign(config);
+        final ApplianceConfig translatorSide = DemoNegotiation.translatorSide(collectorSide);
+        final Path storeDir = Files.createDirectories(dir.resolve(name));
+        final List<CollectorStore> stores = new ArrayList<>();
+        for (final CollectorConfig collector : collectorSide.collectors())
+        {
+            stores.add(CollectorStore.create(storeDir, collectorSide, collector));
+        }
+        final ClosedLoopDemo demo = new ClosedLoopDemo(translatorSide, collectorSide, stores, 0.0, seed)
+            .injectRemoteAccessError(inject);
+        assertTrue(demo.connect());
+        // Every report essential: whatever the error cost must be sent again, so the stores equal a clean run's.
+        final ReportGenerator generator = new ReportGenerator(collectorSide,
+            new GeneratorSettings().seed(seed).essentialFraction(1.0));
+        demo.run(source(generator));
+        final Map<String, byte[]> memory = new LinkedHashMap<>();
+        for (int i = 0; i < stores.size(); i++)
+        {
+            for (final RegionConfig region : collectorSide.collectors().get(i).regions())
+            {
+                final UnsafeBuffer m = stores.get(i).memory(region);
+                final byte[] bytes = new byte[(int)region.length()];
+                m.getBytes(0, bytes);
+                memory.put(region.path(), bytes);
+            }
+        }
+        assertNotEquals(0, memory.size());
+        return new Run(demo, stores, memory);
+    }
+
+    private static ClosedLoopDemo.ReportSource source(final ReportGenerator generator)
+    {
+        final UnsafeBuffer frame = new UnsafeBuffer(ByteBuffer.allocateDirect(ReportGenerator.MAX_FRAME_LENGTH));
+        return new ClosedLoopDemo.ReportSource()
+        {
+            private int produced;
+            private int length;
+
+            @Override
+            public boolean next()
+            {
+                if (produced == REPORTS)
+                {
+                    return false;
+                }
+                produced++;
+                length = generator.next(frame, 0);
+                return true;
+            }
+
+            @Override
+            public DirectBuffer buffer()
+            {
+                return frame;
+            }
+
+            @Override
+            public int offset()
+            {
+                return 0;
+            }
+
+            @Override
+            public int length()
+            {
+                return length;
+            }
+
+            @Override
+            public long timeNanos()
+            {
+                return generator.timestampNanos();
+            }
+        };
+    }
+}

@@ -2,11 +2,9 @@ package io.dta.appliance.dpdk;
 
 import io.dta.appliance.engine.FrameSink;
 import io.dta.dpdk.EthPort;
-import io.dta.dpdk.Mbuf;
 import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.Mempool;
 import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A {@link FrameSink} whose frames are written straight into mbufs: {@link #claim(int)} hands out the data room
@@ -18,20 +16,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public final class MbufFrameSink implements FrameSink, AutoCloseable
 {
-    private final Mempool pool;
     private final EthPort port;
     private final boolean lossless;
-    private final MbufArray stash;
+    private final MbufStash stash;
     private final MbufArray tx;
-    private final Mbuf mbuf = new Mbuf();
-    private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
-    private int stashIndex;
-    private int stashCount;
     private int txCount;
-    private long claimed;
     private long framesSent;
     private long framesDropped;
-    private long claimFailures;
 
     /**
      * @param pool     where frame mbufs come from.
@@ -41,10 +32,9 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
      */
     public MbufFrameSink(final Mempool pool, final EthPort port, final int burst, final boolean lossless)
     {
-        this.pool = pool;
         this.port = port;
         this.lossless = lossless;
-        this.stash = new MbufArray(burst);
+        this.stash = new MbufStash(pool, burst);
         this.tx = new MbufArray(burst);
     }
 
@@ -54,7 +44,7 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
     @Override
     public MutableDirectBuffer buffer()
     {
-        return buffer;
+        return stash.buffer();
     }
 
     /**
@@ -63,29 +53,7 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
     @Override
     public int claim(final int maxLength)
     {
-        if (0 == claimed)
-        {
-            if (stashIndex == stashCount)
-            {
-                stashIndex = 0;
-                stashCount = 0;
-                if (!pool.allocBulk(stash, stash.capacity()))
-                {
-                    claimFailures++;
-                    return -1;
-                }
-                stashCount = stash.capacity();
-            }
-            claimed = stash.get(stashIndex++);
-        }
-        mbuf.wrap(claimed);
-        if (mbuf.room() < maxLength)
-        {
-            claimFailures++;
-            return -1;
-        }
-        mbuf.wrapRoom(buffer);
-        return 0;
+        return stash.claim(maxLength);
     }
 
     /**
@@ -94,9 +62,7 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
     @Override
     public void commit(final int offset, final int length, final long timeNanos)
     {
-        mbuf.wrap(claimed).length(length);
-        tx.set(txCount++, claimed);
-        claimed = 0;
+        tx.set(txCount++, stash.take(length));
         if (txCount == tx.capacity())
         {
             flush();
@@ -164,7 +130,7 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
      */
     public long claimFailures()
     {
-        return claimFailures;
+        return stash.claimFailures();
     }
 
     /**
@@ -174,14 +140,6 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
     public void close()
     {
         flush();
-        if (0 != claimed)
-        {
-            Mempool.free(claimed);
-            claimed = 0;
-        }
-        while (stashIndex < stashCount)
-        {
-            Mempool.free(stash.get(stashIndex++));
-        }
+        stash.close();
     }
 }

@@ -1,14 +1,12 @@
 package io.dta.appliance.live;
 
+import io.dta.appliance.dpdk.MbufStash;
 import io.dta.appliance.engine.FrameSink;
 import io.dta.codec.EthernetFlyweight;
 import io.dta.codec.UdpFlyweight;
-import io.dta.dpdk.Mbuf;
-import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.Mempool;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 
@@ -21,17 +19,10 @@ import java.nio.ByteOrder;
  */
 public final class LiveFrameSink implements FrameSink, AutoCloseable
 {
-    private final Mempool pool;
     private final TxQueue roce;
     private final TxQueue other;
-    private final MbufArray stash;
-    private final Mbuf mbuf = new Mbuf();
-    private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
+    private final MbufStash stash;
     private final EthernetFlyweight ethernet = new EthernetFlyweight();
-    private int stashIndex;
-    private int stashCount;
-    private long claimed;
-    private long claimFailures;
 
     /**
      * @param pool  where frame mbufs come from.
@@ -41,10 +32,9 @@ public final class LiveFrameSink implements FrameSink, AutoCloseable
      */
     public LiveFrameSink(final Mempool pool, final TxQueue roce, final TxQueue other, final int burst)
     {
-        this.pool = pool;
         this.roce = roce;
         this.other = other;
-        this.stash = new MbufArray(burst);
+        this.stash = new MbufStash(pool, burst);
     }
 
     /**
@@ -53,7 +43,7 @@ public final class LiveFrameSink implements FrameSink, AutoCloseable
     @Override
     public MutableDirectBuffer buffer()
     {
-        return buffer;
+        return stash.buffer();
     }
 
     /**
@@ -62,29 +52,7 @@ public final class LiveFrameSink implements FrameSink, AutoCloseable
     @Override
     public int claim(final int maxLength)
     {
-        if (0 == claimed)
-        {
-            if (stashIndex == stashCount)
-            {
-                stashIndex = 0;
-                stashCount = 0;
-                if (!pool.allocBulk(stash, stash.capacity()))
-                {
-                    claimFailures++;
-                    return -1;
-                }
-                stashCount = stash.capacity();
-            }
-            claimed = stash.get(stashIndex++);
-        }
-        mbuf.wrap(claimed);
-        if (mbuf.room() < maxLength)
-        {
-            claimFailures++;
-            return -1;
-        }
-        mbuf.wrapRoom(buffer);
-        return 0;
+        return stash.claim(maxLength);
     }
 
     /**
@@ -94,9 +62,7 @@ public final class LiveFrameSink implements FrameSink, AutoCloseable
     public void commit(final int offset, final int length, final long timeNanos)
     {
         final TxQueue queue = isRoce(length) ? roce : other;
-        mbuf.wrap(claimed).length(length);
-        queue.add(claimed);
-        claimed = 0;
+        queue.add(stash.take(length));
     }
 
     /**
@@ -114,10 +80,8 @@ public final class LiveFrameSink implements FrameSink, AutoCloseable
         {
             return false;
         }
-        buffer.putBytes(0, frame, offset, length);
-        mbuf.wrap(claimed).length(length);
-        queue.add(claimed);
-        claimed = 0;
+        stash.buffer().putBytes(0, frame, offset, length);
+        queue.add(stash.take(length));
         return true;
     }
 
@@ -127,6 +91,7 @@ public final class LiveFrameSink implements FrameSink, AutoCloseable
         {
             return true;
         }
+        final MutableDirectBuffer buffer = stash.buffer();
         ethernet.wrap(buffer, 0);
         if (length < EthernetFlyweight.HEADER_LENGTH + 2 * EthernetFlyweight.VLAN_TAG_LENGTH + 28)
         {
@@ -147,7 +112,7 @@ public final class LiveFrameSink implements FrameSink, AutoCloseable
      */
     public long claimFailures()
     {
-        return claimFailures;
+        return stash.claimFailures();
     }
 
     /**
@@ -156,14 +121,6 @@ public final class LiveFrameSink implements FrameSink, AutoCloseable
     @Override
     public void close()
     {
-        if (0 != claimed)
-        {
-            Mempool.free(claimed);
-            claimed = 0;
-        }
-        while (stashIndex < stashCount)
-        {
-            Mempool.free(stash.get(stashIndex++));
-        }
+        stash.close();
     }
 }

@@ -15,8 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,7 +55,7 @@ class LiveTwoProcessEalTest
     @TempDir
     Path dir;
 
-    private final List<byte[]> reports = new ArrayList<>();
+    private final ReportFrames reports = new ReportFrames(COLLECTOR_IP);
     private final List<Process> processes = new ArrayList<>();
     private final List<String> prefixes = new ArrayList<>();
 
@@ -314,26 +312,26 @@ class LiveTwoProcessEalTest
         for (int i = 0; i < RANDOM_KEY_WRITES; i++)
         {
             final int key = 1_000_000 + random.nextInt(1 << 20);
-            keyWrite(1 + random.nextInt(4), key, random.nextInt());
+            reports.keyWrite(1 + random.nextInt(4), key, random.nextInt());
             keys.append(key).append('\n');
         }
         Files.writeString(dir.resolve("random-keys.txt"), keys);
-        keyWrite(4, 0x0A0B0C0D, 0xCAFEBABE);
-        keyWrite(1, 7, 1234);
-        keyWrite(3, 99, 1);
-        keyWrite(3, 99, 0xFFFFFFFF);
-        keyIncrement(4, 5, 10);
-        keyIncrement(2, 6, 1L << 63);
-        keyIncrement(4, 5, 32);
-        keyIncrement(2, 6, 3);
+        reports.keyWrite(4, 0x0A0B0C0D, 0xCAFEBABE);
+        reports.keyWrite(1, 7, 1234);
+        reports.keyWrite(3, 99, 1);
+        reports.keyWrite(3, 99, 0xFFFFFFFF);
+        reports.keyIncrement(4, 5, 10);
+        reports.keyIncrement(2, 6, 1L << 63);
+        reports.keyIncrement(4, 5, 32);
+        reports.keyIncrement(2, 6, 3);
         for (int i = 1; i <= 10; i++)
         {
-            append(0, 100 + i);
-            append(1, 0xF0000000 + i);
+            reports.append(0, 100 + i);
+            reports.append(1, 0xF0000000 + i);
         }
         for (int hop = 1; hop <= 5; hop++)
         {
-            postcard(0xABCD, hop, 1000 + hop);
+            reports.postcard(0xABCD, hop, 1000 + hop);
         }
 
         final Path path = dir.resolve("reports.pcap");
@@ -459,47 +457,5 @@ class LiveTwoProcessEalTest
         }
         assertTrue(found.getOrDefault("true", 0) > RANDOM_KEY_WRITES / 2, "most keys are found: " + found +
             " " + HexFormat.of().toHexDigits(SEED));
-    }
-
-    /** One report frame: Ethernet, IPv4 (to the collector), UDP to 40040, 3-byte DTA base header, sub-header. */
-    private void report(final int opcode, final byte[] subHeader)
-    {
-        final int udpLength = 8 + 3 + subHeader.length;
-        final ByteBuffer b = ByteBuffer.allocate(14 + 20 + udpLength).order(ByteOrder.BIG_ENDIAN);
-        b.put(new byte[] { 2, 0, 10, 0, 0, 0x65, 2, 0, 10, 0, 0, 1 }).putShort((short)0x0800);
-        b.put((byte)0x45).put((byte)0).putShort((short)(20 + udpLength)).putShort((short)reports.size())
-            .putShort((short)0x4000).put((byte)64).put((byte)17).putShort((short)0)
-            .putInt(0x0A000001).putInt(COLLECTOR_IP);
-        int sum = 0;
-        for (int i = 14; i < 34; i += 2)
-        {
-            sum += b.getShort(i) & 0xFFFF;
-        }
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        b.putShort(24, (short)~sum);
-        b.putShort((short)5000).putShort((short)40040).putShort((short)udpLength).putShort((short)0);
-        b.put((byte)opcode).put((byte)reports.size()).put((byte)0).put(subHeader);
-        reports.add(b.array());
-    }
-
-    private void keyWrite(final int n, final int key, final int data)
-    {
-        report(0x01, ByteBuffer.allocate(9).put((byte)n).putInt(key).putInt(data).array());
-    }
-
-    private void keyIncrement(final int n, final int key, final long counter)
-    {
-        report(0x03, ByteBuffer.allocate(13).put((byte)n).putInt(key).putLong(counter).array());
-    }
-
-    private void append(final int list, final int data)
-    {
-        report(0x02, ByteBuffer.allocate(8).putInt(list).putInt(data).array());
-    }
-
-    private void postcard(final int key, final int hop, final int data)
-    {
-        report(0x04, ByteBuffer.allocate(9).putInt(key).put((byte)hop).putInt(data).array());
     }
 }

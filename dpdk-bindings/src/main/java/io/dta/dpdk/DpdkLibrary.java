@@ -2,10 +2,8 @@ package io.dta.dpdk;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.SymbolLookup;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -114,56 +112,10 @@ public final class DpdkLibrary
     }
 
     /**
-     * @return the paths where the shim is looked for, in order.
+     * @return the paths where the shim is looked for, in order ({@link NativeLibraryPaths}).
      */
     public static List<Path> candidates()
     {
-        final List<Path> paths = new ArrayList<>();
-        final String property = System.getProperty(SHIM_PROPERTY);
-        if (null != property && !property.isBlank())
-        {
-            paths.add(Path.of(property).toAbsolutePath());
-        }
-        final String env = System.getenv("DTA_SHIM");
-        if (null != env && !env.isBlank())
-        {
-            paths.add(Path.of(env).toAbsolutePath());
-        }
-        final Path codeSource = codeSource();
-        if (null != codeSource)
-        {
-            // .../translator-appliance/target/dta.jar or .../dpdk-bindings/target/classes
-            final Path dir = Files.isDirectory(codeSource) ? codeSource : codeSource.getParent();
-            if (null != dir)
-            {
-                paths.add(dir.resolve("lib").resolve(SHIM_FILE));
-                final Path parent = dir.getParent();
-                if (null != parent)
-                {
-                    paths.add(parent.resolve("lib").resolve(SHIM_FILE));
-                    paths.add(parent.resolve("native").resolve(SHIM_FILE));
-                    final Path project = parent.getParent();
-                    if (null != project)
-                    {
-                        paths.add(project.resolve("dpdk-bindings").resolve("target").resolve("native")
-                            .resolve(SHIM_FILE));
-                    }
-                }
-            }
-        }
-        return paths;
-    }
-
-    private static Path codeSource()
-    {
-        try
-        {
-            final var source = DpdkLibrary.class.getProtectionDomain().getCodeSource();
-            return null == source ? null : Path.of(source.getLocation().toURI()).toAbsolutePath();
-        }
-        catch (final URISyntaxException | SecurityException | IllegalArgumentException ex)
-        {
-            return null;
-        }
+        return NativeLibraryPaths.candidates(DpdkLibrary.class, SHIM_PROPERTY, "DTA_SHIM", SHIM_FILE, "dpdk-bindings");
     }
 }

@@ -9,6 +9,7 @@ import io.dta.config.RegionConfig;
 import io.dta.dpdk.DpdkLibrary;
 import io.dta.dpdk.DpdkUnavailableException;
 import io.dta.dpdk.Mempool;
+import io.dta.dpdk.NativeLibraryPaths;
 import io.dta.appliance.engine.TranslatorEngine;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -19,7 +20,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -600,54 +600,10 @@ public final class CReference implements AutoCloseable
     }
 
     /**
-     * @return the paths where the library is looked for, in order.
+     * @return the paths where the library is looked for, in order ({@link NativeLibraryPaths}).
      */
     public static List<Path> candidates()
     {
-        final List<Path> paths = new ArrayList<>();
-        final String property = System.getProperty(LIBRARY_PROPERTY);
-        if (null != property && !property.isBlank())
-        {
-            paths.add(Path.of(property).toAbsolutePath());
-        }
-        final String env = System.getenv("DTA_CREF");
-        if (null != env && !env.isBlank())
-        {
-            paths.add(Path.of(env).toAbsolutePath());
-        }
-        final Path codeSource = codeSource();
-        if (null != codeSource)
-        {
-            // .../translator-appliance/target/dta.jar or .../translator-appliance/target/classes
-            final Path dir = Files.isDirectory(codeSource) ? codeSource : codeSource.getParent();
-            if (null != dir)
-            {
-                paths.add(dir.resolve("lib").resolve(LIBRARY_FILE));
-                Path ancestor = dir.getParent();
-                for (int i = 0; i < 3 && null != ancestor; i++, ancestor = ancestor.getParent())
-                {
-                    final Path inTree = ancestor.resolve("perf").resolve("target").resolve("native")
-                        .resolve(LIBRARY_FILE);
-                    if (!paths.contains(inTree))
-                    {
-                        paths.add(inTree);
-                    }
-                }
-            }
-        }
-        return paths;
-    }
-
-    private static Path codeSource()
-    {
-        try
-        {
-            final var source = CReference.class.getProtectionDomain().getCodeSource();
-            return null == source ? null : Path.of(source.getLocation().toURI()).toAbsolutePath();
-        }
-        catch (final URISyntaxException | SecurityException | IllegalArgumentException ex)
-        {
-            return null;
-        }
+        return NativeLibraryPaths.candidates(CReference.class, LIBRARY_PROPERTY, "DTA_CREF", LIBRARY_FILE, "perf");
     }
 }

@@ -1,6 +1,7 @@
 package io.dta.appliance.dpdk;
 
 import io.dta.appliance.engine.FrameSink;
+import io.dta.appliance.engine.HeldFrame;
 import io.dta.dpdk.EthPort;
 import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.Mempool;
@@ -62,7 +63,39 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
     @Override
     public void commit(final int offset, final int length, final long timeNanos)
     {
-        tx.set(txCount++, stash.take(length));
+        enqueue(stash.take(length));
+    }
+
+    /**
+     * Lends the held frame an mbuf of its own: it is built there and never copied.
+     */
+    @Override
+    public boolean claimHeld(final HeldFrame frame, final int maxLength)
+    {
+        return stash.lend(frame, maxLength);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public void commitHeld(final HeldFrame frame, final int length, final long timeNanos)
+    {
+        enqueue(stash.takeLent(frame, length));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public void abandonHeld(final HeldFrame frame)
+    {
+        stash.giveBack(frame);
+    }
+
+    private void enqueue(final long mbuf)
+    {
+        tx.set(txCount++, mbuf);
         if (txCount == tx.capacity())
         {
             flush();

@@ -1,5 +1,6 @@
 package io.dta.appliance.dpdk;
 
+import io.dta.appliance.engine.HeldFrame;
 import io.dta.dpdk.Mbuf;
 import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.Mempool;
@@ -50,18 +51,11 @@ public final class MbufStash implements AutoCloseable
     {
         if (0 == claimed)
         {
-            if (stashIndex == stashCount)
+            claimed = next();
+            if (0 == claimed)
             {
-                stashIndex = 0;
-                stashCount = 0;
-                if (!pool.allocBulk(stash, stash.capacity()))
-                {
-                    claimFailures++;
-                    return -1;
-                }
-                stashCount = stash.capacity();
+                return -1;
             }
-            claimed = stash.get(stashIndex++);
         }
         mbuf.wrap(claimed);
         if (mbuf.room() < maxLength)
@@ -71,6 +65,72 @@ public final class MbufStash implements AutoCloseable
         }
         mbuf.wrapRoom(buffer);
         return 0;
+    }
+
+    /**
+     * Lends a fresh mbuf to a held frame, which may wait while other frames are claimed and taken.
+     *
+     * @param frame     the held frame, pointed at the mbuf's data room.
+     * @param maxLength the most bytes the frame may take.
+     * @return false when the pool is empty or the room too small (counted in {@link #claimFailures()}).
+     */
+    public boolean lend(final HeldFrame frame, final int maxLength)
+    {
+        final long address = next();
+        if (0 == address)
+        {
+            return false;
+        }
+        mbuf.wrap(address);
+        final int room = mbuf.room();
+        if (room < maxLength)
+        {
+            Mempool.free(address);
+            claimFailures++;
+            return false;
+        }
+        frame.lend(address, mbuf.dataAddress(), room);
+        return true;
+    }
+
+    /**
+     * Finishes a held frame: sets its mbuf's length and hands the mbuf over (to a tx queue, which frees it).
+     *
+     * @param frame  a frame lent an mbuf by {@link #lend}.
+     * @param length the frame's length.
+     * @return the mbuf's address.
+     */
+    public long takeLent(final HeldFrame frame, final int length)
+    {
+        final long address = frame.handle();
+        mbuf.wrap(address).length(length);
+        return address;
+    }
+
+    /**
+     * Returns the mbuf of a held frame that will not be sent.
+     *
+     * @param frame a frame lent an mbuf by {@link #lend}.
+     */
+    public void giveBack(final HeldFrame frame)
+    {
+        Mempool.free(frame.handle());
+    }
+
+    private long next()
+    {
+        if (stashIndex == stashCount)
+        {
+            stashIndex = 0;
+            stashCount = 0;
+            if (!pool.allocBulk(stash, stash.capacity()))
+            {
+                claimFailures++;
+                return 0;
+            }
+            stashCount = stash.capacity();
+        }
+        return stash.get(stashIndex++);
     }
 
     /**

@@ -32,4 +32,42 @@ public interface FrameSink
      * @param timeNanos the engine clock when the frame left.
      */
     void commit(int offset, int length, long timeNanos);
+
+    /**
+     * Claims room for a frame that stays uncommitted while other frames are claimed and committed: a QP's newest
+     * frame, held back until the next one comes (or the QP goes idle). A sink that can lend such memory points
+     * {@code frame} at it with {@link HeldFrame#lend}; one that only inspects and discards frames may let the
+     * sender build in its own staging with {@link HeldFrame#useStaging}. Either returns true, and the frame then
+     * leaves through {@link #commitHeld} or {@link #abandonHeld}. The default returns false: the sender builds in
+     * its staging buffer and later copies the frame in through {@link #claim}.
+     *
+     * @param frame     the sender's held frame.
+     * @param maxLength the most bytes the frame may take.
+     * @return true when the claim was taken.
+     */
+    default boolean claimHeld(final HeldFrame frame, final int maxLength)
+    {
+        return false;
+    }
+
+    /**
+     * Sends a frame claimed with {@link #claimHeld}.
+     *
+     * @param frame     the held frame.
+     * @param length    the frame's final length.
+     * @param timeNanos the engine clock when the frame left.
+     */
+    default void commitHeld(final HeldFrame frame, final int length, final long timeNanos)
+    {
+        throw new UnsupportedOperationException("this sink takes no held claims");
+    }
+
+    /**
+     * Gives back a frame claimed with {@link #claimHeld} that will never be sent (the QP resynchronised or failed).
+     *
+     * @param frame the held frame.
+     */
+    default void abandonHeld(final HeldFrame frame)
+    {
+    }
 }

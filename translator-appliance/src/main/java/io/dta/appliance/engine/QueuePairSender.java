@@ -46,12 +46,6 @@ public final class QueuePairSender
      */
     private static final int MAX_HEADERS = 128;
 
-    /**
-     * Frames are built 2 bytes into the staging buffer (Linux's NET_IP_ALIGN) so that the IPv4 header, and with
-     * it the ICRC's CRC pass, is 8-byte aligned.
-     */
-    private static final int HELD_OFFSET = 2;
-
     private final long configuredBaseAddress;
     private QpPath path;
     private RoceFrameBuilder builder;
@@ -66,7 +60,8 @@ public final class QueuePairSender
     private final int maxOutstandingAtomics;
     private final boolean openLoop;
 
-    private final UnsafeBuffer held;
+    private final UnsafeBuffer probe;
+    private final HeldFrame held;
     private boolean hasHeld;
     private int heldLength;
     private int heldPsn;
@@ -139,8 +134,8 @@ public final class QueuePairSender
         final SenderSettings settings,
         final int maxPayload)
     {
-        this.held = new UnsafeBuffer(ByteBuffer.allocateDirect(
-            HELD_OFFSET + Math.max(MAX_FRAME, MAX_HEADERS + maxPayload)));
+        this.held = new HeldFrame(Math.max(MAX_FRAME, MAX_HEADERS + maxPayload));
+        this.probe = new UnsafeBuffer(ByteBuffer.allocateDirect(HeldFrame.STAGING_OFFSET + MAX_HEADERS));
         this.path = builder.path();
         this.builder = builder;
         this.configuredBaseAddress = path.baseAddress();
@@ -265,7 +260,7 @@ public final class QueuePairSender
         counters.add(EngineCounter.ESSENTIAL_RESENT, resend);
         if (hasHeld)
         {
-            hasHeld = false;
+            abandonHeld();
             counters.increment(EngineCounter.DROP_QP_ERROR);
         }
         builder = newBuilder;
@@ -538,8 +533,9 @@ public final class QueuePairSender
     {
         releaseHeld(false, nowNanos);
         final int psn = nextPsn;
-        heldLength = builder.writeOnly(held, HELD_OFFSET, psn, false, address + addressOffset, payload, offset,
-            length);
+        claimHeld(MAX_HEADERS + length);
+        heldLength = builder.writeOnly(held.buffer(), held.offset(), psn, false, address + addressOffset, payload,
+            offset, length);
         return hold(psn, nowNanos);
     }
 
@@ -547,13 +543,35 @@ public final class QueuePairSender
     {
         releaseHeld(false, nowNanos);
         final int psn = nextPsn;
-        heldLength = builder.fetchAdd(held, HELD_OFFSET, psn, false, address + addressOffset, addend);
+        claimHeld(MAX_HEADERS);
+        heldLength = builder.fetchAdd(held.buffer(), held.offset(), psn, false, address + addressOffset, addend);
         if (!openLoop)
         {
             atomicPsns[(atomicHead + outstandingAtomics) % atomicPsns.length] = psn;
             outstandingAtomics++;
         }
         return hold(psn, nowNanos);
+    }
+
+    private void claimHeld(final int maxLength)
+    {
+        if (sink.claimHeld(held, maxLength))
+        {
+            held.inSink(true);
+        }
+        else
+        {
+            held.useStaging();
+        }
+    }
+
+    private void abandonHeld()
+    {
+        hasHeld = false;
+        if (held.inSink())
+        {
+            sink.abandonHeld(held);
+        }
     }
 
     private boolean hold(final int psn, final long nowNanos)
@@ -581,7 +599,7 @@ public final class QueuePairSender
         final boolean ackReq = heldAckReq || idle;
         if (ackReq)
         {
-            builder.requestAck(held, HELD_OFFSET, heldLength);
+            builder.requestAck(held.buffer(), held.offset(), heldLength);
             sinceAckReq = 0;
             if (!awaitingAck)
             {
@@ -590,10 +608,16 @@ public final class QueuePairSender
             }
             awaitedPsn = heldPsn;
         }
-        transmit(held, heldLength, nowNanos);
+        if (held.inSink())
+        {
+            sink.commitHeld(held, heldLength, nowNanos);
+            sent(heldLength);
+            return;
+        }
+        transmit(held.buffer(), held.offset(), heldLength, nowNanos);
     }
 
-    private void transmit(final DirectBuffer frame, final int length, final long nowNanos)
+    private void transmit(final DirectBuffer frame, final int frameOffset, final int length, final long nowNanos)
     {
         final int offset = sink.claim(length);
         if (offset < 0)
@@ -602,8 +626,13 @@ public final class QueuePairSender
             return;
         }
         final MutableDirectBuffer out = sink.buffer();
-        out.putBytes(offset, frame, HELD_OFFSET, length);
+        out.putBytes(offset, frame, frameOffset, length);
         sink.commit(offset, length, nowNanos);
+        sent(length);
+    }
+
+    private void sent(final int length)
+    {
         framesOut++;
         bytesOut += length;
         counters.increment(EngineCounter.ROCE_FRAMES_OUT);
@@ -639,8 +668,9 @@ public final class QueuePairSender
         releaseHeld(true, nowNanos);
         // A zero-length WRITE on an already-executed PSN is a duplicate: the responder answers with an ACK for
         // its expected PSN - 1, whatever happened to the earlier ACKs and NAKs.
-        final int length = builder.writeOnly(held, HELD_OFFSET, lastAckedPsn, true, path.baseAddress(), held, 0, 0);
-        transmit(held, length, nowNanos);
+        final int length = builder.writeOnly(probe, HeldFrame.STAGING_OFFSET, lastAckedPsn, true, path.baseAddress(),
+            probe, 0, 0);
+        transmit(probe, HeldFrame.STAGING_OFFSET, length, nowNanos);
         counters.increment(EngineCounter.PROBES_OUT);
         awaitingAck = true;
         ackDeadlineNanos = nowNanos + ackTimeoutNanos;
@@ -796,7 +826,10 @@ public final class QueuePairSender
         state = State.ERROR;
         errorPsn = psn;
         awaitingAck = false;
-        hasHeld = false;
+        if (hasHeld)
+        {
+            abandonHeld();
+        }
         if (!errorLogged)
         {
             errorLogged = true;
@@ -811,7 +844,7 @@ public final class QueuePairSender
         if (hasHeld)
         {
             // Built but never sent: the responder cannot have it. Essential copies are still in the ring.
-            hasHeld = false;
+            abandonHeld();
             counters.increment(EngineCounter.DROP_GRACE_PERIOD);
         }
         final int executed = Psn.add(expectedPsn, -1);

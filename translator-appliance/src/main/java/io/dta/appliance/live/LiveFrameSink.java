@@ -2,6 +2,7 @@ package io.dta.appliance.live;
 
 import io.dta.appliance.dpdk.MbufStash;
 import io.dta.appliance.engine.FrameSink;
+import io.dta.appliance.engine.HeldFrame;
 import io.dta.codec.EthernetFlyweight;
 import io.dta.codec.UdpFlyweight;
 import io.dta.dpdk.Mempool;
@@ -63,6 +64,33 @@ public final class LiveFrameSink implements FrameSink, AutoCloseable
     {
         final TxQueue queue = isRoce(length) ? roce : other;
         queue.add(stash.take(length));
+    }
+
+    /**
+     * Lends the held frame an mbuf of its own: it is built there and never copied.
+     */
+    @Override
+    public boolean claimHeld(final HeldFrame frame, final int maxLength)
+    {
+        return stash.lend(frame, maxLength);
+    }
+
+    /**
+     * Sends a held frame: only queue pairs hold frames, so it goes to the collector link.
+     */
+    @Override
+    public void commitHeld(final HeldFrame frame, final int length, final long timeNanos)
+    {
+        roce.add(stash.takeLent(frame, length));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public void abandonHeld(final HeldFrame frame)
+    {
+        stash.giveBack(frame);
     }
 
     /**

@@ -4,12 +4,16 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Test {@link FrameSink} that keeps a copy of every committed frame with its timestamp, so tests can assert on
  * exactly what the engine put on the wire. {@link #refuseClaims(boolean)} simulates a full transmit queue.
+ * <p>
+ * Held frames are built in memory it lends, one slot per loan, as the DPDK sinks lend an mbuf each; it tracks
+ * the loans so tests can check that every held frame was either sent or given back.
  */
 public final class FrameCollector implements FrameSink
 {
@@ -23,9 +27,26 @@ public final class FrameCollector implements FrameSink
     {
     }
 
+    private static final int LOAN_SLOT = 2048;
+    private static final int LOAN_SLOTS = 256;
+
     private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024));
+    private final UnsafeBuffer loans = new UnsafeBuffer(ByteBuffer.allocateDirect(LOAN_SLOT * LOAN_SLOTS));
+    private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
     private final List<Frame> frames = new ArrayList<>();
     private boolean refuse;
+    private long abandoned;
+
+    /**
+     * An empty collector.
+     */
+    public FrameCollector()
+    {
+        for (int i = 0; i < LOAN_SLOTS; i++)
+        {
+            freeSlots.add(i);
+        }
+    }
 
     /**
      * {@inheritDoc}
@@ -51,6 +72,67 @@ public final class FrameCollector implements FrameSink
         final byte[] copy = new byte[length];
         buffer.getBytes(offset, copy);
         frames.add(new Frame(copy, timeNanos));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public boolean claimHeld(final HeldFrame frame, final int maxLength)
+    {
+        if (refuse || maxLength > LOAN_SLOT || freeSlots.isEmpty())
+        {
+            return false;
+        }
+        final int slot = freeSlots.poll();
+        frame.lend(slot + 1, loans.addressOffset() + (long)slot * LOAN_SLOT, LOAN_SLOT);
+        return true;
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void commitHeld(final HeldFrame frame, final int length, final long timeNanos)
+    {
+        final int slot = returnLoan(frame);
+        final byte[] copy = new byte[length];
+        loans.getBytes(slot * LOAN_SLOT, copy);
+        frames.add(new Frame(copy, timeNanos));
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    public void abandonHeld(final HeldFrame frame)
+    {
+        returnLoan(frame);
+        abandoned++;
+    }
+
+    private int returnLoan(final HeldFrame frame)
+    {
+        final int slot = (int)frame.handle() - 1;
+        if (slot < 0 || slot >= LOAN_SLOTS || freeSlots.contains(slot))
+        {
+            throw new IllegalStateException("not a loan of this sink: " + frame.handle());
+        }
+        freeSlots.add(slot);
+        return slot;
+    }
+
+    /**
+     * @return held frames built in lent memory and neither sent nor given back yet.
+     */
+    public int outstandingLoans()
+    {
+        return LOAN_SLOTS - freeSlots.size();
+    }
+
+    /**
+     * @return held frames given back unsent.
+     */
+    public long abandoned()
+    {
+        return abandoned;
     }
 
     /**

@@ -226,6 +226,30 @@ class QueuePairBehaviourTest
     }
 
     @Test
+    void shouldGiveBackTheLentMemoryOfHeldFramesThatWillNeverBeSent()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg()); // grace 1000 us
+        sendKw(h, 3);
+        assertEquals(2, h.out.size(), "the newest frame is held");
+        assertEquals(1, h.out.outstandingLoans(), "built in memory the sink lent");
+        h.feed(nak(KW_QPN, 0x60, 0x101));
+        assertEquals(QueuePairSender.State.GRACE, h.sender(KW_QPN).state());
+        assertEquals(1, h.out.abandoned(), "the held frame was never sent: its memory goes back");
+        assertEquals(0, h.out.outstandingLoans());
+        h.advance(2_000_000);
+        sendKw(h, 2);
+        assertEquals(1, h.out.outstandingLoans());
+        h.feed(nak(KW_QPN, 0x62, 0x102));
+        assertEquals(QueuePairSender.State.ERROR, h.sender(KW_QPN).state());
+        assertEquals(2, h.out.abandoned());
+        h.engine.flush(h.now);
+        assertEquals(0, h.out.outstandingLoans());
+        final List<Request> sent = h.out.drainRequests().stream().filter(r -> r.destQp() == KW_REMOTE).toList();
+        assertEquals(List.of(0x100, 0x101, 0x101), sent.stream().map(Request::psn).toList(),
+            "two before the NAK, then the resynchronised PSN; the held ones never left");
+    }
+
+    @Test
     void shouldStopQpOnFatalNak()
     {
         final EngineHarness h = new EngineHarness(new Cfg());

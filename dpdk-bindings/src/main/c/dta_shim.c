@@ -28,6 +28,26 @@ uint16_t dta_rx_burst(uint16_t port_id, uint16_t queue_id, struct rte_mbuf **rx_
     return rte_eth_rx_burst(port_id, queue_id, rx_pkts, nb_pkts);
 }
 
+/*
+ * Receives a burst and writes, for packet i, where its data starts (frames[2i]) and its length (frames[2i + 1]),
+ * prefetching the data's first cache line. The caller then reads one compact array instead of each mbuf's header,
+ * and every packet's first line is on its way while the caller works on the first packets.
+ */
+uint16_t dta_rx_burst_frames(
+    uint16_t port_id, uint16_t queue_id, struct rte_mbuf **rx_pkts, uint16_t nb_pkts, uint64_t *frames)
+{
+    const uint16_t n = rte_eth_rx_burst(port_id, queue_id, rx_pkts, nb_pkts);
+    for (uint16_t i = 0; i < n; i++)
+    {
+        const struct rte_mbuf *m = rx_pkts[i];
+        const char *data = rte_pktmbuf_mtod(m, const char *);
+        rte_prefetch0(data);
+        frames[2 * i] = (uint64_t)(uintptr_t)data;
+        frames[2 * i + 1] = m->data_len;
+    }
+    return n;
+}
+
 uint16_t dta_tx_burst(uint16_t port_id, uint16_t queue_id, struct rte_mbuf **tx_pkts, uint16_t nb_pkts)
 {
     return rte_eth_tx_burst(port_id, queue_id, tx_pkts, nb_pkts);

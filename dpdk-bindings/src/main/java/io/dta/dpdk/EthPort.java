@@ -168,6 +168,20 @@ public final class EthPort implements AutoCloseable
     }
 
     /**
+     * Receives up to {@code max} packets from queue 0 into {@code mbufs}, and where each one's data starts and
+     * how long it is into {@code frames}, with each packet's first cache line prefetched.
+     *
+     * @param mbufs  where the mbuf pointers go.
+     * @param frames where the packets' data addresses and lengths go (capacity at least {@code max}).
+     * @param max    most packets to take.
+     * @return the number received.
+     */
+    public int rxBurst(final MbufArray mbufs, final RxFrames frames, final int max)
+    {
+        return dpdk_h.dta_rx_burst_frames(port, (short)0, mbufs.segment(), (short)max, frames.segment()) & 0xFFFF;
+    }
+
+    /**
      * Transmits {@code mbufs[0..count)} on queue 0. The device owns the sent ones; the unsent ones
      * ({@code mbufs[sent..count)}) stay the caller's.
      *

@@ -56,19 +56,22 @@ class PcapDeviceEalTest
             final EthPort port = EthPort.open(eal.portId("net_pcap0"), pool, 512, 512, true);
             assertNotEquals(-1, port.rxTimestampOffset(), "Rx timestamp field registered");
             final MbufArray burst = new MbufArray(32);
+            final RxFrames rxFrames = new RxFrames(32);
             final Mbuf mbuf = new Mbuf();
             final UnsafeBuffer data = new UnsafeBuffer(0, 0);
             int received = 0;
             int idle = 0;
             while (idle < 1000)
             {
-                final int n = port.rxBurst(burst, 32);
+                final int n = port.rxBurst(burst, rxFrames, 32);
                 idle = 0 == n ? idle + 1 : 0;
                 for (int i = 0; i < n; i++)
                 {
                     final DpdkTestSupport.Frame expected = frames.get(received + i);
                     mbuf.wrap(burst.get(i));
                     mbuf.wrapData(data);
+                    assertEquals(mbuf.dataAddress(), rxFrames.address(i), "the burst's own view of the data");
+                    assertEquals(mbuf.dataLength(), rxFrames.length(i));
                     final byte[] bytes = new byte[data.capacity()];
                     data.getBytes(0, bytes);
                     assertArrayEquals(expected.data(), bytes, "frame " + (received + i) + " seed " + SEED);

@@ -1868,6 +1868,66 @@ public final class dpdk_h
         }
     }
 
+    private static final class dta_rx_burst_frames
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(dpdk_h.C_SHORT, dpdk_h.C_SHORT, dpdk_h.C_SHORT, dpdk_h.C_POINTER, dpdk_h.C_SHORT, dpdk_h.C_POINTER);
+        static final MemorySegment ADDR = dpdk_h.findOrThrow("dta_rx_burst_frames");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC, CRITICAL);
+    }
+
+    /**
+     * Function descriptor for {@code dta_rx_burst_frames}.
+     *
+     * @return the descriptor.
+     */
+    public static FunctionDescriptor dta_rx_burst_frames$descriptor()
+    {
+        return dta_rx_burst_frames.DESC;
+    }
+
+    /**
+     * Downcall handle for {@code dta_rx_burst_frames}.
+     *
+     * @return the handle.
+     */
+    public static MethodHandle dta_rx_burst_frames$handle()
+    {
+        return dta_rx_burst_frames.HANDLE;
+    }
+
+    /**
+     * Address of {@code dta_rx_burst_frames}.
+     *
+     * @return the symbol's address.
+     */
+    public static MemorySegment dta_rx_burst_frames$address()
+    {
+        return dta_rx_burst_frames.ADDR;
+    }
+
+    /**
+     * {@code uint16_t dta_rx_burst_frames(uint16_t port_id, uint16_t queue_id, struct rte_mbuf **rx_pkts, uint16_t nb_pkts, uint64_t *frames) (shim over the inline rte_eth_rx_burst: also each packet's data address and length, data prefetched)} (linked critical: no heap access, no thread-state transition).
+     *
+     * @param port_id C parameter {@code port_id}.
+     * @param queue_id C parameter {@code queue_id}.
+     * @param rx_pkts C parameter {@code rx_pkts}.
+     * @param nb_pkts C parameter {@code nb_pkts}.
+     * @param frames C parameter {@code frames}.
+     * @return the C return value.
+     */
+    public static short dta_rx_burst_frames(final short port_id, final short queue_id, final MemorySegment rx_pkts, final short nb_pkts, final MemorySegment frames)
+    {
+        final var mh$ = dta_rx_burst_frames.HANDLE;
+        try
+        {
+            return (short)mh$.invokeExact(port_id, queue_id, rx_pkts, nb_pkts, frames);
+        }
+        catch (final Throwable ex$)
+        {
+            throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static final class dta_tx_burst
     {
         static final FunctionDescriptor DESC = FunctionDescriptor.of(dpdk_h.C_SHORT, dpdk_h.C_SHORT, dpdk_h.C_SHORT, dpdk_h.C_POINTER, dpdk_h.C_SHORT);

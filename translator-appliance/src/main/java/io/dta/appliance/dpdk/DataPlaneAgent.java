@@ -2,8 +2,8 @@ package io.dta.appliance.dpdk;
 
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.dpdk.EthPort;
-import io.dta.dpdk.Mbuf;
 import io.dta.dpdk.MbufArray;
+import io.dta.dpdk.RxFrames;
 import io.dta.dpdk.Mempool;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
@@ -27,7 +27,7 @@ public final class DataPlaneAgent implements Agent
     private final NanoClock clock;
     private final int burst;
     private final MbufArray rx;
-    private final Mbuf mbuf = new Mbuf();
+    private final RxFrames rxFrames;
     private final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
     private long framesIn;
     private long lastNanos;
@@ -52,6 +52,7 @@ public final class DataPlaneAgent implements Agent
         this.burst = burst;
         this.clock = clock;
         this.rx = new MbufArray(burst);
+        this.rxFrames = new RxFrames(burst);
     }
 
     /**
@@ -65,10 +66,10 @@ public final class DataPlaneAgent implements Agent
         int work = engine.poll(now);
         for (final EthPort port : rxPorts)
         {
-            final int n = port.rxBurst(rx, burst);
+            final int n = port.rxBurst(rx, rxFrames, burst);
             for (int i = 0; i < n; i++)
             {
-                mbuf.wrap(rx.get(i)).wrapData(frame);
+                frame.wrap(rxFrames.address(i), rxFrames.length(i));
                 engine.onFrame(frame, 0, frame.capacity(), now);
             }
             Mempool.freeBulk(rx, n);

@@ -3,8 +3,8 @@ package io.dta.appliance.live;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.dpdk.Eal;
 import io.dta.dpdk.EthPort;
-import io.dta.dpdk.Mbuf;
 import io.dta.dpdk.MbufArray;
+import io.dta.dpdk.RxFrames;
 import io.dta.dpdk.Mempool;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentTerminationException;
@@ -45,7 +45,7 @@ public abstract class LiveAgent implements Agent
     private final CountersFile countersFile;
     private final ArpResponder arp;
     private final MbufArray rx;
-    private final Mbuf mbuf = new Mbuf();
+    private final RxFrames rxFrames;
     private final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer arpReply = new UnsafeBuffer(ByteBuffer.allocateDirect(ArpResponder.MIN_FRAME_LENGTH +
         ArpResponder.MAX_REPLY_LENGTH));
@@ -91,6 +91,7 @@ public abstract class LiveAgent implements Agent
         this.countersFile = countersFile;
         this.arp = arp;
         this.rx = new MbufArray(settings.burst());
+        this.rxFrames = new RxFrames(settings.burst());
         this.statsIntervalNanos = TimeUnit.MILLISECONDS.toNanos(settings.statsIntervalMillis());
     }
 
@@ -321,10 +322,10 @@ public abstract class LiveAgent implements Agent
     private int receive(final int role, final long now)
     {
         final EthPort port = portOfRole[role];
-        final int n = port.rxBurst(rx, settings.burst());
+        final int n = port.rxBurst(rx, rxFrames, settings.burst());
         for (int i = 0; i < n; i++)
         {
-            mbuf.wrap(rx.get(i)).wrapData(frame);
+            frame.wrap(rxFrames.address(i), rxFrames.length(i));
             final int length = frame.capacity();
             final int reply = arp.onFrame(frame, 0, length, arpReply, 0);
             if (ArpResponder.NOT_ARP == reply)

@@ -1,0 +1,63 @@
+package io.dta.dpdk;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Where each received packet's data starts and how long it is, filled by {@link EthPort#rxBurst(MbufArray,
+ * RxFrames, int)} alongside the mbuf pointers: the data plane reads this compact native array instead of each
+ * mbuf's header. Allocated once and reused for every burst.
+ */
+public final class RxFrames
+{
+    private final MemorySegment segment;
+    private final int capacity;
+
+    /**
+     * @param capacity packets per burst it can describe.
+     */
+    public RxFrames(final int capacity)
+    {
+        if (capacity < 1 || capacity > 0xFFFF)
+        {
+            throw new IllegalArgumentException("capacity must be 1..65535: " + capacity);
+        }
+        this.capacity = capacity;
+        segment = Arena.ofAuto().allocate(ValueLayout.JAVA_LONG, 2L * capacity);
+    }
+
+    /**
+     * @return packets it can describe.
+     */
+    public int capacity()
+    {
+        return capacity;
+    }
+
+    /**
+     * @return the native array, to pass to a downcall.
+     */
+    public MemorySegment segment()
+    {
+        return segment;
+    }
+
+    /**
+     * @param index packet index in the burst.
+     * @return the address of the packet's first byte.
+     */
+    public long address(final int index)
+    {
+        return segment.getAtIndex(ValueLayout.JAVA_LONG, 2L * index);
+    }
+
+    /**
+     * @param index packet index in the burst.
+     * @return the packet's length in its first segment ({@code data_len}).
+     */
+    public int length(final int index)
+    {
+        return (int)segment.getAtIndex(ValueLayout.JAVA_LONG, 2L * index + 1);
+    }
+}

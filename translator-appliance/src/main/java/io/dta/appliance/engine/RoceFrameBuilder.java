@@ -59,12 +59,12 @@ public final class RoceFrameBuilder
         UdpFlyweight.HEADER_LENGTH + BthFlyweight.ACK_REQ_OFFSET;
     private static final int ADDRESS_AT = PSN_WORD_AT + 4;
 
-    private static final int[] ID_0 = table(ID_AT);
-    private static final int[] ID_1 = table(ID_AT + 1);
-    private static final int[] PSN_0 = table(PSN_WORD_AT);
-    private static final int[] PSN_1 = table(PSN_WORD_AT + 1);
-    private static final int[] PSN_2 = table(PSN_WORD_AT + 2);
-    private static final int[] PSN_3 = table(PSN_WORD_AT + 3);
+    // Identification is the PSN's low 16 bits, so the PSN's two low bytes each move two covered bytes: one table
+    // for both. The PSN word's top byte only carries AckReq (0x80 or 0): one constant.
+    private static final int[] PSN_HIGH = table(PSN_WORD_AT + 1);
+    private static final int[] PSN_MID = merged(table(PSN_WORD_AT + 2), table(ID_AT));
+    private static final int[] PSN_LOW = merged(table(PSN_WORD_AT + 3), table(ID_AT + 1));
+    private static final int ACK_REQ_VARIANT = table(PSN_WORD_AT)[0x80];
     private static final int[] VA_0 = table(ADDRESS_AT);
     private static final int[] VA_1 = table(ADDRESS_AT + 1);
     private static final int[] VA_2 = table(ADDRESS_AT + 2);
@@ -85,6 +85,8 @@ public final class RoceFrameBuilder
     private final int fetchAddBase;
     private final int fetchAddAckDelta;
     private final UnsafeBuffer scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(128));
+    private int cachedAddressHigh;
+    private int cachedAddressHighVariant;
     private int writeBasePayloadLength = -1;
     private int writeBase;
     private int ackDeltaFrameLength = -1;
@@ -124,6 +126,16 @@ public final class RoceFrameBuilder
         return Crc32Register.distanceTable(BASE_END - 1 - coveredIndex);
     }
 
+    private static int[] merged(final int[] a, final int[] b)
+    {
+        final int[] table = new int[a.length];
+        for (int i = 0; i < table.length; i++)
+        {
+            table[i] = a[i] ^ b[i];
+        }
+        return table;
+    }
+
     /**
      * What setting AckReq changes in the ICRC of a frame of the given length: the AckReq bit's contribution,
      * carried to the end of the covered bytes.
@@ -151,23 +163,25 @@ public final class RoceFrameBuilder
 
     /**
      * The contribution of identification (the PSN's low 16 bits), PSN word and address to the register after
-     * covered byte 64: one table entry per byte, all independent.
+     * covered byte 64: one table entry per byte, all independent. A region's addresses share their high half, so
+     * its contribution is kept from the previous frame.
      */
-    private static int variantRegister(final int psnWord, final long address)
+    private int variantRegister(final int psnWord, final long address)
     {
         final int hi = (int)(address >>> 32);
         final int lo = (int)address;
-        return ID_0[(psnWord >>> 8) & 0xFF] ^ ID_1[psnWord & 0xFF] ^
-            PSN_0[psnWord >>> 24] ^ PSN_1[(psnWord >>> 16) & 0xFF] ^ PSN_2[(psnWord >>> 8) & 0xFF] ^
-            PSN_3[psnWord & 0xFF] ^
-            VA_0[hi >>> 24] ^ VA_1[(hi >>> 16) & 0xFF] ^ VA_2[(hi >>> 8) & 0xFF] ^ VA_3[hi & 0xFF] ^
+        if (hi != cachedAddressHigh)
+        {
+            cachedAddressHigh = hi;
+            cachedAddressHighVariant =
+                VA_0[hi >>> 24] ^ VA_1[(hi >>> 16) & 0xFF] ^ VA_2[(hi >>> 8) & 0xFF] ^ VA_3[hi & 0xFF];
+        }
+        return (psnWord < 0 ? ACK_REQ_VARIANT : 0) ^
+            PSN_HIGH[(psnWord >>> 16) & 0xFF] ^ PSN_MID[(psnWord >>> 8) & 0xFF] ^ PSN_LOW[psnWord & 0xFF] ^
+            cachedAddressHighVariant ^
             VA_4[lo >>> 24] ^ VA_5[(lo >>> 16) & 0xFF] ^ VA_6[(lo >>> 8) & 0xFF] ^ VA_7[lo & 0xFF];
     }
 
-    /**
-     * The ones'-complement sum of a template's IPv4 header without its length, identification and checksum, so
-     * that a frame's checksum costs two additions and a fold.
-     */
     private static long partialIpSum(final UnsafeBuffer template)
     {
         template.putShort(IP_OFFSET + Ipv4Flyweight.TOTAL_LENGTH_OFFSET, (short)0);

@@ -38,6 +38,7 @@ class RoceFrameBuilderTest
         final UnsafeBuffer expected = new UnsafeBuffer(ByteBuffer.allocateDirect(2048));
         final UnsafeBuffer payload = new UnsafeBuffer(new byte[1100]);
         final RoceFrameEncoder encoder = encoder().opcode(RoceOpcode.RC_RDMA_WRITE_ONLY);
+        long previousAddress = 0;
         for (int i = 0; i < 5000; i++)
         {
             // Mostly a few lengths, as a QP sees them, with now and then any length up to 1024.
@@ -49,7 +50,10 @@ class RoceFrameBuilderTest
             }
             final int psn = random.nextInt(1 << 24);
             final boolean ackReq = random.nextBoolean();
-            final long address = random.nextLong();
+            // Often within the previous frame's 4 GiB (the builder keeps the high half's contribution), else anywhere.
+            final long address = random.nextBoolean() ? (previousAddress & 0xFFFF_FFFF_0000_0000L) | random.nextInt() &
+                0xFFFF_FFFFL : random.nextLong();
+            previousAddress = address;
             final int frameLength = builder.writeOnly(built, 2, psn, ackReq, address, payload, payloadOffset, length);
             final int expectedLength = encoder.psn(psn).ackReq(ackReq).identification(psn & 0xFFFF)
                 .virtualAddress(address).dmaLength(length).payload(payload, payloadOffset, length).encode(expected, 2);

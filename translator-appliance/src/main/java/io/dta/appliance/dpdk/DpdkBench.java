@@ -13,6 +13,7 @@ import org.agrona.concurrent.SystemNanoClock;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -78,6 +79,12 @@ public final class DpdkBench
      * @param referenceTxDropped        frames the null device refused from the C loop (should be 0).
      * @param crc                       the CRC-32 implementation of the C loop.
      * @param ioFloorReportsPerSecond   median of the input floor rounds (rx, touch, free in C; nothing translated).
+     * @param javaCpuRounds             reports per CPU second of the measuring thread, each Java round.
+     * @param referenceCpuRounds        reports per CPU second of the measuring thread, each C round.
+     * @param reportsPerCpuSecond       median of {@code javaCpuRounds}.
+     * @param referenceReportsPerCpuSecond median of {@code referenceCpuRounds}.
+     * @param cpuRatio                  Java / C of the CPU-time medians: what a machine whose other tenants steal
+     *                                  time unevenly between rounds still measures fairly.
      */
     public record Comparison(
         Result java,
@@ -89,7 +96,12 @@ public final class DpdkBench
         double referenceFramesPerSecond,
         long referenceTxDropped,
         String crc,
-        double ioFloorReportsPerSecond)
+        double ioFloorReportsPerSecond,
+        double[] javaCpuRounds,
+        double[] referenceCpuRounds,
+        double reportsPerCpuSecond,
+        double referenceReportsPerCpuSecond,
+        double cpuRatio)
     {
     }
 
@@ -188,6 +200,9 @@ public final class DpdkBench
                 final double[] javaRounds = new double[rounds];
                 final double[] referenceRounds = new double[rounds];
                 final double[] floorRounds = new double[rounds];
+                final double[] javaCpuRounds = new double[rounds];
+                final double[] referenceCpuRounds = new double[rounds];
+                final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
                 long javaReports = 0;
                 long javaFrames = 0;
                 double javaSeconds = 0;
@@ -200,7 +215,9 @@ public final class DpdkBench
                 long referenceDropped = 0;
                 for (int r = 0; r < rounds; r++)
                 {
+                    final long javaCpuBefore = threads.getCurrentThreadCpuTime();
                     final Result java = measure(s, reportsPerRound);
+                    javaCpuRounds[r] = java.reports() * 1e9 / (threads.getCurrentThreadCpuTime() - javaCpuBefore);
                     javaRounds[r] = java.reportsPerSecond();
                     javaReports += java.reports();
                     javaFrames += java.frames();
@@ -208,8 +225,11 @@ public final class DpdkBench
                     allocated += java.allocatedBytesPerReport() * java.reports();
                     gcs += java.gcCount();
                     dropped += java.txDropped();
+                    final long referenceCpuBefore = threads.getCurrentThreadCpuTime();
                     final CReference.RunResult c = reference.run(s.in.portId(), s.out.portId(), s.pool,
                         reportsPerRound);
+                    referenceCpuRounds[r] = c.reports() * 1e9 / (threads.getCurrentThreadCpuTime() -
+                        referenceCpuBefore);
                     referenceRounds[r] = c.reportsPerSecond();
                     referenceReports += c.reports();
                     referenceFrames += c.frames();
@@ -223,7 +243,9 @@ public final class DpdkBench
                 final double referenceMedian = median(referenceRounds);
                 return new Comparison(java, javaRounds, referenceRounds, javaMedian, referenceMedian,
                     javaMedian / referenceMedian, referenceFrames * 1e9 / referenceNanos, referenceDropped,
-                    reference.crcName(), median(floorRounds));
+                    reference.crcName(), median(floorRounds), javaCpuRounds, referenceCpuRounds,
+                    median(javaCpuRounds), median(referenceCpuRounds),
+                    median(javaCpuRounds) / median(referenceCpuRounds));
             }
         });
     }

@@ -4,7 +4,8 @@
 Given a seed, writes into an output directory:
   config.yaml     the translator configuration the model assumes,
   reports.pcap    random DTA reports of every primitive, both base-header forms (baseHeader: auto),
-  responses.pcap  the collector's ATOMIC ACKs (one per FETCH_ADD, 500 ns after it was built),
+  responses.pcap  the collector's ATOMIC ACKs (one per FETCH_ADD, 500 ns after it left the translator; none for
+                  those that leave in the final flush, whose answers would come after the capture ends),
   expected.pcap   the RoCEv2 frames the translator must emit, built with scapy (scapy.contrib.roce BTH and
                   its ICRC; RETH and AtomicETH packed by hand),
   summary.json    counts for the Java side.
@@ -96,26 +97,33 @@ class Qp:
         self.held_ackreq = False
         self.since_ackreq = 0
         self.out = []
+        self.responses = None       # where the collector's ATOMIC ACKs go, with the count of them
+        self.counts = None
 
-    def send(self, op, va, data, now):
+    def send(self, op, va, data, now, original=None):
+        """Builds and holds a request; original is the value an ATOMIC ACK will return for a FETCH_ADD."""
         self.release(False, now)
         self.since_ackreq += 1
-        self.held = (op, va, data, self.psn)
+        self.held = (op, va, data, self.psn, original)
         self.held_since = now
         self.held_ackreq = self.since_ackreq >= REQUEST_INTERVAL
         psn = self.psn
         self.psn = (self.psn + 1) & 0xFFFFFF
         return psn
 
-    def release(self, idle, now):
+    def release(self, idle, now, answered=True):
         if self.held is None:
             return
         ackreq = self.held_ackreq or idle
         if ackreq:
             self.since_ackreq = 0
-        op, va, data, psn = self.held
+        op, va, data, psn, original = self.held
         self.held = None
         self.out.append((now, build_request(self, op, va, data, psn, ackreq)))
+        if op == OP_FETCH_ADD and answered:
+            # The responder answers what it received: the request left now.
+            self.responses.append((now + 500, build_atomic_ack(self, psn, original)))
+            self.counts["atomicAcks"] += 1
 
     def poll(self, now):
         if self.held is not None and now - self.held_since >= HOLD_NS:
@@ -348,6 +356,8 @@ def main():
     counts = {"reports": 0, "dropped": 0, "twoByte": 0, "keyWrite": 0, "keyIncrement": 0, "append": 0,
               "postcard": 0, "evictionsProvoked": 0, "atomicAcks": 0}
     now = 1_000_000_000_000
+    for qp in senders:
+        qp.responses, qp.counts = responses, counts
 
     def poll(t):
         for qp in senders:
@@ -398,9 +408,8 @@ def main():
             counts["keyIncrement"] += 1
             slots = qp.length // 8
             for c in range(n):
-                psn = qp.send(OP_FETCH_ADD, qp.base + (slot_hash(key, c) & (slots - 1)) * 8, counter, now)
-                responses.append((now + 500, build_atomic_ack(qp, psn, rnd.getrandbits(64))))
-                counts["atomicAcks"] += 1
+                qp.send(OP_FETCH_ADD, qp.base + (slot_hash(key, c) & (slots - 1)) * 8, counter, now,
+                        rnd.getrandbits(64))
         elif kind < 0.75:
             lst = rnd.choice(lists)
             value = rnd.getrandbits(32)
@@ -449,7 +458,7 @@ def main():
         lst.flush(end)
     postcards.flush(end)
     for qp in senders:
-        qp.release(True, end)
+        qp.release(True, end, answered=False)
 
     os.makedirs(a.out, exist_ok=True)
     write_pcap(os.path.join(a.out, "reports.pcap"), reports)

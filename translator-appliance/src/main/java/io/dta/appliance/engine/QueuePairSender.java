@@ -18,9 +18,9 @@ import java.nio.ByteBuffer;
  * engine clock alone, whatever the I/O batching.
  * <p>
  * PSN bookkeeping: {@code lastAckedPsn} is the highest PSN known executed, {@code nextPsn} the next PSN to
- * use and {@code highestSentPsn} the highest PSN ever sent. A response is only believed when its PSN lies in
- * {@code [lastAckedPsn, highestSentPsn]} (a NAK's expected PSN one further), so a forged or stale response
- * can never move the PSN to a value this QP did not send.
+ * use and {@code highestSentPsn} the highest PSN sent (a held frame is not sent yet). A response is only
+ * believed when its PSN lies in {@code [lastAckedPsn, highestSentPsn]} (a NAK's expected PSN one further), so a
+ * forged or stale response can never move the PSN to a value this QP did not send.
  */
 public final class QueuePairSender
 {
@@ -581,11 +581,6 @@ public final class QueuePairSender
         heldSinceNanos = nowNanos;
         heldAckReq = ++sinceAckReq >= requestInterval;
         nextPsn = Psn.next(psn);
-        highestSentPsn = psn;
-        if (Psn.compare(psn, highestEverSentPsn) > 0)
-        {
-            highestEverSentPsn = psn;
-        }
         return true;
     }
 
@@ -596,6 +591,12 @@ public final class QueuePairSender
             return;
         }
         hasHeld = false;
+        // The response window grows only now: the responder cannot answer a PSN that never left this translator.
+        highestSentPsn = heldPsn;
+        if (Psn.compare(heldPsn, highestEverSentPsn) > 0)
+        {
+            highestEverSentPsn = heldPsn;
+        }
         final boolean ackReq = heldAckReq || idle;
         if (ackReq)
         {

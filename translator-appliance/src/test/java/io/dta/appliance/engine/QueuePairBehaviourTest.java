@@ -226,6 +226,20 @@ class QueuePairBehaviourTest
     }
 
     @Test
+    void shouldNotBelieveAnAckForTheHeldFrameBeforeItLeaves()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        sendKw(h, 3);
+        h.feed(ack(KW_QPN, 0x102));
+        assertEquals(1, h.count(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW), "0x102 is held, never sent");
+        assertEquals(0x0FF, h.sender(KW_QPN).lastAckedPsn());
+        h.settle();
+        h.feed(ack(KW_QPN, 0x102));
+        assertEquals(1, h.count(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW));
+        assertEquals(0x102, h.sender(KW_QPN).lastAckedPsn(), "believed once it left");
+    }
+
+    @Test
     void shouldGiveBackTheLentMemoryOfHeldFramesThatWillNeverBeSent()
     {
         final EngineHarness h = new EngineHarness(new Cfg()); // grace 1000 us

@@ -65,12 +65,6 @@ public final class TranslatorEngine
     private final ReporterSequenceTracker sequenceTracker;
     private final Int2ObjectHashMap<CollectorRoutes> collectorsByIp = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<AppendList> listsById = new Int2ObjectHashMap<>();
-    // One-entry caches in front of the two maps: reports mostly go to one collector and few lists in a row,
-    // and a compare is much cheaper than a hash probe's chain of dependent loads.
-    private int cachedRouteIp;
-    private CollectorRoutes cachedRoutes;
-    private int cachedListId;
-    private AppendList cachedList;
     private final Int2ObjectHashMap<QueuePairSender> sendersByLocalQpn = new Int2ObjectHashMap<>();
     private final QueuePairSender[] senders;
     private final AppendList[] lists;
@@ -442,19 +436,7 @@ public final class TranslatorEngine
 
     private CollectorRoutes routes()
     {
-        final int ip = decoder.ipv4().dst();
-        final CollectorRoutes cached = cachedRoutes;
-        if (null != cached && ip == cachedRouteIp)
-        {
-            return cached;
-        }
-        final CollectorRoutes routes = collectorsByIp.get(ip);
-        if (null != routes)
-        {
-            cachedRouteIp = ip;
-            cachedRoutes = routes;
-        }
-        return routes;
+        return collectorsByIp.get(decoder.ipv4().dst());
     }
 
     private boolean keyWrite(final boolean essential, final long nowNanos)
@@ -506,7 +488,7 @@ public final class TranslatorEngine
     {
         final var ap = decoder.append();
         final long listId = ap.listId();
-        final AppendList list = listId > Integer.MAX_VALUE ? null : list((int)listId);
+        final AppendList list = listId > Integer.MAX_VALUE ? null : listsById.get((int)listId);
         if (null == list)
         {
             counters.increment(EngineCounter.DROP_NO_ROUTE);
@@ -514,22 +496,6 @@ public final class TranslatorEngine
         }
         list.onEntry((int)ap.data(), essential, nowNanos);
         return true;
-    }
-
-    private AppendList list(final int listId)
-    {
-        final AppendList cached = cachedList;
-        if (null != cached && listId == cachedListId)
-        {
-            return cached;
-        }
-        final AppendList list = listsById.get(listId);
-        if (null != list)
-        {
-            cachedListId = listId;
-            cachedList = list;
-        }
-        return list;
     }
 
     private boolean postcard(final boolean essential, final long nowNanos)

@@ -25,7 +25,6 @@ public final class HeldFrame
     private MutableDirectBuffer buffer;
     private int offset;
     private long handle;
-    private boolean inSink;
 
     /**
      * @param capacity the largest frame the sender builds.
@@ -42,16 +41,13 @@ public final class HeldFrame
      * @param handle   the sink's name for that memory (for example the mbuf's address).
      * @param address  where the frame starts.
      * @param capacity bytes available.
-     * @return the buffer now wrapping that memory.
      */
-    public UnsafeBuffer lend(final long handle, final long address, final int capacity)
+    public void lend(final long handle, final long address, final int capacity)
     {
         lent.wrap(address, capacity);
         this.handle = handle;
         buffer = lent;
         offset = 0;
-        inSink = true;
-        return lent;
     }
 
     /**
@@ -64,7 +60,6 @@ public final class HeldFrame
         buffer = staging;
         offset = STAGING_OFFSET;
         handle = 0;
-        inSink = false;
     }
 
     /**
@@ -89,23 +84,5 @@ public final class HeldFrame
     public long handle()
     {
         return handle;
-    }
-
-    /**
-     * Marks whether the sink accepted the claim (set by the sender from {@link FrameSink#claimHeld}'s answer).
-     *
-     * @param inSink true when the sink owns the memory and will take the frame with {@link FrameSink#commitHeld}.
-     */
-    void inSink(final boolean inSink)
-    {
-        this.inSink = inSink;
-    }
-
-    /**
-     * @return true when the sink lent the memory, false when the frame is staged and must be copied out.
-     */
-    boolean inSink()
-    {
-        return inSink;
     }
 }

@@ -63,6 +63,9 @@ public final class QueuePairSender
     private final UnsafeBuffer probe;
     private final HeldFrame held;
     private boolean hasHeld;
+    // The sink took the held frame's claim (FrameSink.claimHeld): it leaves through commitHeld or abandonHeld,
+    // not through a copy.
+    private boolean heldBySink;
     private int heldLength;
     private int heldPsn;
     private boolean heldAckReq;
@@ -555,11 +558,8 @@ public final class QueuePairSender
 
     private void claimHeld(final int maxLength)
     {
-        if (sink.claimHeld(held, maxLength))
-        {
-            held.inSink(true);
-        }
-        else
+        heldBySink = sink.claimHeld(held, maxLength);
+        if (!heldBySink)
         {
             held.useStaging();
         }
@@ -568,7 +568,7 @@ public final class QueuePairSender
     private void abandonHeld()
     {
         hasHeld = false;
-        if (held.inSink())
+        if (heldBySink)
         {
             sink.abandonHeld(held);
         }
@@ -609,7 +609,7 @@ public final class QueuePairSender
             }
             awaitedPsn = heldPsn;
         }
-        if (held.inSink())
+        if (heldBySink)
         {
             sink.commitHeld(held, heldLength, nowNanos);
             sent(heldLength);

@@ -161,9 +161,11 @@ public final class EthPort implements AutoCloseable
      * @param mbufs where the mbuf addresses go.
      * @param max   at most this many (at most {@code mbufs.capacity()}).
      * @return the number received.
+     * @throws IllegalArgumentException when {@code max} exceeds the array.
      */
     public int rxBurst(final MbufArray mbufs, final int max)
     {
+        checkBurst(max, mbufs.capacity());
         return dpdk_h.dta_rx_burst(port, (short)0, mbufs.segment(), (short)max) & 0xFFFF;
     }
 
@@ -175,10 +177,21 @@ public final class EthPort implements AutoCloseable
      * @param frames where the packets' data addresses and lengths go (capacity at least {@code max}).
      * @param max    most packets to take.
      * @return the number received.
+     * @throws IllegalArgumentException when {@code max} exceeds either array.
      */
     public int rxBurst(final MbufArray mbufs, final RxFrames frames, final int max)
     {
+        checkBurst(max, Math.min(mbufs.capacity(), frames.capacity()));
         return dpdk_h.dta_rx_burst_frames(port, (short)0, mbufs.segment(), (short)max, frames.segment()) & 0xFFFF;
+    }
+
+    private static void checkBurst(final int max, final int capacity)
+    {
+        // The device writes up to max entries into native arrays: more than they hold would corrupt memory.
+        if (max < 0 || max > capacity)
+        {
+            throw new IllegalArgumentException("burst of " + max + " into arrays of " + capacity);
+        }
     }
 
     /**

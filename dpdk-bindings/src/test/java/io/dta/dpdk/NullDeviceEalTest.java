@@ -106,6 +106,8 @@ class NullDeviceEalTest
             assertEquals("net_null0", in.name());
             final MbufArray burst = new MbufArray(32);
             final Mbuf mbuf = new Mbuf();
+            assertThrows(IllegalArgumentException.class, () -> in.rxBurst(burst, 33), "more than the array holds");
+            assertThrows(IllegalArgumentException.class, () -> in.rxBurst(burst, new RxFrames(16), 32));
             long forwarded = 0;
             for (int round = 0; round < 1000; round++)
             {

@@ -241,11 +241,12 @@ public final class DpdkBench
                     javaFrames / javaSeconds, allocated / javaReports, gcs, dropped);
                 final double javaMedian = median(javaRounds);
                 final double referenceMedian = median(referenceRounds);
+                final double javaCpuMedian = median(javaCpuRounds);
+                final double referenceCpuMedian = median(referenceCpuRounds);
                 return new Comparison(java, javaRounds, referenceRounds, javaMedian, referenceMedian,
                     javaMedian / referenceMedian, referenceFrames * 1e9 / referenceNanos, referenceDropped,
                     reference.crcName(), median(floorRounds), javaCpuRounds, referenceCpuRounds,
-                    median(javaCpuRounds), median(referenceCpuRounds),
-                    median(javaCpuRounds) / median(referenceCpuRounds));
+                    javaCpuMedian, referenceCpuMedian, javaCpuMedian / referenceCpuMedian);
             }
         });
     }

@@ -395,11 +395,7 @@ public final class TranslatorEngine
             case DtaOpcode.APPEND -> append(essential, nowNanos);
             case DtaOpcode.POSTCARD -> postcard(essential, nowNanos);
             case DtaOpcode.SKETCH_MERGE -> sketchColumn(nowNanos);
-            default ->
-            {
-                counters.increment(EngineCounter.DROP_UNSUPPORTED_PRIMITIVE);
-                yield false;
-            }
+            default -> dropped(EngineCounter.DROP_UNSUPPORTED_PRIMITIVE);
         };
         if (translated)
         {
@@ -421,13 +417,11 @@ public final class TranslatorEngine
         }
         if (ReporterSequenceTracker.DUPLICATE == outcome)
         {
-            counters.increment(EngineCounter.DROP_SEQUENCE_DUPLICATE);
-            return false;
+            return dropped(EngineCounter.DROP_SEQUENCE_DUPLICATE);
         }
         if (ReporterSequenceTracker.TABLE_FULL == outcome)
         {
-            counters.increment(EngineCounter.DROP_REPORTER_TABLE_FULL);
-            return false;
+            return dropped(EngineCounter.DROP_REPORTER_TABLE_FULL);
         }
         counters.increment(EngineCounter.DROP_SEQUENCE_GAP);
         nackSender.send(decoder, outcome, nowNanos);
@@ -444,25 +438,28 @@ public final class TranslatorEngine
         final CollectorRoutes routes = routes();
         if (null == routes || null == routes.keyWrite)
         {
-            counters.increment(EngineCounter.DROP_NO_ROUTE);
-            return false;
+            return dropped(EngineCounter.DROP_NO_ROUTE);
         }
         final KeyWriteFlyweight kw = decoder.keyWrite();
         final int n = kw.redundancy();
         if (n < 1 || n > redundancyMax)
         {
-            counters.increment(EngineCounter.DROP_BAD_REDUNDANCY);
-            return false;
+            return dropped(EngineCounter.DROP_BAD_REDUNDANCY);
         }
         final int carried = decoder.udpLength() - UdpFlyweight.HEADER_LENGTH - decoder.dtaBase().length() -
             KeyWriteFlyweight.FIXED_LENGTH;
         if (carried < routes.keyWrite.dataLength())
         {
-            counters.increment(EngineCounter.DROP_BAD_LENGTH);
-            return false;
+            return dropped(EngineCounter.DROP_BAD_LENGTH);
         }
         routes.keyWrite.onReport(n, (int)kw.key(), kw.buffer(), kw.dataOffset(), essential, nowNanos);
         return true;
+    }
+
+    private boolean dropped(final EngineCounter reason)
+    {
+        counters.increment(reason);
+        return false;
     }
 
     private boolean keyIncrement(final boolean essential, final long nowNanos)
@@ -470,15 +467,13 @@ public final class TranslatorEngine
         final CollectorRoutes routes = routes();
         if (null == routes || null == routes.keyIncrement)
         {
-            counters.increment(EngineCounter.DROP_NO_ROUTE);
-            return false;
+            return dropped(EngineCounter.DROP_NO_ROUTE);
         }
         final var ki = decoder.keyIncrement();
         final int n = ki.redundancy();
         if (n < 1 || n > redundancyMax)
         {
-            counters.increment(EngineCounter.DROP_BAD_REDUNDANCY);
-            return false;
+            return dropped(EngineCounter.DROP_BAD_REDUNDANCY);
         }
         routes.keyIncrement.onReport(n, (int)ki.key(), ki.counter(), essential, nowNanos);
         return true;
@@ -491,8 +486,7 @@ public final class TranslatorEngine
         final AppendList list = listId > Integer.MAX_VALUE ? null : listsById.get((int)listId);
         if (null == list)
         {
-            counters.increment(EngineCounter.DROP_NO_ROUTE);
-            return false;
+            return dropped(EngineCounter.DROP_NO_ROUTE);
         }
         list.onEntry((int)ap.data(), essential, nowNanos);
         return true;
@@ -503,15 +497,13 @@ public final class TranslatorEngine
         final CollectorRoutes routes = routes();
         if (null == routes || null == routes.postcards)
         {
-            counters.increment(EngineCounter.DROP_NO_ROUTE);
-            return false;
+            return dropped(EngineCounter.DROP_NO_ROUTE);
         }
         final var pc = decoder.postcard();
         final int hop = pc.hop();
         if (hop < 1 || hop > postcardHops)
         {
-            counters.increment(EngineCounter.DROP_BAD_HOP);
-            return false;
+            return dropped(EngineCounter.DROP_BAD_HOP);
         }
         routes.postcards.onReport((int)pc.key(), hop, (int)pc.data(), essential, nowNanos);
         return true;
@@ -524,8 +516,7 @@ public final class TranslatorEngine
         final SketchMergeHandler handler = null == routes ? null : routes.sketches.get(column.sketchId());
         if (null == handler)
         {
-            counters.increment(EngineCounter.DROP_NO_ROUTE);
-            return false;
+            return dropped(EngineCounter.DROP_NO_ROUTE);
         }
         // Sketch WRITEs are always essential (the merged column is the only copy); the report's own flag is moot.
         final int outcome = handler.onColumn(column, nowNanos);

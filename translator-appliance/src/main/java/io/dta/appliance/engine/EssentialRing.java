@@ -1,6 +1,7 @@
 package io.dta.appliance.engine;
 
 import io.dta.codec.Psn;
+import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -26,6 +27,8 @@ final class EssentialRing
     static final int MAX_PAYLOAD = 128;
 
     private final int capacity;
+    // Storage is a power of two long so that positions map to slots by mask, not by a long modulo.
+    private final int mask;
     private final int maxPayload;
     private final byte[] type;
     private final long[] va;
@@ -51,12 +54,14 @@ final class EssentialRing
     {
         this.capacity = capacity;
         this.maxPayload = maxPayload;
-        type = new byte[capacity];
-        va = new long[capacity];
-        add = new long[capacity];
-        payloadLength = new int[capacity];
-        psn = new int[capacity];
-        payloads = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(1, capacity) * maxPayload));
+        final int slots = BitUtil.findNextPositivePowerOfTwo(Math.max(1, capacity));
+        this.mask = slots - 1;
+        type = new byte[slots];
+        va = new long[slots];
+        add = new long[slots];
+        payloadLength = new int[slots];
+        psn = new int[slots];
+        payloads = new UnsafeBuffer(ByteBuffer.allocateDirect(slots * maxPayload));
     }
 
     boolean isFull()
@@ -85,7 +90,7 @@ final class EssentialRing
         {
             return false;
         }
-        final int i = (int)(tail % capacity);
+        final int i = (int)(tail & mask);
         type[i] = WRITE;
         va[i] = address;
         payloadLength[i] = length;
@@ -100,7 +105,7 @@ final class EssentialRing
         {
             return false;
         }
-        final int i = (int)(tail % capacity);
+        final int i = (int)(tail & mask);
         type[i] = FETCH_ADD;
         va[i] = address;
         add[i] = addend;
@@ -111,7 +116,7 @@ final class EssentialRing
 
     int nextUnsentIndex()
     {
-        return (int)(sendHead % capacity);
+        return (int)(sendHead & mask);
     }
 
     byte type(final int index)
@@ -146,7 +151,7 @@ final class EssentialRing
 
     void markSent(final int packetPsn)
     {
-        psn[(int)(sendHead % capacity)] = packetPsn;
+        psn[(int)(sendHead & mask)] = packetPsn;
         sendHead++;
     }
 
@@ -159,7 +164,7 @@ final class EssentialRing
     int acknowledge(final int ackedPsn)
     {
         int popped = 0;
-        while (ackHead < sendHead && Psn.compare(psn[(int)(ackHead % capacity)], ackedPsn) <= 0)
+        while (ackHead < sendHead && Psn.compare(psn[(int)(ackHead & mask)], ackedPsn) <= 0)
         {
             ackHead++;
             popped++;

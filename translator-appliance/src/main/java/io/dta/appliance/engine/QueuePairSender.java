@@ -1,6 +1,7 @@
 package io.dta.appliance.engine;
 
 import io.dta.codec.Psn;
+import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -89,11 +90,15 @@ public final class QueuePairSender
     private int errorPsn;
     private long reconnects;
 
+    // Ring indices wrap by mask: the rings are a power of two long (a modulo costs an idiv per atomic).
     private final int[] atomicPsns;
+    private final int atomicMask;
     private int atomicHead;
     private int outstandingAtomics;
     private final long[] waitingVa;
     private final long[] waitingAdd;
+    private final int waitingMask;
+    private final int waitingCapacity;
     private int waitingHead;
     private int waitingCount;
 
@@ -153,9 +158,12 @@ public final class QueuePairSender
         // limit on outstanding atomics would only stall the QP.
         this.openLoop = 0 == settings.ackTimeoutNanos();
         this.maxOutstandingAtomics = openLoop ? Integer.MAX_VALUE : settings.maxOutstandingAtomics();
-        this.atomicPsns = new int[openLoop ? 1 : Math.max(1, maxOutstandingAtomics)];
-        this.waitingVa = new long[Math.max(1, settings.atomicQueueSize())];
+        this.atomicPsns = new int[BitUtil.findNextPositivePowerOfTwo(openLoop ? 1 : Math.max(1, maxOutstandingAtomics))];
+        this.atomicMask = atomicPsns.length - 1;
+        this.waitingCapacity = Math.max(1, settings.atomicQueueSize());
+        this.waitingVa = new long[BitUtil.findNextPositivePowerOfTwo(waitingCapacity)];
         this.waitingAdd = new long[waitingVa.length];
+        this.waitingMask = waitingVa.length - 1;
         this.essentials = new EssentialRing(settings.essentialBacklog(), Math.max(EssentialRing.MAX_PAYLOAD, maxPayload));
         this.nextPsn = path.startPsn();
         this.lastAckedPsn = Psn.add(path.startPsn(), -1);
@@ -329,7 +337,7 @@ public final class QueuePairSender
         {
             return false;
         }
-        if (0 == maxOutstandingAtomics || waitingCount < waitingVa.length || outstandingAtomics < maxOutstandingAtomics)
+        if (0 == maxOutstandingAtomics || waitingCount < waitingCapacity || outstandingAtomics < maxOutstandingAtomics)
         {
             return true;
         }
@@ -392,9 +400,9 @@ public final class QueuePairSender
         {
             sendFetchAdd(address, addend, nowNanos);
         }
-        else if (waitingCount < waitingVa.length)
+        else if (waitingCount < waitingCapacity)
         {
-            final int i = (waitingHead + waitingCount) % waitingVa.length;
+            final int i = (waitingHead + waitingCount) & waitingMask;
             waitingVa[i] = address;
             waitingAdd[i] = addend;
             waitingCount++;
@@ -525,7 +533,7 @@ public final class QueuePairSender
             !essentials.hasUnsent())
         {
             final int i = waitingHead;
-            waitingHead = (waitingHead + 1) % waitingVa.length;
+            waitingHead = (waitingHead + 1) & waitingMask;
             waitingCount--;
             sendFetchAdd(waitingVa[i], waitingAdd[i], nowNanos);
         }
@@ -550,7 +558,7 @@ public final class QueuePairSender
         heldLength = builder.fetchAdd(held.buffer(), held.offset(), psn, false, address + addressOffset, addend);
         if (!openLoop)
         {
-            atomicPsns[(atomicHead + outstandingAtomics) % atomicPsns.length] = psn;
+            atomicPsns[(atomicHead + outstandingAtomics) & atomicMask] = psn;
             outstandingAtomics++;
         }
         return hold(psn, nowNanos);
@@ -768,7 +776,7 @@ public final class QueuePairSender
         }
         while (outstandingAtomics > 0 && Psn.compare(atomicPsns[atomicHead], psn) <= 0)
         {
-            atomicHead = (atomicHead + 1) % atomicPsns.length;
+            atomicHead = (atomicHead + 1) & atomicMask;
             outstandingAtomics--;
         }
         essentials.acknowledge(psn);
@@ -857,7 +865,7 @@ public final class QueuePairSender
                 outstandingAtomics = 0;
                 break;
             }
-            atomicHead = (atomicHead + 1) % atomicPsns.length;
+            atomicHead = (atomicHead + 1) & atomicMask;
             outstandingAtomics--;
         }
         final int resend = essentials.rewindTo(expectedPsn);

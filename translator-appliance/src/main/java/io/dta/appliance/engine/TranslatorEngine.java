@@ -537,20 +537,13 @@ public final class TranslatorEngine
             return;
         }
         final int sourceIp = decoder.ipv4().src();
-        if (null == collectorsByIp.get(sourceIp))
-        {
-            counters.increment(EngineCounter.RESPONSE_DROP_UNKNOWN_SOURCE);
-            return;
-        }
         final QueuePairSender sender = sendersByLocalQpn.get(decoder.bth().destQp());
-        if (null == sender)
+        // One lookup on the usual path: a known QP whose collector sent the response. Which reason a stray
+        // response is counted under (a source we do not know comes first) is worked out only for strays.
+        if (null == sender || sender.path().collectorIp() != sourceIp)
         {
-            counters.increment(EngineCounter.RESPONSE_DROP_UNKNOWN_QPN);
-            return;
-        }
-        if (sender.path().collectorIp() != sourceIp)
-        {
-            counters.increment(EngineCounter.RESPONSE_DROP_UNKNOWN_SOURCE);
+            counters.increment(null == sender && null != collectorsByIp.get(sourceIp) ?
+                EngineCounter.RESPONSE_DROP_UNKNOWN_QPN : EngineCounter.RESPONSE_DROP_UNKNOWN_SOURCE);
             return;
         }
         if (!decoder.icrcValid())

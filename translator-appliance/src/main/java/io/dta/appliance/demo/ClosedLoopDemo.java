@@ -5,6 +5,7 @@ import io.dta.appliance.connect.Reconnector;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.codec.DethFlyweight;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.Icrc;
@@ -17,6 +18,7 @@ import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -93,6 +95,8 @@ public final class ClosedLoopDemo
     private long injectAt;
     private long requestsSeen;
     private long injected;
+    private boolean ignoreSetUpAfterError;
+    private final LongArrayList ignoredSetUpNanos = new LongArrayList();
     private final Histogram latency = new Histogram(3_600_000_000_000L, 3);
     private TranslatorEngine engine;
     private QueuePairSender[] senders;
@@ -288,6 +292,28 @@ public final class ClosedLoopDemo
     }
 
     /**
+     * Makes the collector deaf to connection set-up once it refused a request ({@link #injectRemoteAccessError}):
+     * every CM message the translator sends it afterwards is lost, as if its listener had gone away, so each
+     * reconnection's set-up fails.
+     *
+     * @param ignore whether to.
+     * @return this.
+     */
+    public ClosedLoopDemo ignoreSetUpAfterError(final boolean ignore)
+    {
+        ignoreSetUpAfterError = ignore;
+        return this;
+    }
+
+    /**
+     * @return virtual times at which CM messages reached the deaf collector ({@link #ignoreSetUpAfterError}).
+     */
+    public long[] ignoredSetUpNanos()
+    {
+        return ignoredSetUpNanos.toLongArray();
+    }
+
+    /**
      * @return requests the collector was made to refuse (0 or 1).
      */
     public long injectedErrors()
@@ -363,6 +389,12 @@ public final class ClosedLoopDemo
             }
         }
         toTranslator.now(now);
+        if (ignoreSetUpAfterError && injected > 0 && isSetUpMessage(ring, offset, length))
+        {
+            ignoredSetUpNanos.addLong(now);
+            toCollector.pop();
+            return;
+        }
         if (injectAt > 0 && null != engine && isRefusable(ring, offset, length) && ++requestsSeen == injectAt)
         {
             mangled.putBytes(0, ring, offset, length);
@@ -376,6 +408,12 @@ public final class ClosedLoopDemo
             responder.onFrame(ring, offset, length, now, toTranslator);
         }
         toCollector.pop();
+    }
+
+    private boolean isSetUpMessage(final DirectBuffer ring, final int offset, final int length)
+    {
+        return FrameKind.ROCE == decoder.decode(ring, offset, length) &&
+            RoceOpcode.UD_SEND_ONLY == decoder.roceOpcode() && DethFlyweight.GSI_QPN == decoder.bth().destQp();
     }
 
     private boolean isRefusable(final DirectBuffer ring, final int offset, final int length)

@@ -116,6 +116,59 @@ class ReconnectionTest
         faulty.close();
     }
 
+    @Test
+    void shouldGiveUpAfterTheConfiguredAttemptsWhenEveryReconnectionSetUpFails() throws Exception
+    {
+        final ApplianceConfig config = ConfigLoader.load(ConfigDefaults.yaml().replace("retryCount: 7",
+            "retryCount: 7\n  reconnectAttempts: 3\n  reconnectBackoffMillis: 2"));
+        final Run deaf = run(config, true, 100, 5, "deaf", true);
+        final var connections = deaf.demo.connections();
+        assertEquals(1, deaf.demo.injectedErrors());
+        assertEquals(3, connections.counter(ConnectionCounter.RECONNECT_ATTEMPTS));
+        assertEquals(3, connections.counter(ConnectionCounter.RECONNECT_FAILURES));
+        assertEquals(0, connections.counter(ConnectionCounter.RECONNECTS));
+        assertEquals(1, connections.counter(ConnectionCounter.RECONNECTS_EXHAUSTED));
+        assertEquals(1, deaf.demo.reconnector().givenUp());
+        assertEquals(0, deaf.demo.reconnector().inProgress());
+        int inError = 0;
+        for (final QueuePairSender s : deaf.demo.engine().senders())
+        {
+            inError += QueuePairSender.State.ERROR == s.state() ? 1 : 0;
+            assertEquals(0, s.reconnects(), s.path().name());
+        }
+        assertEquals(1, inError);
+        // The operations the collector never executed wait in the ring; none is dropped silently.
+        assertTrue(deaf.demo.essentialOutstanding() > 0);
+
+        // Each attempt: a REQ and its 7 retries (maxCmRetries), one CM response timeout (4.096 us << 8) apart.
+        // The first attempt starts at once, the second 2 ms after the first failed, the third 4 ms after that.
+        final long[] reqs = deaf.demo.ignoredSetUpNanos();
+        assertEquals(3 * 8, reqs.length);
+        final long timeout = 4096L << 8;
+        final long tolerance = 50_000;
+        final long[] backoff = { 2_000_000, 4_000_000 };
+        for (int attempt = 0; attempt < 3; attempt++)
+        {
+            final long first = reqs[attempt * 8];
+            for (int k = 1; k < 8; k++)
+            {
+                assertNear(k * timeout, reqs[attempt * 8 + k] - first, tolerance, "attempt " + attempt + " REQ " + k);
+            }
+            if (attempt < 2)
+            {
+                assertNear(8 * timeout + backoff[attempt], reqs[(attempt + 1) * 8] - first, tolerance,
+                    "start of attempt " + (attempt + 1));
+            }
+        }
+        deaf.close();
+    }
+
+    private static void assertNear(final long expected, final long actual, final long tolerance, final String what)
+    {
+        assertTrue(Math.abs(actual - expected) <= tolerance, what + ": expected " + expected + " ns +- " +
+            tolerance + ", was " + actual);
+    }
+
     private record Run(ClosedLoopDemo demo, List<CollectorStore> stores, Map<String, byte[]> memory)
     {
         void close()
@@ -128,6 +181,14 @@ class ReconnectionTest
         final ApplianceConfig config, final boolean negotiate, final long inject, final long seed, final String name)
         throws Exception
     {
+        return run(config, negotiate, inject, seed, name, false);
+    }
+
+    private Run run(
+        final ApplianceConfig config, final boolean negotiate, final long inject, final long seed, final String name,
+        final boolean deafAfterError)
+        throws Exception
+    {
         final ApplianceConfig collectorSide = negotiate ?
             DemoNegotiation.collectorSide(NegotiatedRegions.assign(config)) : NegotiatedRegions.assign(config);
         final ApplianceConfig translatorSide = DemoNegotiation.translatorSide(collectorSide);
@@ -138,7 +199,7 @@ class ReconnectionTest
             stores.add(CollectorStore.create(storeDir, collectorSide, collector));
         }
         final ClosedLoopDemo demo = new ClosedLoopDemo(translatorSide, collectorSide, stores, 0.0, seed)
-            .injectRemoteAccessError(inject);
+            .injectRemoteAccessError(inject).ignoreSetUpAfterError(deafAfterError);
         assertTrue(demo.connect());
         // Every report essential: whatever the error cost must be sent again, so the stores equal a clean run's.
         final ReportGenerator generator = new ReportGenerator(collectorSide,

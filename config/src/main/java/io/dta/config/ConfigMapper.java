@@ -46,6 +46,7 @@ final class ConfigMapper
         final ResyncConfig resync = resync(top.sectionOrEmpty("resync"));
         final EssentialConfig essential = essential(top.sectionOrEmpty("essential"));
         final ConnectionConfig connection = connection(top.sectionOrEmpty("connection"));
+        silenceAgainstAckTimeout(connection, acks);
         final int batchSize = hasProblem("append.batchSize") ? -1 : append.batchSize();
         final List<CollectorConfig> collectors = collectors(top, batchSize);
         top.finish();
@@ -150,8 +151,24 @@ final class ConfigMapper
             "reconnectAttempts", 0, 1000, ConnectionConfig.DEFAULT_RECONNECT_ATTEMPTS);
         final long backoff = s.integer(
             "reconnectBackoffMillis", 1, 60_000, ConnectionConfig.DEFAULT_RECONNECT_BACKOFF_MILLIS);
+        final long silence = s.integer(
+            "silenceTimeoutMillis", 0, 3_600_000, ConnectionConfig.DEFAULT_SILENCE_TIMEOUT_MILLIS);
         s.finish();
-        return new ConnectionConfig(cmTimeout, cmRetries, ackTimeout, retryCount, reconnects, backoff);
+        return new ConnectionConfig(cmTimeout, cmRetries, ackTimeout, retryCount, reconnects, backoff, silence);
+    }
+
+    private void silenceAgainstAckTimeout(final ConnectionConfig connection, final AcksConfig acks)
+    {
+        final String path = "connection.silenceTimeoutMillis";
+        if (hasProblem(path) || hasProblem("acks.timeoutMicros") || 0 == connection.silenceTimeoutMillis())
+        {
+            return;
+        }
+        if (connection.silenceTimeoutMillis() * 1000 < 2 * acks.timeoutMicros())
+        {
+            problem(path, connection.silenceTimeoutMillis() + " ms is shorter than two ACK timeouts (acks.timeoutMicros " +
+                acks.timeoutMicros() + "): a collector would be taken for dead before a probe could be answered");
+        }
     }
 
     private List<CollectorConfig> collectors(final Section top, final int batchSize)

@@ -15,6 +15,10 @@ package io.dta.config;
  *                          leaves such a QP in the error state as a static region's.
  * @param reconnectBackoffMillis wait before the second attempt in a row, doubled for every further one (at most
  *                          64 times), 1..60000, default 100; the first attempt starts at once.
+ * @param silenceTimeoutMillis how long a negotiated region's collector may leave every probe unanswered before its
+ *                          QP is taken for dead (a QP that died without a NAK: a restarted collector, a reset
+ *                          NIC) and treated as in the error state, hence reconnected; 0..3600000, default 100; 0:
+ *                          probe for ever, as for a static region.
  */
 public record ConnectionConfig(
     int cmResponseTimeout,
@@ -22,7 +26,8 @@ public record ConnectionConfig(
     int localAckTimeout,
     int retryCount,
     int reconnectAttempts,
-    long reconnectBackoffMillis)
+    long reconnectBackoffMillis,
+    long silenceTimeoutMillis)
 {
     /** Default CM response timeout exponent. */
     public static final int DEFAULT_CM_RESPONSE_TIMEOUT = 16;
@@ -36,6 +41,8 @@ public record ConnectionConfig(
     public static final int DEFAULT_RECONNECT_ATTEMPTS = 5;
     /** Default first back-off between reconnection attempts. */
     public static final long DEFAULT_RECONNECT_BACKOFF_MILLIS = 100;
+    /** Default silence after which a negotiated region's QP is taken for dead. */
+    public static final long DEFAULT_SILENCE_TIMEOUT_MILLIS = 100;
     /** The back-off doubles up to this factor of {@code reconnectBackoffMillis}. */
     public static final int MAX_BACKOFF_FACTOR = 64;
     /** The defaults. */
@@ -54,7 +61,15 @@ public record ConnectionConfig(
         final int cmResponseTimeout, final int maxCmRetries, final int localAckTimeout, final int retryCount)
     {
         this(cmResponseTimeout, maxCmRetries, localAckTimeout, retryCount, DEFAULT_RECONNECT_ATTEMPTS,
-            DEFAULT_RECONNECT_BACKOFF_MILLIS);
+            DEFAULT_RECONNECT_BACKOFF_MILLIS, DEFAULT_SILENCE_TIMEOUT_MILLIS);
+    }
+
+    /**
+     * @return {@link #silenceTimeoutMillis()} in nanoseconds (0: never).
+     */
+    public long silenceTimeoutNanos()
+    {
+        return silenceTimeoutMillis * 1_000_000L;
     }
 
     /**

@@ -152,7 +152,7 @@ class NegotiatedRegionConfigTest
 
         final ConnectionConfig c = ConfigLoader.load(NEGOTIATED.replace("retryCount: 2",
             "retryCount: 2\n  reconnectAttempts: 0\n  reconnectBackoffMillis: 250")).connection();
-        assertEquals(new ConnectionConfig(8, 3, 9, 2, 0, 250), c);
+        assertEquals(new ConnectionConfig(8, 3, 9, 2, 0, 250, ConnectionConfig.DEFAULT_SILENCE_TIMEOUT_MILLIS), c);
         assertEquals(0, c.reconnectBackoffNanos(0));
         assertEquals(250_000_000L, c.reconnectBackoffNanos(1));
         assertEquals(500_000_000L, c.reconnectBackoffNanos(2));
@@ -164,5 +164,24 @@ class NegotiatedRegionConfigTest
         assertEquals(List.of(
             "connection.reconnectAttempts: 1001 is out of range 0..1000",
             "connection.reconnectBackoffMillis: 0 is out of range 1..60000"), ex.problems());
+    }
+
+    @Test
+    void shouldLoadTheSilenceTimeoutAndRefuseOneShorterThanTwoAckTimeouts()
+    {
+        assertEquals(100_000_000L, ConfigLoader.load(NEGOTIATED).connection().silenceTimeoutNanos());
+        assertEquals(0, ConfigLoader.load(NEGOTIATED.replace("retryCount: 2",
+            "retryCount: 2\n  silenceTimeoutMillis: 0")).connection().silenceTimeoutNanos());
+        assertEquals(1_000_000L, ConfigLoader.load(NEGOTIATED.replace("retryCount: 2",
+            "retryCount: 2\n  silenceTimeoutMillis: 1")).connection().silenceTimeoutNanos());
+
+        final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.load(NEGOTIATED.replace(
+            "retryCount: 2", "retryCount: 2\n  silenceTimeoutMillis: 1") + "acks:\n  timeoutMicros: 600\n"));
+        assertEquals(List.of("connection.silenceTimeoutMillis: 1 ms is shorter than two ACK timeouts " +
+            "(acks.timeoutMicros 600): a collector would be taken for dead before a probe could be answered"),
+            ex.problems());
+        final ConfigException range = assertThrows(ConfigException.class, () -> ConfigLoader.load(NEGOTIATED.replace(
+            "retryCount: 2", "retryCount: 2\n  silenceTimeoutMillis: -1")));
+        assertEquals(List.of("connection.silenceTimeoutMillis: -1 is out of range 0..3600000"), range.problems());
     }
 }

@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * Reconnection of negotiated regions (translation.md §8): when the QP of a negotiated region goes to the error
- * state (the collector sent a fatal NAK 0x61, 0x62 or 0x63, and its own QP is in the error state with it), the
+ * state (the collector sent a fatal NAK 0x61, 0x62 or 0x63, and its own QP is in the error state with it; or the
+ * collector left every probe unanswered for {@code connection.silenceTimeoutMillis}: its QP is gone), the
  * region is connected again through the {@link ConnectionManager} (new IDs, new starting PSN) and, once connected,
  * its {@link QueuePairSender} is re-armed with the new QPN, R_Key, address and starting PSN
  * ({@link TranslatorEngine#reconnect}), which re-sends the essential operations the old QP never executed.

@@ -96,6 +96,11 @@ public final class ClosedLoopDemo
     private long requestsSeen;
     private long injected;
     private boolean ignoreSetUpAfterError;
+    private long loseAt;
+    private long requestsSeenForLoss;
+    private int lostQpn = -1;
+    private int lostQpCollectorIp;
+    private long silentlyDropped;
     private final LongArrayList ignoredSetUpNanos = new LongArrayList();
     private final Histogram latency = new Histogram(3_600_000_000_000L, 3);
     private TranslatorEngine engine;
@@ -306,6 +311,29 @@ public final class ClosedLoopDemo
     }
 
     /**
+     * Makes one collector QP vanish without a word: from the {@code n}-th RDMA WRITE with a payload or FETCH_ADD
+     * that reaches the collector (counting from 1, after set-up), every frame to that QP is dropped unanswered, as
+     * a NIC drops frames for a QP that no longer exists (a restarted collector), until a connection request
+     * reaches the collector. The translator can only notice by the silence ({@code connection.silenceTimeoutMillis}).
+     *
+     * @param n which request; 0 for none.
+     * @return this.
+     */
+    public ClosedLoopDemo loseQpSilently(final long n)
+    {
+        loseAt = n;
+        return this;
+    }
+
+    /**
+     * @return frames dropped unanswered for the QP that vanished ({@link #loseQpSilently}).
+     */
+    public long silentlyDropped()
+    {
+        return silentlyDropped;
+    }
+
+    /**
      * @return virtual times at which CM messages reached the deaf collector ({@link #ignoreSetUpAfterError}).
      */
     public long[] ignoredSetUpNanos()
@@ -392,6 +420,26 @@ public final class ClosedLoopDemo
         if (ignoreSetUpAfterError && injected > 0 && isSetUpMessage(ring, offset, length))
         {
             ignoredSetUpNanos.addLong(now);
+            toCollector.pop();
+            return;
+        }
+        if (lostQpn >= 0 && isSetUpMessage(ring, offset, length))
+        {
+            // The reconnection's REQ: the collector has a QP for the region again.
+            lostQpn = -1;
+        }
+        else if (lostQpn >= 0 && FrameKind.ROCE == decoder.kind() && decoder.bth().destQp() == lostQpn &&
+            decoder.ipv4().dst() == lostQpCollectorIp)
+        {
+            silentlyDropped++;
+            toCollector.pop();
+            return;
+        }
+        else if (loseAt > 0 && null != engine && isRefusable(ring, offset, length) && ++requestsSeenForLoss == loseAt)
+        {
+            lostQpn = decoder.bth().destQp();
+            lostQpCollectorIp = decoder.ipv4().dst();
+            silentlyDropped++;
             toCollector.pop();
             return;
         }

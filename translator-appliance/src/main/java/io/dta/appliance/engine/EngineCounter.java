@@ -45,6 +45,11 @@ public enum EngineCounter
     NAK_SEQUENCE_ERRORS_IN("NAK PSN sequence errors (resyncs)"),
     /** Valid fatal NAKs (0x61, 0x62, 0x63) accepted: the QP stops. */
     NAK_FATAL_IN("fatal NAKs (QP stopped)"),
+    /**
+     * QPs of negotiated regions taken for dead: their probes went unanswered for connection.silenceTimeoutMillis
+     * (the responder's QP died without a NAK); the QP stops as after a fatal NAK and is reconnected.
+     */
+    SILENT_QP_STOPS("QPs stopped: probes unanswered for the silence timeout"),
     /** Valid RNR NAKs (not expected for WRITE and atomics). */
     NAK_RNR_IN("RNR NAKs"),
     /** Resynchronisations learned from a probe's answer or a responder ahead of us. */

@@ -55,6 +55,8 @@ public final class QueuePairSender
     private final EngineCounters counters;
     private final int requestInterval;
     private final long ackTimeoutNanos;
+    private final long silenceTimeoutNanos;
+    private long silentSinceNanos;
     private final long graceNanos;
     private final long gracePackets;
     private final long holdNanos;
@@ -151,6 +153,7 @@ public final class QueuePairSender
         this.counters = counters;
         this.requestInterval = settings.ackRequestInterval();
         this.ackTimeoutNanos = settings.ackTimeoutNanos();
+        this.silenceTimeoutNanos = settings.silenceTimeoutNanos();
         this.graceNanos = settings.graceNanos();
         this.gracePackets = settings.gracePackets();
         this.holdNanos = settings.holdNanos();
@@ -654,6 +657,17 @@ public final class QueuePairSender
             awaitingAck = false;
             return;
         }
+        if (State.PROBING != state || acksSinceProbe > 0)
+        {
+            // The first timeout of an episode, or an answer since the last probe: the responder was heard from
+            // (at the latest, it could have answered the AckReq'd frame that went out one timeout ago).
+            silentSinceNanos = nowNanos - ackTimeoutNanos;
+        }
+        else if (silenceTimeoutNanos > 0 && nowNanos - silentSinceNanos >= silenceTimeoutNanos)
+        {
+            stopSilent(nowNanos);
+            return;
+        }
         if (State.PROBING == state && acksSinceProbe > 0)
         {
             // An ACK that came in since the probe went out may still be a late answer to frames sent before it
@@ -832,18 +846,42 @@ public final class QueuePairSender
             return;
         }
         counters.increment(EngineCounter.NAK_FATAL_IN);
-        state = State.ERROR;
-        errorPsn = psn;
-        awaitingAck = false;
-        if (hasHeld)
-        {
-            abandonHeld();
-        }
+        enterError(psn);
         if (!errorLogged)
         {
             errorLogged = true;
             System.err.printf("dta: QP %s (local QPN 0x%06x) stopped: responder sent NAK 0x%02x at PSN 0x%06x%n",
                 path.name(), path.localQpn(), syndrome, psn);
+        }
+    }
+
+    /**
+     * No answer to any probe for the silence timeout: the responder's QP is gone without a word (a restarted
+     * collector, a reset NIC). Unlike after a fatal NAK nobody says what it executed, so everything after the last
+     * acknowledged PSN counts as not executed: essential operations in that window are sent again after a
+     * reconnection (at least once: an operation executed whose ACK was lost runs twice).
+     */
+    private void stopSilent(final long nowNanos)
+    {
+        counters.increment(EngineCounter.SILENT_QP_STOPS);
+        enterError(Psn.next(lastAckedPsn));
+        if (!errorLogged)
+        {
+            errorLogged = true;
+            System.err.printf("dta: QP %s (local QPN 0x%06x) stopped: no answer to its probes for %d ms; last " +
+                "acknowledged PSN 0x%06x%n", path.name(), path.localQpn(), (nowNanos - silentSinceNanos) / 1_000_000,
+                lastAckedPsn);
+        }
+    }
+
+    private void enterError(final int firstNotExecutedPsn)
+    {
+        state = State.ERROR;
+        errorPsn = firstNotExecutedPsn;
+        awaitingAck = false;
+        if (hasHeld)
+        {
+            abandonHeld();
         }
     }
 

@@ -12,6 +12,9 @@ package io.dta.appliance.engine;
  * @param maxOutstandingAtomics unanswered FETCH_ADDs allowed in flight.
  * @param atomicQueueSize       FETCH_ADDs that may wait for credit.
  * @param essentialBacklog      essential operations kept until acknowledged.
+ * @param silenceTimeoutNanos   probing without any answer for this long takes the responder's QP for dead: the QP
+ *                              goes to the error state, as after a fatal NAK (0 = probe for ever; negotiated
+ *                              regions only, which can be connected again).
  */
 public record SenderSettings(
     int ackRequestInterval,
@@ -21,6 +24,7 @@ public record SenderSettings(
     long holdNanos,
     int maxOutstandingAtomics,
     int atomicQueueSize,
-    int essentialBacklog)
+    int essentialBacklog,
+    long silenceTimeoutNanos)
 {
 }

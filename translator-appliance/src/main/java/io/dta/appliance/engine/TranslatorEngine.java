@@ -249,7 +249,8 @@ public final class TranslatorEngine
             holdNanos,
             maxOutstandingAtomics,
             atomicQueueSize,
-            config.essential().backlog());
+            config.essential().backlog(),
+            closedLoop && region.negotiated() ? config.connection().silenceTimeoutNanos() : 0);
         final RoceFrameBuilder builder = new RoceFrameBuilder(translator.mac(), translator.ip(),
             (translator.dscp() << 2) | translator.ecn(), translator.ttl(), translator.pKey(), path);
         return 0 == maxPayload ? new QueuePairSender(builder, sink, counters, settings) :

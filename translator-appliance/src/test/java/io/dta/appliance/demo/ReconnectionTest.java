@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -117,11 +118,47 @@ class ReconnectionTest
     }
 
     @Test
+    void shouldTakeASilentCollectorQpForDeadReconnectAndLandEveryEssentialOperation() throws Exception
+    {
+        final ApplianceConfig config = ConfigDefaults.load();
+        final long silence = config.connection().silenceTimeoutNanos();
+        for (final long lose : new long[] { 1, 3_000 })
+        {
+            final String why = "QP lost at request " + lose;
+            final Run clean = run(config, true, 0, 7, "clean-lost-" + lose);
+            final Run lost = run(config, true, 7, "lost-" + lose, d -> d.loseQpSilently(lose));
+            final var engine = lost.demo.engine();
+            assertTrue(lost.demo.silentlyDropped() > 0, why);
+            assertEquals(1, engine.counters().get(EngineCounter.SILENT_QP_STOPS), why);
+            assertEquals(0, engine.counters().get(EngineCounter.NAK_FATAL_IN), why);
+            // Probes every acks.timeoutMicros until the silence timeout, and not one after it.
+            final long probes = engine.counters().get(EngineCounter.PROBES_OUT);
+            final long timeout = config.acks().timeoutMicros() * 1000;
+            assertTrue(probes >= silence / timeout - 1 && probes <= silence / timeout + 1, why + ": " + probes);
+            assertEquals(1, lost.demo.connections().counter(ConnectionCounter.RECONNECTS), why);
+            assertEquals(0, lost.demo.connections().counter(ConnectionCounter.RECONNECT_FAILURES), why);
+            assertTrue(lost.demo.quiescent(), why);
+            assertEquals(0, lost.demo.essentialOutstanding(), why);
+            for (final QueuePairSender s : engine.senders())
+            {
+                assertEquals(QueuePairSender.State.ACTIVE, s.state(), why + " " + s.path().name());
+            }
+            assertEquals(clean.memory.keySet(), lost.memory.keySet());
+            for (final Map.Entry<String, byte[]> e : clean.memory.entrySet())
+            {
+                assertArrayEquals(e.getValue(), lost.memory.get(e.getKey()), why + ": " + e.getKey());
+            }
+            clean.close();
+            lost.close();
+        }
+    }
+
+    @Test
     void shouldGiveUpAfterTheConfiguredAttemptsWhenEveryReconnectionSetUpFails() throws Exception
     {
         final ApplianceConfig config = ConfigLoader.load(ConfigDefaults.yaml().replace("retryCount: 7",
             "retryCount: 7\n  reconnectAttempts: 3\n  reconnectBackoffMillis: 2"));
-        final Run deaf = run(config, true, 100, 5, "deaf", true);
+        final Run deaf = run(config, true, 5, "deaf", d -> d.injectRemoteAccessError(100).ignoreSetUpAfterError(true));
         final var connections = deaf.demo.connections();
         assertEquals(1, deaf.demo.injectedErrors());
         assertEquals(3, connections.counter(ConnectionCounter.RECONNECT_ATTEMPTS));
@@ -181,12 +218,12 @@ class ReconnectionTest
         final ApplianceConfig config, final boolean negotiate, final long inject, final long seed, final String name)
         throws Exception
     {
-        return run(config, negotiate, inject, seed, name, false);
+        return run(config, negotiate, seed, name, d -> d.injectRemoteAccessError(inject));
     }
 
     private Run run(
-        final ApplianceConfig config, final boolean negotiate, final long inject, final long seed, final String name,
-        final boolean deafAfterError)
+        final ApplianceConfig config, final boolean negotiate, final long seed, final String name,
+        final UnaryOperator<ClosedLoopDemo> fault)
         throws Exception
     {
         final ApplianceConfig collectorSide = negotiate ?
@@ -198,8 +235,7 @@ class ReconnectionTest
         {
             stores.add(CollectorStore.create(storeDir, collectorSide, collector));
         }
-        final ClosedLoopDemo demo = new ClosedLoopDemo(translatorSide, collectorSide, stores, 0.0, seed)
-            .injectRemoteAccessError(inject).ignoreSetUpAfterError(deafAfterError);
+        final ClosedLoopDemo demo = fault.apply(new ClosedLoopDemo(translatorSide, collectorSide, stores, 0.0, seed));
         assertTrue(demo.connect());
         // Every report essential: whatever the error cost must be sent again, so the stores equal a clean run's.
         final ReportGenerator generator = new ReportGenerator(collectorSide,

@@ -200,6 +200,26 @@ class QueuePairBehaviourTest
     }
 
     @Test
+    void shouldKeepProbingAStaticRegionWhoseCollectorIsSilent()
+    {
+        // connection.silenceTimeoutMillis (default 100 ms) stops only negotiated regions, which can be connected
+        // again; a static region's collector may come back on its own, so its QP probes on.
+        final EngineHarness h = new EngineHarness(new Cfg());
+        sendKw(h, 5);
+        h.settle();
+        for (int i = 0; i < 400; i++)
+        {
+            h.advance(500_000);
+        }
+        assertEquals(400, h.count(EngineCounter.PROBES_OUT));
+        assertEquals(QueuePairSender.State.PROBING, h.sender(KW_QPN).state());
+        assertEquals(0, h.count(EngineCounter.SILENT_QP_STOPS));
+        h.feed(ack(KW_QPN, 0x104));                           // back: everything was executed
+        h.advance(500_000);
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
+    }
+
+    @Test
     void shouldIgnoreForgedAndStaleResponses()
     {
         final EngineHarness h = new EngineHarness(new Cfg());

@@ -770,7 +770,8 @@ public final class QueuePairSender
 
     private void acknowledge(final int psn, final long nowNanos)
     {
-        if (Psn.compare(psn, lastAckedPsn) > 0)
+        final boolean progress = Psn.compare(psn, lastAckedPsn) > 0;
+        if (progress)
         {
             lastAckedPsn = psn;
         }
@@ -780,9 +781,19 @@ public final class QueuePairSender
             outstandingAtomics--;
         }
         essentials.acknowledge(psn);
-        if (State.PROBING != state && awaitingAck && Psn.compare(psn, awaitedPsn) >= 0)
+        if (State.PROBING != state && awaitingAck)
         {
-            awaitingAck = false;
+            if (Psn.compare(psn, awaitedPsn) >= 0)
+            {
+                awaitingAck = false;
+            }
+            else if (progress)
+            {
+                // A later AckReq'd frame left before this ACK came back: under steady traffic the awaited PSN keeps
+                // moving ahead of the ACKs. The responder is answering, so the timer restarts on progress (as a
+                // TCP retransmission timer does); otherwise a healthy QP would be probed every timeout.
+                ackDeadlineNanos = nowNanos + ackTimeoutNanos;
+            }
         }
         if (State.PROBING == state && Psn.next(lastAckedPsn) == nextPsn)
         {

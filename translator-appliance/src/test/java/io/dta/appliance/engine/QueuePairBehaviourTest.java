@@ -200,6 +200,37 @@ class QueuePairBehaviourTest
     }
 
     @Test
+    void shouldNotProbeAHealthyQpWhoseAcksArriveAfterTheNextAckRequest()
+    {
+        // translation.md §5: a probe is for an AckReq'd PSN not acknowledged within acks.timeoutMicros. Here every
+        // AckReq'd PSN is acknowledged 6 us after it left, but the next AckReq'd frame (every 4th, 1 us apart)
+        // always leaves before that ACK arrives: for 2 ms, four times the 500 us timeout.
+        final Cfg cfg = new Cfg();
+        cfg.requestInterval = 4;
+        final EngineHarness h = new EngineHarness(cfg);
+        final java.util.ArrayDeque<long[]> acks = new java.util.ArrayDeque<>();
+        for (int i = 0; i < 2000; i++)
+        {
+            while (!acks.isEmpty() && acks.peekFirst()[0] <= h.now)
+            {
+                h.feed(ack(KW_QPN, (int)acks.pollFirst()[1]));
+            }
+            h.feed(kw(i));
+            for (final Request r : h.out.drainRequests())
+            {
+                if (r.ackReq())
+                {
+                    acks.addLast(new long[] {h.now + 6_000, r.psn()});
+                }
+            }
+            h.now += 1000;
+        }
+        assertEquals(0, h.count(EngineCounter.PROBES_OUT), "every AckReq'd PSN was acknowledged within 6 us");
+        assertEquals(0, h.count(EngineCounter.DROP_GRACE_PERIOD));
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
+    }
+
+    @Test
     void shouldIgnoreForgedAndStaleResponses()
     {
         final EngineHarness h = new EngineHarness(new Cfg());

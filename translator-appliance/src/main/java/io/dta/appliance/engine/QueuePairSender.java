@@ -831,6 +831,12 @@ public final class QueuePairSender
             counters.increment(EngineCounter.NAK_RNR_IN);
             return;
         }
+        if (syndrome < 0x60 || syndrome > 0x63)
+        {
+            // A reserved type or NAK code is no answer RC defines: it must not stop the QP as a fatal NAK would.
+            counters.increment(EngineCounter.RESPONSE_DROP_RESERVED_SYNDROME);
+            return;
+        }
         if (Psn.compare(psn, Psn.next(lastAckedPsn)) < 0 || Psn.compare(psn, Psn.next(highestSentPsn)) > 0)
         {
             counters.increment(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW);

@@ -316,6 +316,28 @@ class QueuePairBehaviourTest
     }
 
     @Test
+    void shouldDropResponsesWithAReservedSyndromeWithoutStoppingTheQp()
+    {
+        // translation.md §5: only ACK, NAK 0x60 and the fatal NAKs 0x61..0x63 act on the QP; anything else is
+        // dropped and counted. 0x40..0x5F is a reserved AETH type, 0x64 (Invalid RD Request) is RD-only, 0x7F and a
+        // syndrome with the reserved top bit set are no NAK codes of RC.
+        final EngineHarness h = new EngineHarness(new Cfg());
+        sendKw(h, 3);
+        h.settle();
+        for (final int syndrome : new int[] {0x40, 0x5F, 0x64, 0x7F, 0xE1})
+        {
+            h.feed(nak(KW_QPN, syndrome, 0x101));
+        }
+        assertEquals(5, h.count(EngineCounter.RESPONSE_DROP_RESERVED_SYNDROME));
+        assertEquals(0, h.count(EngineCounter.NAK_FATAL_IN));
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
+        h.feed(kw(1));
+        assertEquals(0x103, h.settle().get(0).psn(), "the QP keeps sending on its own PSNs");
+        h.feed(nak(KW_QPN, 0x63, 0x103));
+        assertEquals(QueuePairSender.State.ERROR, h.sender(KW_QPN).state(), "0x63 is fatal");
+    }
+
+    @Test
     void shouldNackReporterSequenceGapsPerReporter()
     {
         final EngineHarness h = new EngineHarness(new Cfg());

@@ -142,7 +142,9 @@ public enum EngineCounter
     /** Response dropped: a RoCEv2 opcode the requester does not expect. */
     RESPONSE_DROP_UNEXPECTED_OPCODE("response dropped: unexpected opcode"),
     /** Response dropped: the QP is in the error state. */
-    RESPONSE_DROP_QP_ERROR("response dropped: QP in error");
+    RESPONSE_DROP_QP_ERROR("response dropped: QP in error"),
+    /** Response dropped: an AETH syndrome that is neither an ACK, an RNR NAK nor one of the NAK codes 0x60..0x63. */
+    RESPONSE_DROP_RESERVED_SYNDROME("response dropped: reserved AETH syndrome");
 
     private final String description;
     private final boolean drop;

@@ -784,7 +784,8 @@ public final class QueuePairSender
 
     private void acknowledge(final int psn, final long nowNanos)
     {
-        if (Psn.compare(psn, lastAckedPsn) > 0)
+        final boolean progress = Psn.compare(psn, lastAckedPsn) > 0;
+        if (progress)
         {
             lastAckedPsn = psn;
         }
@@ -794,9 +795,19 @@ public final class QueuePairSender
             outstandingAtomics--;
         }
         essentials.acknowledge(psn);
-        if (State.PROBING != state && awaitingAck && Psn.compare(psn, awaitedPsn) >= 0)
+        if (State.PROBING != state && awaitingAck)
         {
-            awaitingAck = false;
+            if (Psn.compare(psn, awaitedPsn) >= 0)
+            {
+                awaitingAck = false;
+            }
+            else if (progress)
+            {
+                // A later AckReq'd frame left before this ACK came back: under steady traffic the awaited PSN keeps
+                // moving ahead of the ACKs. The responder is answering, so the timer restarts on progress (as a
+                // TCP retransmission timer does); otherwise a healthy QP would be probed every timeout.
+                ackDeadlineNanos = nowNanos + ackTimeoutNanos;
+            }
         }
         if (State.PROBING == state && Psn.next(lastAckedPsn) == nextPsn)
         {
@@ -832,6 +843,12 @@ public final class QueuePairSender
         if (1 == type)
         {
             counters.increment(EngineCounter.NAK_RNR_IN);
+            return;
+        }
+        if (syndrome < 0x60 || syndrome > 0x63)
+        {
+            // A reserved type or NAK code is no answer RC defines: it must not stop the QP as a fatal NAK would.
+            counters.increment(EngineCounter.RESPONSE_DROP_RESERVED_SYNDROME);
             return;
         }
         if (Psn.compare(psn, Psn.next(lastAckedPsn)) < 0 || Psn.compare(psn, Psn.next(highestSentPsn)) > 0)

@@ -3,6 +3,7 @@ package io.dta.appliance.engine;
 import io.dta.codec.DtaOpcode;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.List;
 
@@ -220,6 +221,37 @@ class QueuePairBehaviourTest
     }
 
     @Test
+    void shouldNotProbeAHealthyQpWhoseAcksArriveAfterTheNextAckRequest()
+    {
+        // translation.md §5: a probe is for an AckReq'd PSN not acknowledged within acks.timeoutMicros. Here every
+        // AckReq'd PSN is acknowledged 6 us after it left, but the next AckReq'd frame (every 4th, 1 us apart)
+        // always leaves before that ACK arrives: for 2 ms, four times the 500 us timeout.
+        final Cfg cfg = new Cfg();
+        cfg.requestInterval = 4;
+        final EngineHarness h = new EngineHarness(cfg);
+        final ArrayDeque<long[]> acks = new ArrayDeque<>();
+        for (int i = 0; i < 2000; i++)
+        {
+            while (!acks.isEmpty() && acks.peekFirst()[0] <= h.now)
+            {
+                h.feed(ack(KW_QPN, (int)acks.pollFirst()[1]));
+            }
+            h.feed(kw(i));
+            for (final Request r : h.out.drainRequests())
+            {
+                if (r.ackReq())
+                {
+                    acks.addLast(new long[] {h.now + 6_000, r.psn()});
+                }
+            }
+            h.now += 1000;
+        }
+        assertEquals(0, h.count(EngineCounter.PROBES_OUT), "every AckReq'd PSN was acknowledged within 6 us");
+        assertEquals(0, h.count(EngineCounter.DROP_GRACE_PERIOD));
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
+    }
+
+    @Test
     void shouldIgnoreForgedAndStaleResponses()
     {
         final EngineHarness h = new EngineHarness(new Cfg());
@@ -302,6 +334,28 @@ class QueuePairBehaviourTest
         assertEquals(3, h.count(EngineCounter.DROP_QP_ERROR));
         h.feed(ack(KW_QPN, 0x101));
         assertEquals(1, h.count(EngineCounter.RESPONSE_DROP_QP_ERROR));
+    }
+
+    @Test
+    void shouldDropResponsesWithAReservedSyndromeWithoutStoppingTheQp()
+    {
+        // translation.md §5: only ACK, NAK 0x60 and the fatal NAKs 0x61..0x63 act on the QP; anything else is
+        // dropped and counted. 0x40..0x5F is a reserved AETH type, 0x64 (Invalid RD Request) is RD-only, 0x7F and a
+        // syndrome with the reserved top bit set are no NAK codes of RC.
+        final EngineHarness h = new EngineHarness(new Cfg());
+        sendKw(h, 3);
+        h.settle();
+        for (final int syndrome : new int[] {0x40, 0x5F, 0x64, 0x7F, 0xE1})
+        {
+            h.feed(nak(KW_QPN, syndrome, 0x101));
+        }
+        assertEquals(5, h.count(EngineCounter.RESPONSE_DROP_RESERVED_SYNDROME));
+        assertEquals(0, h.count(EngineCounter.NAK_FATAL_IN));
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
+        h.feed(kw(1));
+        assertEquals(0x103, h.settle().get(0).psn(), "the QP keeps sending on its own PSNs");
+        h.feed(nak(KW_QPN, 0x63, 0x103));
+        assertEquals(QueuePairSender.State.ERROR, h.sender(KW_QPN).state(), "0x63 is fatal");
     }
 
     @Test

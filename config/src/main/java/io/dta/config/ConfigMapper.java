@@ -45,8 +45,7 @@ final class ConfigMapper
         final AcksConfig acks = acks(top.sectionOrEmpty("acks"));
         final ResyncConfig resync = resync(top.sectionOrEmpty("resync"));
         final EssentialConfig essential = essential(top.sectionOrEmpty("essential"));
-        final ConnectionConfig connection = connection(top.sectionOrEmpty("connection"));
-        silenceAgainstAckTimeout(connection, acks);
+        final ConnectionConfig connection = connection(top.sectionOrEmpty("connection"), acks);
         final int batchSize = hasProblem("append.batchSize") ? -1 : append.batchSize();
         final List<CollectorConfig> collectors = collectors(top, batchSize);
         top.finish();
@@ -140,7 +139,7 @@ final class ConfigMapper
         return new EssentialConfig(backlog);
     }
 
-    private ConnectionConfig connection(final Section s)
+    private ConnectionConfig connection(final Section s, final AcksConfig acks)
     {
         final int cmTimeout = (int)s.integer(
             "cmResponseTimeout", 0, 31, ConnectionConfig.DEFAULT_CM_RESPONSE_TIMEOUT);
@@ -151,24 +150,36 @@ final class ConfigMapper
             "reconnectAttempts", 0, 1000, ConnectionConfig.DEFAULT_RECONNECT_ATTEMPTS);
         final long backoff = s.integer(
             "reconnectBackoffMillis", 1, 60_000, ConnectionConfig.DEFAULT_RECONNECT_BACKOFF_MILLIS);
-        final long silence = s.integer(
-            "silenceTimeoutMillis", 0, 3_600_000, ConnectionConfig.DEFAULT_SILENCE_TIMEOUT_MILLIS);
+        final long silence = silenceTimeout(s, acks);
         s.finish();
         return new ConnectionConfig(cmTimeout, cmRetries, ackTimeout, retryCount, reconnects, backoff, silence);
     }
 
-    private void silenceAgainstAckTimeout(final ConnectionConfig connection, final AcksConfig acks)
+    /**
+     * The silence must last at least two ACK timeouts, or a collector would be taken for dead before a probe could
+     * be answered. Given explicitly, a shorter value is refused; the default grows with a long ACK timeout instead,
+     * so that raising {@code acks.timeoutMicros} alone never makes a configuration invalid.
+     */
+    private long silenceTimeout(final Section s, final AcksConfig acks)
     {
-        final String path = "connection.silenceTimeoutMillis";
-        if (hasProblem(path) || hasProblem("acks.timeoutMicros") || 0 == connection.silenceTimeoutMillis())
+        final String key = "silenceTimeoutMillis";
+        final boolean given = s.present(key);
+        final long millis = s.integer(key, 0, 3_600_000, ConnectionConfig.DEFAULT_SILENCE_TIMEOUT_MILLIS);
+        if (0 == millis || hasProblem(s.pathOf(key)) || hasProblem("acks.timeoutMicros"))
         {
-            return;
+            return millis;
         }
-        if (connection.silenceTimeoutMillis() * 1000 < 2 * acks.timeoutMicros())
+        final long leastMillis = (2 * acks.timeoutMicros() + 999) / 1000;
+        if (millis >= leastMillis)
         {
-            problem(path, connection.silenceTimeoutMillis() + " ms is shorter than two ACK timeouts (acks.timeoutMicros " +
+            return millis;
+        }
+        if (given)
+        {
+            problem(s.pathOf(key), millis + " ms is shorter than two ACK timeouts (acks.timeoutMicros " +
                 acks.timeoutMicros() + "): a collector would be taken for dead before a probe could be answered");
         }
+        return leastMillis;
     }
 
     private List<CollectorConfig> collectors(final Section top, final int batchSize)

@@ -167,7 +167,7 @@ class NegotiatedRegionConfigTest
     }
 
     @Test
-    void shouldLoadTheSilenceTimeoutAndRefuseOneShorterThanTwoAckTimeouts()
+    void shouldLoadTheSilenceTimeoutAndRefuseAGivenOneShorterThanTwoAckTimeouts()
     {
         assertEquals(100_000_000L, ConfigLoader.load(NEGOTIATED).connection().silenceTimeoutNanos());
         assertEquals(0, ConfigLoader.load(NEGOTIATED.replace("retryCount: 2",
@@ -180,6 +180,9 @@ class NegotiatedRegionConfigTest
         assertEquals(List.of("connection.silenceTimeoutMillis: 1 ms is shorter than two ACK timeouts " +
             "(acks.timeoutMicros 600): a collector would be taken for dead before a probe could be answered"),
             ex.problems());
+        // Not given: the default grows with a long ACK timeout rather than making the configuration invalid.
+        assertEquals(6_000_000_000L, ConfigLoader.load(NEGOTIATED + "acks:\n  timeoutMicros: 3000000\n")
+            .connection().silenceTimeoutNanos());
         final ConfigException range = assertThrows(ConfigException.class, () -> ConfigLoader.load(NEGOTIATED.replace(
             "retryCount: 2", "retryCount: 2\n  silenceTimeoutMillis: -1")));
         assertEquals(List.of("connection.silenceTimeoutMillis: -1 is out of range 0..3600000"), range.problems());

@@ -11,8 +11,11 @@ package io.dta.collector.layout;
  *     cross the end of the region starts again at slot 0 instead. Nothing tells a reader where the head is.</li>
  *     <li>{@link Kind#SEQUENCED} (our default): the region is cut into fixed-size <em>records</em>, one per
  *     batch: {@code batchSize} entry words, then a {@code count} word, then a {@code sequence} word (all u32
- *     little-endian). Batch sequence numbers start at 1 and increase by one per batch written; record
- *     {@code (sequence - 1) % records} holds batch {@code sequence}. A reader finds new entries by their
+ *     little-endian). Batch sequence numbers start at 1 and increase by one per batch written
+ *     ({@link #nextSequence(long)}); record {@code (sequence - 1) % records} holds batch {@code sequence}, whose
+ *     word holds the sequence's low 32 bits. Sequences whose low 32 bits are 0 are skipped, so that 0 keeps
+ *     meaning "never written" after the word wrapped (every 2^32 - 1 batches: about an hour for one list taking
+ *     20 M entries a second in batches of 16). A reader finds new entries by their
  *     sequence, knows it was lapped when the oldest sequence still present is beyond the one it expects,
  *     and, because the sequence is the last word of the record and an RDMA WRITE lands in address order,
  *     never takes a half-written record for a complete one.</li>
@@ -143,6 +146,19 @@ public final class ListLayout
     public long recordOffset(final long sequence)
     {
         return ((sequence - 1) % slots) * (long)recordLength(batchSize);
+    }
+
+    /**
+     * The batch sequence number after {@code sequence}: the next one whose low 32 bits, the record's sequence word,
+     * are not 0.
+     *
+     * @param sequence a batch sequence number (from 1).
+     * @return the next one.
+     */
+    public static long nextSequence(final long sequence)
+    {
+        final long next = sequence + 1;
+        return 0 == (int)next ? next + 1 : next;
     }
 
     /**

@@ -20,7 +20,10 @@ import java.util.Arrays;
  *     slots that changed to a non-zero value since the previous poll, which misses a slot rewritten with the value
  *     it already held. This is the reference's limitation, kept for byte compatibility.</li>
  * </ul>
- * Sequence numbers are taken as unsigned 32-bit and assumed not to wrap (4·10^9 batches).
+ * A record holds the low 32 bits of its batch's sequence number; the reader widens them around its cursor, so
+ * a cursor keeps working across the wrap of the 32-bit word (the writer skips the sequences whose word would be 0).
+ * The cursor is the writer's sequence number, or for a reader whose first read came after a wrap, that number
+ * less a multiple of 2^32: it only matters as the {@code since} of the next read.
  */
 public final class ListReader
 {
@@ -120,21 +123,16 @@ public final class ListReader
         final int records = layout.capacity();
         final int batch = layout.batchSize();
         final int recordLength = ListLayout.recordLength(batch);
-        final long[] sequences = new long[records];
+        final int[] words = new int[records];
         final long[][] batches = new long[records][];
         int found = 0;
-        long maxSequence = since;
         for (int r = 0; r < records; r++)
         {
             final int offset = r * recordLength;
             for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++)
             {
-                final long sequence = sequenceAt(offset);
-                if (sequence > maxSequence)
-                {
-                    maxSequence = sequence;
-                }
-                if (sequence <= since)
+                final int word = sequenceWordAt(offset);
+                if (0 == word)
                 {
                     break;
                 }
@@ -148,9 +146,9 @@ public final class ListReader
                         0xFFFF_FFFFL;
                 }
                 VarHandle.acquireFence();
-                if (sequenceAt(offset) == sequence)
+                if (sequenceWordAt(offset) == word)
                 {
-                    sequences[found] = sequence;
+                    words[found] = word;
                     batches[found] = values;
                     found++;
                     break;
@@ -158,33 +156,77 @@ public final class ListReader
             }
         }
 
-        final Integer[] order = new Integer[found];
+        // A record's word is its sequence's low 32 bits. The retained records span fewer than 2^31 sequences,
+        // so they are told apart by serial arithmetic around an anchor: the cursor, or for a first read the
+        // newest word. A first read keeps every record, numbered 1, 2, 3, ... before the word first wraps and as
+        // the second round of 2^32 after (older rounds cannot be told apart; only differences matter later).
+        final boolean first = 0 == since;
+        long anchor = since;
+        if (first && found > 0)
+        {
+            int newest = words[0];
+            for (int i = 1; i < found; i++)
+            {
+                if (words[i] - newest > 0)
+                {
+                    newest = words[i];
+                }
+            }
+            anchor = newest & 0xFFFF_FFFFL;
+            for (int i = 0; i < found; i++)
+            {
+                if (anchor + (words[i] - newest) <= 0)
+                {
+                    anchor += 1L << 32;
+                    break;
+                }
+            }
+        }
+        final long[] sequences = new long[found];
+        final long[][] fresh = new long[found][];
+        int kept = 0;
+        long maxSequence = since;
         for (int i = 0; i < found; i++)
+        {
+            final long sequence = anchor + (words[i] - (int)anchor);
+            if (sequence > since)
+            {
+                sequences[kept] = sequence;
+                fresh[kept] = batches[i];
+                kept++;
+                maxSequence = Math.max(maxSequence, sequence);
+            }
+        }
+
+        final Integer[] order = new Integer[kept];
+        for (int i = 0; i < kept; i++)
         {
             order[i] = i;
         }
         Arrays.sort(order, (a, b) -> Long.compare(sequences[a], sequences[b]));
         int total = 0;
-        for (int i = 0; i < found; i++)
+        for (int i = 0; i < kept; i++)
         {
-            total += batches[i].length;
+            total += fresh[i].length;
         }
         final long[] entries = new long[total];
         int n = 0;
         for (final Integer i : order)
         {
-            System.arraycopy(batches[i], 0, entries, n, batches[i].length);
-            n += batches[i].length;
+            System.arraycopy(fresh[i], 0, entries, n, fresh[i].length);
+            n += fresh[i].length;
         }
 
-        final long next = since + 1;
-        final boolean lapped = maxSequence > since && sequenceAt((int)layout.recordOffset(next)) > next;
-        final long lost = maxSequence - since - found;
+        // Batch b is overwritten by batch b + records: the first batch after the cursor is gone once the newest
+        // is more than a ring ahead of it. Sequences with a zero word are never used, so they are not lost.
+        final boolean lapped = maxSequence - since > records;
+        final long skipped = Math.floorDiv(maxSequence, 1L << 32) - Math.floorDiv(since, 1L << 32);
+        final long lost = maxSequence - since - kept - skipped;
         return new ListReadResult(entries, maxSequence, lapped, lost);
     }
 
-    private long sequenceAt(final int recordOffset)
+    private int sequenceWordAt(final int recordOffset)
     {
-        return region.getInt(recordOffset + layout.sequenceOffsetInRecord(), ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL;
+        return region.getInt(recordOffset + layout.sequenceOffsetInRecord(), ByteOrder.LITTLE_ENDIAN);
     }
 }

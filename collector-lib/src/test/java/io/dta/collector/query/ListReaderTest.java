@@ -121,6 +121,91 @@ class ListReaderTest
     }
 
     @Test
+    void shouldFollowNewEntriesAcrossTheWrapOfTheSequenceWord()
+    {
+        final long seed = System.nanoTime();
+        final SplittableRandom rnd = new SplittableRandom(seed);
+        final int records = 7;
+        final ListLayout layout = new ListLayout(ListLayout.Kind.SEQUENCED, BATCH, records * 24);
+        for (final long start : new long[] { (1L << 32) - 40, (2L << 32) - 3, (1L << 31) - 20 })
+        {
+            final UnsafeBuffer memory = new UnsafeBuffer(new byte[records * 24]);
+            final ListReader reader = new ListReader(memory, layout);
+            final List<Long> written = new ArrayList<>();
+            final List<Long> read = new ArrayList<>();
+            long sequence = start;
+            int value = 1;
+            reader.cursor(ListLayout.nextSequence(start) - 1);
+            boolean wrapped = false;
+            for (int step = 0; step < 60; step++)
+            {
+                // One record fewer than the ring: the skipped sequence's record is not written, so a ring's worth
+                // of batches across the wrap does reach the first one's record.
+                final int batches = rnd.nextInt(records);
+                for (int b = 0; b < batches; b++)
+                {
+                    sequence = ListLayout.nextSequence(sequence);
+                    assertTrue(0 != (int)sequence, "seed " + seed);
+                    wrapped |= (int)sequence == 1;
+                    final int[] entries = new int[1 + rnd.nextInt(BATCH)];
+                    for (int i = 0; i < entries.length; i++)
+                    {
+                        entries[i] = value++;
+                    }
+                    record(memory, layout, sequence, entries);
+                    for (final int e : entries)
+                    {
+                        written.add((long)e);
+                    }
+                }
+                final ListReadResult r = reader.poll();
+                final String why = "seed " + seed + ", start " + start + ", step " + step;
+                assertFalse(r.lapped(), why);
+                assertEquals(0, r.lostBatches(), why);
+                for (final long e : r.entries())
+                {
+                    read.add(e);
+                }
+            }
+            assertTrue(wrapped || start == (1L << 31) - 20, "the test crossed the wrap");
+            assertEquals(written, read, "seed " + seed + ", start " + start);
+        }
+    }
+
+    @Test
+    void shouldReadEverythingRetainedAfterTheWrapAndCountLapsWithoutTheSkippedSequence()
+    {
+        final ListLayout layout = new ListLayout(ListLayout.Kind.SEQUENCED, BATCH, 5 * 24);
+        final UnsafeBuffer memory = new UnsafeBuffer(new byte[5 * 24]);
+        final long last = (1L << 32) - 1;
+        assertEquals((1L << 32) + 1, ListLayout.nextSequence(last), "the sequence whose word is 0 is skipped");
+        record(memory, layout, last - 1, 1);
+        record(memory, layout, last, 2);
+        record(memory, layout, last + 2, 3);
+        record(memory, layout, last + 3, 4);
+
+        final ListReader reader = new ListReader(memory, layout);
+        final ListReadResult all = reader.read(0);
+        assertArrayEquals(new long[] { 1, 2, 3, 4 }, all.entries(), "oldest first across the wrap");
+        assertEquals(last + 3, all.cursor());
+        assertTrue(all.lapped());
+        assertEquals(last - 2, all.lostBatches(), "every batch before the oldest retained");
+        final ListReadResult after = reader.read(last - 2);
+        assertArrayEquals(new long[] { 1, 2, 3, 4 }, after.entries());
+        assertEquals(last + 3, after.cursor());
+        assertEquals(0, after.lostBatches(), "the skipped sequence is not a lost batch");
+        assertFalse(after.lapped());
+
+        final ListReadResult behind = reader.read(last - 6);
+        assertArrayEquals(new long[] { 1, 2, 3, 4 }, behind.entries());
+        assertEquals(4, behind.lostBatches(), "four batches between the cursor and the oldest retained");
+        assertTrue(behind.lapped());
+
+        assertArrayEquals(new long[] { 3, 4 }, reader.read(last).entries());
+        assertEquals(0, reader.read(last + 3).entries().length);
+    }
+
+    @Test
     void shouldReadTheReferenceRingInRingOrderSkippingEmptySlots()
     {
         final ListLayout layout = new ListLayout(ListLayout.Kind.REFERENCE, BATCH, 64);

@@ -145,7 +145,7 @@ public final class AppendList
             batch.putInt(layout.countOffsetInRecord(), entries, ByteOrder.LITTLE_ENDIAN);
             batch.putInt(layout.sequenceOffsetInRecord(), (int)sequence, ByteOrder.LITTLE_ENDIAN);
             final long address = baseAddress + layout.recordOffset(sequence);
-            sequence++;
+            sequence = ListLayout.nextSequence(sequence);
             sender.write(address, batch, 0, ListLayout.recordLength(batchSize), batchEssential, nowNanos);
         }
     }

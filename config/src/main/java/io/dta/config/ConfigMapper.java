@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Maps a {@link ConfigNode} tree onto the settings records, collecting every problem with its key path instead of
@@ -51,6 +52,7 @@ final class ConfigMapper
         top.finish();
 
         crossChecks(translator, collectors);
+        autoBaseHeaderNeedsOneKeyWriteSize(reports, collectors);
 
         if (!problems.isEmpty())
         {
@@ -180,6 +182,33 @@ final class ConfigMapper
                 acks.timeoutMicros() + "): a collector would be taken for dead before a probe could be answered");
         }
         return leastMillis;
+    }
+
+    /**
+     * Under {@code baseHeader: auto} a report's form is told by its length, which for Key-Write depends on the
+     * data length, i.e. on the slot size. The decoder knows one Key-Write size before it knows the route, so with
+     * several slot sizes a Key-Write for a collector with larger slots would be taken as malformed.
+     */
+    private void autoBaseHeaderNeedsOneKeyWriteSize(final ReportsConfig reports, final List<CollectorConfig> collectors)
+    {
+        if (null == reports || BaseHeader.AUTO != reports.baseHeader())
+        {
+            return;
+        }
+        final Set<Integer> sizes = new TreeSet<>();
+        for (final CollectorConfig collector : collectors)
+        {
+            if (null != collector.keyWrite())
+            {
+                sizes.add(collector.keyWrite().slotSize());
+            }
+        }
+        if (sizes.size() > 1)
+        {
+            problem("reports.baseHeader", "auto tells the 2- and 3-byte forms apart by report length, which needs one " +
+                "Key-Write slot size across collectors, but they use " + sizes + "; set the form (2 or 3) or use one " +
+                "slot size");
+        }
     }
 
     private List<CollectorConfig> collectors(final Section top, final int batchSize)

@@ -297,6 +297,26 @@ class ConfigValidationTest
     }
 
     @Test
+    void shouldRefuseAutoBaseHeaderWithSeveralKeyWriteSlotSizes()
+    {
+        final Map<String, Object> tree = ConfigTestSupport.exampleTree();
+        ConfigTestSupport.set(tree, "collectors[1]", Map.of(
+            "name", "collector-b", "mac", "02:00:0a:00:00:34", "ip", "10.0.0.52",
+            "keyWrite", Map.of("localQpn", 0x900, "qpn", 0x456, "rkey", 1, "address", "0x7f0000000000",
+                "length", 4096, "slotSize", 16)));
+        // One form given: several slot sizes are fine.
+        ConfigTestSupport.set(tree, "reports.baseHeader", "3");
+        assertEquals(2, ConfigLoader.load(ConfigTestSupport.json(tree), ConfigFormat.JSON).collectors().size());
+
+        ConfigTestSupport.set(tree, "reports.baseHeader", "auto");
+        final ConfigException ex = assertThrows(ConfigException.class,
+            () -> ConfigLoader.load(ConfigTestSupport.json(tree), ConfigFormat.JSON));
+        assertEquals(List.of("reports.baseHeader: auto tells the 2- and 3-byte forms apart by report length, which " +
+            "needs one Key-Write slot size across collectors, but they use [8, 16]; set the form (2 or 3) or use " +
+            "one slot size"), ex.problems());
+    }
+
+    @Test
     void shouldReportSeveralProblemsTogether()
     {
         final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.load(exampleWith(

@@ -143,7 +143,10 @@ public enum EngineCounter
     RESPONSE_DROP_UNEXPECTED_OPCODE("response dropped: unexpected opcode"),
     /** Response dropped: the QP is in the error state. */
     RESPONSE_DROP_QP_ERROR("response dropped: QP in error"),
-    /** Response dropped: an AETH syndrome that is neither an ACK, an RNR NAK nor one of the NAK codes 0x60..0x63. */
+    /**
+     * Response dropped: an AETH syndrome that is neither an ACK, an RNR NAK nor one of the NAK codes 0x60..0x63, or
+     * any syndrome but an ACK on an ATOMIC ACKNOWLEDGE.
+     */
     RESPONSE_DROP_RESERVED_SYNDROME("response dropped: reserved AETH syndrome");
 
     private final String description;

@@ -565,6 +565,12 @@ public final class TranslatorEngine
                 sender.onAck(psn, nowNanos);
             }
         }
+        else if (RoceOpcode.RC_ATOMIC_ACKNOWLEDGE == opcode)
+        {
+            // A responder NAKs an atomic with a plain Acknowledge; an ATOMIC ACK with a NAK syndrome is no
+            // responder's frame, and must not stop or rewind the QP.
+            counters.increment(EngineCounter.RESPONSE_DROP_RESERVED_SYNDROME);
+        }
         else
         {
             sender.onNak(aeth.syndrome(), psn, nowNanos);

@@ -1,6 +1,7 @@
 package io.dta.appliance.engine;
 
 import io.dta.codec.DtaOpcode;
+import io.dta.codec.RoceOpcode;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayDeque;
@@ -354,6 +355,9 @@ class QueuePairBehaviourTest
         assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
         h.feed(kw(1));
         assertEquals(0x103, h.settle().get(0).psn(), "the QP keeps sending on its own PSNs");
+        h.feed(response(COLLECTOR_A, KW_QPN, RoceOpcode.RC_ATOMIC_ACKNOWLEDGE, 0x62, 0x103));
+        assertEquals(6, h.count(EngineCounter.RESPONSE_DROP_RESERVED_SYNDROME), "an ATOMIC ACK cannot be a NAK");
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
         h.feed(nak(KW_QPN, 0x63, 0x103));
         assertEquals(QueuePairSender.State.ERROR, h.sender(KW_QPN).state(), "0x63 is fatal");
     }

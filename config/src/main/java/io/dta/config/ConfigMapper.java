@@ -205,9 +205,9 @@ final class ConfigMapper
         }
         if (sizes.size() > 1)
         {
-            problem("reports.baseHeader", "auto tells the 2- and 3-byte forms apart by report length, which needs one " +
-                "Key-Write slot size across collectors, but they use " + sizes + "; set the form (2 or 3) or use one " +
-                "slot size");
+            problem("reports.baseHeader", "auto tells the 2- and 3-byte forms apart by report length, which needs " +
+                "one Key-Write slot size across collectors, but they use " + sizes + "; set the form (2 or 3) or use " +
+                "one slot size");
         }
     }
 

@@ -161,7 +161,8 @@ public final class QueuePairSender
         // limit on outstanding atomics would only stall the QP.
         this.openLoop = 0 == settings.ackTimeoutNanos();
         this.maxOutstandingAtomics = openLoop ? Integer.MAX_VALUE : settings.maxOutstandingAtomics();
-        this.atomicPsns = new int[BitUtil.findNextPositivePowerOfTwo(openLoop ? 1 : Math.max(1, maxOutstandingAtomics))];
+        this.atomicPsns =
+            new int[BitUtil.findNextPositivePowerOfTwo(openLoop ? 1 : Math.max(1, maxOutstandingAtomics))];
         this.atomicMask = atomicPsns.length - 1;
         this.waitingCapacity = Math.max(1, settings.atomicQueueSize());
         this.waitingVa = new long[BitUtil.findNextPositivePowerOfTwo(waitingCapacity)];

@@ -14,12 +14,15 @@ import org.agrona.MutableDirectBuffer;
  * to the reporter on the NACK port carrying {@code seqnum = last in-order value} and the NACK bit. It comes
  * from the address the report was sent to (the collector's), as in the reference, so a reporter that talks to
  * its collector recognises the answer; unlike the reference, MACs, ports and lengths are all set correctly.
+ * <p>
+ * Both NACK kinds carry the report's VLAN tags (TPIDs and TCIs, outer first, as received), so the answer goes back
+ * on the reporter's VLAN even when the reporter sits behind a trunk port; an untagged report gets an untagged NACK.
  */
 final class ReporterNackSender
 {
     private static final int NACK_FRAME_MIN = 60;
-    private static final int IP_OFFSET = EthernetFlyweight.HEADER_LENGTH;
-    private static final int UDP_OFFSET = IP_OFFSET + Ipv4Flyweight.MIN_HEADER_LENGTH;
+    // Offsets from the IPv4 header: the Ethernet header before it is 14 bytes plus 4 per VLAN tag of the report.
+    private static final int UDP_OFFSET = Ipv4Flyweight.MIN_HEADER_LENGTH;
     private static final int NACK_OFFSET = UDP_OFFSET + UdpFlyweight.HEADER_LENGTH;
     private static final int UDP_LENGTH = UdpFlyweight.HEADER_LENGTH + DtaNackFlyweight.LENGTH;
     private static final int SKETCH_BASE_LENGTH = 3;
@@ -52,17 +55,19 @@ final class ReporterNackSender
 
     void send(final FrameDecoder report, final int lastInOrderSeqnum, final long nowNanos)
     {
-        final int offset = sink.claim(NACK_FRAME_MIN);
+        final int ipOffset = ethernetLength(report);
+        final int length = frameLength(ipOffset + Ipv4Flyweight.MIN_HEADER_LENGTH + UDP_LENGTH);
+        final int offset = sink.claim(length);
         if (offset < 0)
         {
             counters.increment(EngineCounter.DROP_TX_FULL);
             return;
         }
         final MutableDirectBuffer out = sink.buffer();
-        out.setMemory(offset, NACK_FRAME_MIN, (byte)0);
-        ethernet.wrap(out, offset).dstMac(report.ethernet().srcMac()).srcMac(sourceMac)
-            .etherType(EthernetFlyweight.ETHER_TYPE_IPV4);
-        ipv4.wrap(out, offset + IP_OFFSET)
+        out.setMemory(offset, length, (byte)0);
+        putEthernet(out, offset, report);
+        final int ip = offset + ipOffset;
+        ipv4.wrap(out, ip)
             .versionAndIhl(5)
             .tos(0)
             .totalLength(Ipv4Flyweight.MIN_HEADER_LENGTH + UDP_LENGTH)
@@ -74,32 +79,35 @@ final class ReporterNackSender
             .src(report.ipv4().dst())
             .dst(report.ipv4().src())
             .updateChecksum();
-        udp.wrap(out, offset + UDP_OFFSET).srcPort(reportPort).dstPort(nackPort).length(UDP_LENGTH).checksum(0);
-        nack.wrap(out, offset + NACK_OFFSET).seqnum(lastInOrderSeqnum).nack(true);
-        sink.commit(offset, NACK_FRAME_MIN, nowNanos);
+        udp.wrap(out, ip + UDP_OFFSET).srcPort(reportPort).dstPort(nackPort).length(UDP_LENGTH).checksum(0);
+        nack.wrap(out, ip + NACK_OFFSET).seqnum(lastInOrderSeqnum).nack(true);
+        sink.commit(offset, length, nowNanos);
         counters.increment(EngineCounter.REPORTER_NACKS_OUT);
     }
 
     /**
      * Asks a switch to resend its sketch columns from {@code column} (docs/sketch.md): UDP from the translator's
      * own address to the report's source, NACK port, payload a 3-byte DTA base header (opcode 0x05, seqnum 0,
-     * NACK flag) and the sketch NACK body, padded to the Ethernet minimum.
+     * NACK flag) and the sketch NACK body, padded to the Ethernet minimum (a report with two VLAN tags needs no
+     * padding: its NACK is 65 bytes).
      */
     void sendSketch(
         final FrameDecoder report, final int sketchId, final int switchId, final long epoch, final int column,
         final long nowNanos)
     {
-        final int offset = sink.claim(NACK_FRAME_MIN);
+        final int ipOffset = ethernetLength(report);
+        final int length = frameLength(ipOffset + Ipv4Flyweight.MIN_HEADER_LENGTH + SKETCH_UDP_LENGTH);
+        final int offset = sink.claim(length);
         if (offset < 0)
         {
             counters.increment(EngineCounter.DROP_TX_FULL);
             return;
         }
         final MutableDirectBuffer out = sink.buffer();
-        out.setMemory(offset, NACK_FRAME_MIN, (byte)0);
-        ethernet.wrap(out, offset).dstMac(report.ethernet().srcMac()).srcMac(sourceMac)
-            .etherType(EthernetFlyweight.ETHER_TYPE_IPV4);
-        ipv4.wrap(out, offset + IP_OFFSET)
+        out.setMemory(offset, length, (byte)0);
+        putEthernet(out, offset, report);
+        final int ip = offset + ipOffset;
+        ipv4.wrap(out, ip)
             .versionAndIhl(5)
             .tos(0)
             .totalLength(Ipv4Flyweight.MIN_HEADER_LENGTH + SKETCH_UDP_LENGTH)
@@ -111,12 +119,44 @@ final class ReporterNackSender
             .src(sourceIp)
             .dst(report.ipv4().src())
             .updateChecksum();
-        udp.wrap(out, offset + UDP_OFFSET).srcPort(reportPort).dstPort(nackPort).length(SKETCH_UDP_LENGTH).checksum(0);
-        out.putByte(offset + NACK_OFFSET, (byte)DtaOpcode.SKETCH_MERGE);
-        out.putByte(offset + NACK_OFFSET + 2, (byte)DtaNackFlyweight.NACK_FLAG);
-        sketchNack.wrap(out, offset + NACK_OFFSET + SKETCH_BASE_LENGTH).sketchId(sketchId).switchId(switchId)
+        udp.wrap(out, ip + UDP_OFFSET).srcPort(reportPort).dstPort(nackPort).length(SKETCH_UDP_LENGTH).checksum(0);
+        out.putByte(ip + NACK_OFFSET, (byte)DtaOpcode.SKETCH_MERGE);
+        out.putByte(ip + NACK_OFFSET + 2, (byte)DtaNackFlyweight.NACK_FLAG);
+        sketchNack.wrap(out, ip + NACK_OFFSET + SKETCH_BASE_LENGTH).sketchId(sketchId).switchId(switchId)
             .epoch(epoch).column(column).reserved(0);
-        sink.commit(offset, NACK_FRAME_MIN, nowNanos);
+        sink.commit(offset, length, nowNanos);
         counters.increment(EngineCounter.SKETCH_NACKS_OUT);
+    }
+
+    private static int ethernetLength(final FrameDecoder report)
+    {
+        return EthernetFlyweight.HEADER_LENGTH + EthernetFlyweight.VLAN_TAG_LENGTH * report.vlanTagCount();
+    }
+
+    /**
+     * The Ethernet minimum is 60 bytes (FCS excluded) whether or not the frame is tagged: a bridge that strips a
+     * tag pads again (802.1Q), so tags are not padded for here.
+     */
+    private static int frameLength(final int contentLength)
+    {
+        return Math.max(NACK_FRAME_MIN, contentLength);
+    }
+
+    /**
+     * Ethernet header back to the reporter: its MAC, then the report's VLAN tags copied verbatim (TPID and whole
+     * TCI, so PCP and DEI come back too), then IPv4. Expects the frame zeroed, as the tag count of the flyweight
+     * is read back from the bytes written.
+     */
+    private void putEthernet(final MutableDirectBuffer out, final int offset, final FrameDecoder report)
+    {
+        final EthernetFlyweight received = report.ethernet();
+        ethernet.wrap(out, offset).dstMac(received.srcMac()).srcMac(sourceMac);
+        final int tags = report.vlanTagCount();
+        for (int i = 0; i < tags; i++)
+        {
+            final int tci = received.vlanTci(i);
+            ethernet.vlanTag(i, received.vlanTpid(i), tci >>> 13, (tci & 0x1000) != 0, tci & 0x0FFF);
+        }
+        ethernet.innerEtherType(EthernetFlyweight.ETHER_TYPE_IPV4);
     }
 }

@@ -249,6 +249,37 @@ class SketchMergeTest
         assertEquals(2, nacks.get(2)[54] & 0xFF, "the third NACK asks for column 2");
     }
 
+    /**
+     * The sketch NACK goes back on the switch's VLAN: switch 0 reports untagged, switch 1 with one 802.1Q tag,
+     * switch 2 with an 802.1ad outer and an 802.1Q inner tag; each NACK carries exactly the tags of its report.
+     */
+    @Test
+    void shouldSendTheSketchNackWithTheTagsOfTheReport()
+    {
+        setUp("count-min", 1, 8, 3, 1, 2, 1_000_000, false);
+        final int[][] tagStacks = {{}, {0x8100, 0xE3FF}, {0x88A8, 0x1064, 0x8100, 0x2007}};
+        final long epoch = 0xA0B0C0D0L;
+        final byte[][] gaps = new byte[3][];
+        for (int s = 0; s < 3; s++)
+        {
+            feed(TestFrames.tagged(column(SKETCH_ID, s, epoch, 0, new int[] {1}), tagStacks[s]));
+            gaps[s] = TestFrames.tagged(column(SKETCH_ID, s, epoch, 2, new int[] {1}), tagStacks[s]);
+            feed(gaps[s]);
+        }
+        assertEquals(3, count(EngineCounter.SKETCH_NACKS_OUT));
+        final List<byte[]> sent = out.drain().stream().map(FrameCollector.Frame::bytes)
+            .filter(f -> NackFrameAssertions.isTo(f, new byte[] {2, 0, 10, 1, 0, 1})).toList();
+        assertEquals(3, sent.size());
+        for (int s = 0; s < 3; s++)
+        {
+            final byte[] body = ByteBuffer.allocate(15).put((byte)0x05).put((byte)0).put((byte)0x80)
+                .putShort((short)SKETCH_ID).putShort((short)s).putInt((int)epoch).putShort((short)1)
+                .putShort((short)0).array();
+            NackFrameAssertions.assertNack(sent.get(s), gaps[s], tagStacks[s], TestFrames.APPLIANCE_IP, switchIp(s),
+                body, "switch " + s + ", " + tagStacks[s].length / 2 + " tag(s): ");
+        }
+    }
+
     @Test
     void shouldCloseATimedOutEpochIncompleteWithItsContributors()
     {

@@ -179,6 +179,26 @@ public final class TestFrames
     }
 
     /**
+     * The same frame with VLAN tags inserted after the MACs, outermost first; the Ethernet padding of the plain
+     * frame is kept (trailing bytes the IP total length does not cover).
+     *
+     * @param plain       an untagged frame.
+     * @param tpidAndTcis pairs of TPID and TCI, outermost first.
+     * @return the tagged frame.
+     */
+    public static byte[] tagged(final byte[] plain, final int... tpidAndTcis)
+    {
+        final ByteBuffer b = ByteBuffer.allocate(plain.length + 2 * tpidAndTcis.length).order(ByteOrder.BIG_ENDIAN);
+        b.put(plain, 0, 12);
+        for (final int field : tpidAndTcis)
+        {
+            b.putShort((short)field);
+        }
+        b.put(plain, 12, plain.length - 12);
+        return b.array();
+    }
+
+    /**
      * A 3-byte-form report from {@link #REPORTER_1} to collector A with no flags.
      *
      * @param opcode    DTA opcode.

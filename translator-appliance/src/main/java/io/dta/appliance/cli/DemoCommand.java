@@ -9,6 +9,7 @@ import io.dta.appliance.demo.DemoNegotiation;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.gen.GeneratorSettings;
+import io.dta.appliance.gen.GeneratorSettingsException;
 import io.dta.appliance.gen.Primitive;
 import io.dta.appliance.gen.ReportGenerator;
 import io.dta.codec.pcap.PcapFormatException;
@@ -16,6 +17,7 @@ import io.dta.codec.pcap.PcapReader;
 import io.dta.collector.query.KeyWriteResult;
 import io.dta.collector.query.ListReadResult;
 import io.dta.collector.query.PostcardResult;
+import io.dta.collector.query.SketchEpoch;
 import io.dta.collector.query.StoreQueries;
 import io.dta.collector.responder.ResponderCounter;
 import io.dta.collector.store.CollectorStore;
@@ -23,6 +25,7 @@ import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ListConfig;
+import io.dta.config.SketchConfig;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -58,6 +61,11 @@ import java.util.stream.Stream;
         "lossy link (RDMA-CM REQ/REP/RTU to QP1, the collector's metadata SEND and its ACK)." })
 public final class DemoCommand implements Callable<Integer>
 {
+    /**
+     * dta gen's default mix plus enough sketch traffic for two epochs of the demo configuration: the demo shows every primitive the collectors host.
+     */
+    static final String DEFAULT_MIX = "keywrite=40,append=30,keyincrement=20,postcard=10,sketch=7";
+
     @Mixin
     private ConfigOption config = new ConfigOption();
 
@@ -67,6 +75,11 @@ public final class DemoCommand implements Callable<Integer>
     @Option(names = "--reports", defaultValue = "200000",
         description = "generated reports when no --in is given (default: ${DEFAULT-VALUE})")
     private long reports;
+
+    @Option(names = "--mix", paramLabel = "P=W,...",
+        description = "relative weights of the generated keywrite, append, keyincrement, postcard and sketch " +
+            "reports, as for dta gen (default: " + DEFAULT_MIX + ", leaving out what the collectors lack)")
+    private String mix;
 
     @Option(names = "--loss", defaultValue = "0.001",
         description = "probability that a frame is lost, in each direction (default: ${DEFAULT-VALUE})")
@@ -150,6 +163,14 @@ public final class DemoCommand implements Callable<Integer>
             else
             {
                 final GeneratorSettings settings = new GeneratorSettings().seed(seed).essentialFraction(essential);
+                if (null == mix)
+                {
+                    settings.defaultMix(DEFAULT_MIX);
+                }
+                else
+                {
+                    settings.mix(mix);
+                }
                 final ReportGenerator generator = new ReportGenerator(collectorSide, settings);
                 demo.run(generatedSource(generator, reports, samples));
             }
@@ -169,6 +190,11 @@ public final class DemoCommand implements Callable<Integer>
         {
             System.err.println("dta demo: " + ex.getMessage());
             return 1;
+        }
+        catch (final GeneratorSettingsException ex)
+        {
+            System.err.println("dta demo: " + ex.getMessage());
+            return 2;
         }
         finally
         {
@@ -442,6 +468,14 @@ public final class DemoCommand implements Callable<Integer>
             final int n = r.entries().length;
             out.add("dta query list --id " + list.id() + "  ->  " + n + " entries retained, cursor " + r.cursor() +
                 (n > 0 ? ", newest " + Long.toUnsignedString(r.entries()[n - 1]) : ""));
+        }
+        for (final SketchConfig sketch : collector.sketches())
+        {
+            // The generator's first epoch: complete unless the sketch's share of the reports ran out mid-epoch.
+            final SketchEpoch e = q.sketch(sketch.id()).read(GeneratorSettings.DEFAULT_FIRST_EPOCH);
+            out.add("dta query sketch --id " + sketch.id() + " --epoch " + GeneratorSettings.DEFAULT_FIRST_EPOCH +
+                "  ->  " + e.state().name().toLowerCase() + (e.hasCells() ? ", " + e.contributors() + " of " +
+                e.switches() + " switches, " + e.completeColumns() + " of " + e.columns() + " columns complete" : ""));
         }
         if (samples.postcardKey >= 0 && null != collector.postcards())
         {

@@ -283,7 +283,8 @@ public final class ClosedLoopDemo
 
     /**
      * Makes the collector refuse one request: the {@code n}-th RDMA WRITE with a payload or FETCH_ADD that reaches
-     * it (counting from 1, after set-up) arrives with a wrong R_Key (and a correct ICRC), so the collector answers
+     * it in sequence (counting from 1, after set-up; one that follows a loss would be dropped unexecuted anyway)
+     * arrives with a wrong R_Key (and a correct ICRC), so the collector answers
      * NAK 0x62 (remote access error) and puts the QP in the error state, as a real one does. A negotiated region is
      * then connected again and its QP re-armed; a static one stays in the error state.
      *
@@ -471,8 +472,26 @@ public final class ClosedLoopDemo
             return false;
         }
         final int opcode = decoder.roceOpcode();
-        return RoceOpcode.RC_FETCH_ADD == opcode ||
-            (RoceOpcode.RC_RDMA_WRITE_ONLY == opcode && decoder.payloadLength() > 0);
+        return (RoceOpcode.RC_FETCH_ADD == opcode ||
+            (RoceOpcode.RC_RDMA_WRITE_ONLY == opcode && decoder.payloadLength() > 0)) && isNextInSequence();
+    }
+
+    /**
+     * Whether the collector will execute the decoded request: its QP expects exactly this PSN. A request after a
+     * loss is dropped as out of sequence before its R_Key is looked at, so refusing it would refuse nothing.
+     */
+    private boolean isNextInSequence()
+    {
+        final int destQp = decoder.bth().destQp();
+        for (final ResponderQp qp : responder.qps())
+        {
+            if (qp.qpn() == destQp && qp.collector().ip() == decoder.ipv4().dst() &&
+                qp.expectedPsn() == decoder.bth().psn())
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void toTranslatorFrame()

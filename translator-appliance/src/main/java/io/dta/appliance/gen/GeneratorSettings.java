@@ -134,6 +134,20 @@ public final class GeneratorSettings
     }
 
     /**
+     * Set the primitive mix like {@link #mix(String)}, as a default: primitives the configuration cannot route are
+     * left out silently rather than refused (what a tool's own default mix wants).
+     *
+     * @param text e.g. {@code keywrite=40,append=30,keyincrement=20,postcard=10,sketch=7}.
+     * @return this.
+     */
+    public GeneratorSettings defaultMix(final String text)
+    {
+        mix(text);
+        mixExplicit = false;
+        return this;
+    }
+
+    /**
      * Set one primitive's weight (marks the mix explicit, like {@link #mix(String)}).
      *
      * @param primitive the primitive.

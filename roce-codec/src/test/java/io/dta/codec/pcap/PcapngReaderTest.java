@@ -80,7 +80,8 @@ class PcapngReaderTest
     @Test
     void shouldReadSectionsAndInterfacesWithTheirOwnByteOrderResolutionAndOffset() throws Exception
     {
-        final PcapngFileBuilder builder = new PcapngFileBuilder(ByteOrder.LITTLE_ENDIAN).section(ByteOrder.LITTLE_ENDIAN);
+        final PcapngFileBuilder builder = new PcapngFileBuilder(ByteOrder.LITTLE_ENDIAN)
+            .section(ByteOrder.LITTLE_ENDIAN);
         builder.interfaceDescription(1, 65535) // 0: microseconds by default
             .interfaceDescription(1, 262144, builder.tsresol(9), builder.endOfOptions()) // 1: nanoseconds
             .interfaceDescription(1, 0, builder.tsresol(0x80 | 30), builder.tsoffset(100)) // 2: 2^-30 s, +100 s

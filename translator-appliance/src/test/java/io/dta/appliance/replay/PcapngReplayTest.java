@@ -82,7 +82,7 @@ class PcapngReplayTest
         block(out, 0x0A0D0D0A, body(16).putInt(0x1A2B3C4D).putShort((short)1).putShort((short)0).putLong(-1));
         block(out, 4, body(4).putInt(0)); // name resolution block holding only opt_endofopt-like zeros
         block(out, 1, body(8).putShort((short)1).putShort((short)0).putInt(65535)); // interface 0, unused
-        block(out, 1, body(28).putShort((short)1).putShort((short)0).putInt(65535)
+        block(out, 1, body(32).putShort((short)1).putShort((short)0).putInt(65535)
             .putShort((short)9).putShort((short)1).put((byte)9).put(new byte[3]) // if_tsresol: nanoseconds
             .putShort((short)14).putShort((short)8).putLong(TSOFFSET_SECONDS) // if_tsoffset
             .putInt(0)); // opt_endofopt

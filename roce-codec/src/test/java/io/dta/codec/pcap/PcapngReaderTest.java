@@ -398,6 +398,55 @@ class PcapngReaderTest
         }
     }
 
+    @Test
+    void shouldReadWithoutAllocatingPerPacket() throws Exception
+    {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        final long threadId = Thread.currentThread().threadId();
+        final PcapngFileBuilder builder = new PcapngFileBuilder(ByteOrder.BIG_ENDIAN).section(ByteOrder.BIG_ENDIAN);
+        builder.interfaceDescription(1, 65535, builder.tsresol(0x80 | 30), builder.tsoffset(1))
+            .interfaceDescription(1, 65535);
+        final int packets = 100_000;
+        for (int i = 0; i < packets; i++)
+        {
+            final byte[] packet = PcapFileBuilder.pattern(60 + (i & 63), i);
+            if (0 == i % 3)
+            {
+                builder.simplePacket(packet.length, packet);
+            }
+            else
+            {
+                builder.enhancedPacket(i & 1, (long)i << 20, packet);
+            }
+            if (0 == i % 100)
+            {
+                builder.block(PcapngFileBuilder.NRB, new byte[12]);
+            }
+        }
+        final Path file = write(builder.toByteArray());
+
+        long checksum = 0;
+        long count = 0;
+        final long allocated;
+        try (PcapReader reader = new PcapReader(file, PcapReader.MIN_BUFFER_CAPACITY))
+        {
+            final long before = threads.getThreadAllocatedBytes(threadId);
+            while (reader.next())
+            {
+                checksum += reader.capturedLength() + reader.timestampNanos() +
+                    reader.buffer().getByte(reader.offset());
+                count++;
+            }
+            allocated = threads.getThreadAllocatedBytes(threadId) - before;
+        }
+
+        assertEquals(packets, count);
+        assertTrue(checksum != 0);
+        // One allocation per packet of even 16 bytes would be 1.6 MB; allow a little slack for JVM internals.
+        assertTrue(allocated < 64 * 1024, "reader allocated " + allocated + " bytes");
+    }
+
     /** Every resolution byte against exact big-integer arithmetic, rounding down. */
     @Test
     void shouldConvertUnitsToNanosecondsExactly()

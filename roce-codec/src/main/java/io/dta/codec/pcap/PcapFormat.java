@@ -1,7 +1,7 @@
 package io.dta.codec.pcap;
 
 /**
- * Layout constants of the classic libpcap file format (not pcapng).
+ * Layout constants of the classic libpcap file format; pcapng's are in {@link PcapngFormat}.
  * <p>
  * A file is a 24-byte global header followed by records, each a 16-byte record header and the captured bytes.
  * All header fields are written in the byte order of the writing host; readers detect it from the magic number.
@@ -21,9 +21,6 @@ public final class PcapFormat
 
     /** Magic of the unsupported "modified" (Kuznetzov) pcap variant with 24-byte record headers. */
     public static final int MAGIC_MODIFIED = 0xA1B2CD34;
-
-    /** Block type of a pcapng Section Header Block; a palindrome, so identical in both byte orders. */
-    public static final int PCAPNG_SECTION_HEADER_BLOCK_TYPE = 0x0A0D0D0A;
 
     /** Supported major version. */
     public static final int VERSION_MAJOR = 2;
@@ -84,9 +81,6 @@ public final class PcapFormat
 
     /** Largest timestamp, in nanoseconds since the epoch, that fits the unsigned 32-bit seconds field. */
     public static final long MAX_TIMESTAMP_NANOS = 0xFFFF_FFFFL * 1_000_000_000L + 999_999_999L;
-
-    /** Hint given whenever a pcapng file is refused. */
-    public static final String PCAPNG_CONVERSION_HINT = "convert it with `editcap -F pcap in.pcapng out.pcap`";
 
     private PcapFormat()
     {

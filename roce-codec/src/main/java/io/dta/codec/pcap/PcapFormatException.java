@@ -3,9 +3,9 @@ package io.dta.codec.pcap;
 import java.io.IOException;
 
 /**
- * A pcap file is malformed, truncated or uses an unsupported variant.
+ * A pcap or pcapng file is malformed, truncated or uses an unsupported variant.
  * <p>
- * The message always names the file byte offset of the offending header or record, e.g.
+ * The message always names the file byte offset of the offending header, record or pcapng block, e.g.
  * {@code "truncated packet record at byte offset 1234: header says 90 captured bytes, 40 remain"}.
  */
 public class PcapFormatException extends IOException
@@ -17,7 +17,7 @@ public class PcapFormatException extends IOException
     /**
      * Create an exception for a problem found at a file offset.
      *
-     * @param byteOffset file byte offset of the global header or record at fault.
+     * @param byteOffset file byte offset of the global header, record or block at fault.
      * @param message    description which already includes the offset.
      */
     public PcapFormatException(final long byteOffset, final String message)
@@ -27,7 +27,7 @@ public class PcapFormatException extends IOException
     }
 
     /**
-     * File byte offset of the global header (0) or of the record header at fault.
+     * File byte offset of the global header (0), of the record header or of the pcapng block at fault.
      *
      * @return file byte offset of the problem.
      */

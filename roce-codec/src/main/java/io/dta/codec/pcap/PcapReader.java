@@ -10,8 +10,6 @@ import static io.dta.codec.pcap.PcapFormat.MAGIC_OFFSET;
 import static io.dta.codec.pcap.PcapFormat.MAX_CAPTURED_LENGTH;
 import static io.dta.codec.pcap.PcapFormat.NETWORK_OFFSET;
 import static io.dta.codec.pcap.PcapFormat.ORIG_LEN_OFFSET;
-import static io.dta.codec.pcap.PcapFormat.PCAPNG_CONVERSION_HINT;
-import static io.dta.codec.pcap.PcapFormat.PCAPNG_SECTION_HEADER_BLOCK_TYPE;
 import static io.dta.codec.pcap.PcapFormat.RECORD_HEADER_LENGTH;
 import static io.dta.codec.pcap.PcapFormat.SNAPLEN_OFFSET;
 import static io.dta.codec.pcap.PcapFormat.TS_FRACTION_OFFSET;
@@ -20,6 +18,51 @@ import static io.dta.codec.pcap.PcapFormat.VERSION_MAJOR;
 import static io.dta.codec.pcap.PcapFormat.VERSION_MAJOR_OFFSET;
 import static io.dta.codec.pcap.PcapFormat.VERSION_MINOR;
 import static io.dta.codec.pcap.PcapFormat.VERSION_MINOR_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.BLOCK_HEADER_LENGTH;
+import static io.dta.codec.pcap.PcapngFormat.BLOCK_TOTAL_LENGTH_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.BLOCK_TRAILER_LENGTH;
+import static io.dta.codec.pcap.PcapngFormat.BLOCK_TYPE_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.BYTE_ORDER_MAGIC;
+import static io.dta.codec.pcap.PcapngFormat.DEFAULT_TSRESOL;
+import static io.dta.codec.pcap.PcapngFormat.ENHANCED_PACKET_BLOCK_TYPE;
+import static io.dta.codec.pcap.PcapngFormat.EPB_CAPTURED_LENGTH_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.EPB_DATA_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.EPB_INTERFACE_ID_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.EPB_MIN_LENGTH;
+import static io.dta.codec.pcap.PcapngFormat.EPB_ORIGINAL_LENGTH_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.EPB_TIMESTAMP_HIGH_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.EPB_TIMESTAMP_LOW_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.IDB_LINK_TYPE_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.IDB_MIN_LENGTH;
+import static io.dta.codec.pcap.PcapngFormat.IDB_OPTIONS_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.IDB_SNAP_LENGTH_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.IF_FCSLEN;
+import static io.dta.codec.pcap.PcapngFormat.IF_TSOFFSET;
+import static io.dta.codec.pcap.PcapngFormat.IF_TSRESOL;
+import static io.dta.codec.pcap.PcapngFormat.INTERFACE_DESCRIPTION_BLOCK_TYPE;
+import static io.dta.codec.pcap.PcapngFormat.MAX_BLOCK_LENGTH;
+import static io.dta.codec.pcap.PcapngFormat.MAX_INTERFACES;
+import static io.dta.codec.pcap.PcapngFormat.MIN_BLOCK_LENGTH;
+import static io.dta.codec.pcap.PcapngFormat.OPTION_HEADER_LENGTH;
+import static io.dta.codec.pcap.PcapngFormat.OPT_ENDOFOPT;
+import static io.dta.codec.pcap.PcapngFormat.PACKET_BLOCK_TYPE;
+import static io.dta.codec.pcap.PcapngFormat.PB_CAPTURED_LENGTH_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.PB_DATA_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.PB_INTERFACE_ID_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.PB_MIN_LENGTH;
+import static io.dta.codec.pcap.PcapngFormat.PB_ORIGINAL_LENGTH_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.PB_TIMESTAMP_HIGH_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.PB_TIMESTAMP_LOW_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.SECTION_HEADER_BLOCK_TYPE;
+import static io.dta.codec.pcap.PcapngFormat.SHB_BYTE_ORDER_MAGIC_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.SHB_MIN_LENGTH;
+import static io.dta.codec.pcap.PcapngFormat.SHB_VERSION_MAJOR_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.SHB_VERSION_MINOR_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.SIMPLE_PACKET_BLOCK_TYPE;
+import static io.dta.codec.pcap.PcapngFormat.SPB_DATA_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.SPB_MIN_LENGTH;
+import static io.dta.codec.pcap.PcapngFormat.SPB_ORIGINAL_LENGTH_OFFSET;
+import static io.dta.codec.pcap.PcapngFormat.TSRESOL_BASE2_FLAG;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -27,13 +70,15 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Streaming, zero-allocation-per-packet cursor over a classic libpcap file with Ethernet link type.
+ * Streaming, zero-allocation-per-packet cursor over a classic libpcap or a pcapng file with Ethernet link type; the
+ * format is detected from the first four bytes and the API is the same for both.
  * <p>
  * The file is read through one large reusable direct {@link ByteBuffer} (4 MiB by default) which is compacted and
  * refilled as the cursor advances, so files of any size stream in constant memory. Usage:
@@ -52,29 +97,62 @@ import org.agrona.concurrent.UnsafeBuffer;
  * {@link #next()} or {@link #close()}. Callers may change the position and limit of {@code buffer().byteBuffer()}
  * (e.g. for {@code CRC32.update(ByteBuffer)}); the reader never relies on them between calls.
  * <p>
- * Every call to {@link #next()} either consumes a whole record, reports a clean end of file, or throws a
- * {@link PcapFormatException} naming the file byte offset of the record at fault; once it has failed or ended it
- * keeps doing so, so a corrupt file can never make a caller loop. Records whose captured length exceeds the snap
- * length are tolerated up to {@link PcapFormat#MAX_CAPTURED_LENGTH}; records whose captured length exceeds the original
- * length, or whose timestamp fraction is out of range, are refused as corrupt. Not thread-safe.
+ * Every call to {@link #next()} either consumes a whole record (pcapng: every block up to and including the next
+ * packet block), reports a clean end of file, or throws a {@link PcapFormatException} naming the file byte offset of
+ * the record or block at fault; once it has failed or ended it keeps doing so, so a corrupt file can never make a
+ * caller loop. Records whose captured length exceeds the snap length are tolerated up to
+ * {@link PcapFormat#MAX_CAPTURED_LENGTH}; records whose captured length exceeds the original length, or whose
+ * timestamp is out of range, are refused as corrupt.
+ * <p>
+ * <b>pcapng.</b> Sections (each with its own byte order and interfaces), Interface Description Blocks (link type,
+ * snap length, {@code if_tsresol}, {@code if_tsoffset}, {@code if_fcslen}), Enhanced, Simple and obsolete Packet
+ * Blocks are read; every other block type is skipped by its length, whatever that length. The per-packet accessors
+ * ({@link #linkType()}, {@link #snapLength()}, {@link #nanosecondResolution()}) describe the current packet's
+ * interface and {@link #fileByteOrder()} the current section; before the first packet they hold the pcapng defaults
+ * (Ethernet, snap length 0, microseconds) and the first section's byte order. A Simple Packet Block has no
+ * timestamp: {@link #timestampNanos()} reports 0 for it. A packet on an interface whose link type is not Ethernet
+ * (or which declares an FCS) is refused when it is reached, so unused interfaces of other types do no harm. Memory
+ * is allocated per interface only (at most {@link PcapngFormat#MAX_INTERFACES} per section), never per packet.
+ * Not thread-safe.
  */
 public final class PcapReader implements AutoCloseable
 {
     /** Default capacity of the read buffer. */
     public static final int DEFAULT_BUFFER_CAPACITY = 4 * 1024 * 1024;
 
-    /** Smallest read buffer capacity accepted: one record of the largest allowed captured length. */
-    public static final int MIN_BUFFER_CAPACITY = RECORD_HEADER_LENGTH + MAX_CAPTURED_LENGTH;
+    /**
+     * Smallest read buffer capacity accepted: one classic record of the largest allowed captured length or one
+     * pcapng block of {@link PcapngFormat#MAX_BLOCK_LENGTH}, whichever is larger.
+     */
+    public static final int MIN_BUFFER_CAPACITY =
+        Math.max(RECORD_HEADER_LENGTH + MAX_CAPTURED_LENGTH, MAX_BLOCK_LENGTH);
 
     private static final byte[] EMPTY = new byte[0];
+    private static final int INITIAL_INTERFACES = 4;
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    private static final long MAX_OFFSET_SECONDS = Long.MAX_VALUE / NANOS_PER_SECOND;
+    private static final long[] POWERS_OF_TEN = new long[19];
+    /** 10^19 does not fit a signed long but does fit an unsigned one, which is how it is used. */
+    private static final long TEN_POW_19_UNSIGNED = Long.parseUnsignedLong("10000000000000000000");
+
+    static
+    {
+        POWERS_OF_TEN[0] = 1;
+        for (int i = 1; i < POWERS_OF_TEN.length; i++)
+        {
+            POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
+        }
+    }
 
     private final Path path;
     private final FileChannel channel;
     private final ByteBuffer byteBuffer;
     private final UnsafeBuffer buffer;
-    private final ByteOrder fileByteOrder;
-    private final boolean nanosecondResolution;
-    private final int snapLength;
+    private final boolean pcapng;
+    private ByteOrder fileByteOrder;
+    private boolean nanosecondResolution;
+    private int snapLength;
+    private int linkType = LINKTYPE_ETHERNET;
 
     /** File byte offset of buffer index 0. */
     private long bufferFileOffset;
@@ -94,11 +172,21 @@ public final class PcapReader implements AutoCloseable
     private int originalLength;
     private int packetOffset;
 
+    // Interfaces of the current pcapng section, indexed by interface id; grown (only) when a section defines more.
+    private int interfaceCount;
+    private int[] interfaceLinkType = new int[0];
+    private int[] interfaceSnapLength = new int[0];
+    private int[] interfaceTsresol = new int[0];
+    private int[] interfaceFcsLength = new int[0];
+    private long[] interfaceOffsetNanos = new long[0];
+    private long[] interfaceBlockOffset = new long[0];
+
     /**
-     * Open a pcap file with the default 4 MiB read buffer and parse its global header.
+     * Open a pcap or pcapng file with the default 4 MiB read buffer and parse its global header (pcapng: its first
+     * Section Header Block).
      *
      * @param path of the file.
-     * @throws PcapFormatException if the file is not a supported classic pcap Ethernet capture.
+     * @throws PcapFormatException if the file is not a supported classic pcap or pcapng capture.
      * @throws IOException         if the file cannot be opened or read.
      */
     public PcapReader(final Path path) throws IOException
@@ -107,11 +195,11 @@ public final class PcapReader implements AutoCloseable
     }
 
     /**
-     * Open a pcap file and parse its global header.
+     * Open a pcap or pcapng file and parse its global header (pcapng: its first Section Header Block).
      *
      * @param path           of the file.
      * @param bufferCapacity of the reusable read buffer, at least {@link #MIN_BUFFER_CAPACITY}.
-     * @throws PcapFormatException if the file is not a supported classic pcap Ethernet capture.
+     * @throws PcapFormatException if the file is not a supported classic pcap or pcapng capture.
      * @throws IOException         if the file cannot be opened or read.
      */
     public PcapReader(final Path path, final int bufferCapacity) throws IOException
@@ -139,56 +227,15 @@ public final class PcapReader implements AutoCloseable
             }
 
             final int magicBigEndian = buffer.getInt(MAGIC_OFFSET, ByteOrder.BIG_ENDIAN);
-            final int magicLittleEndian = buffer.getInt(MAGIC_OFFSET, ByteOrder.LITTLE_ENDIAN);
-            if (MAGIC_MICROSECONDS == magicBigEndian || MAGIC_NANOSECONDS == magicBigEndian)
+            pcapng = SECTION_HEADER_BLOCK_TYPE == magicBigEndian;
+            if (pcapng)
             {
-                fileByteOrder = ByteOrder.BIG_ENDIAN;
-                nanosecondResolution = MAGIC_NANOSECONDS == magicBigEndian;
-            }
-            else if (MAGIC_MICROSECONDS == magicLittleEndian || MAGIC_NANOSECONDS == magicLittleEndian)
-            {
-                fileByteOrder = ByteOrder.LITTLE_ENDIAN;
-                nanosecondResolution = MAGIC_NANOSECONDS == magicLittleEndian;
-            }
-            else if (PCAPNG_SECTION_HEADER_BLOCK_TYPE == magicBigEndian)
-            {
-                throw failure(0, "pcapng block type 0x0a0d0d0a at byte offset 0: this is a pcapng file and " +
-                    "pcapng is not supported, only classic pcap; " + PCAPNG_CONVERSION_HINT);
-            }
-            else if (MAGIC_MODIFIED == magicBigEndian || MAGIC_MODIFIED == magicLittleEndian)
-            {
-                throw failure(0, "magic 0xa1b2cd34 at byte offset 0: the modified (Kuznetzov) pcap variant is " +
-                    "not supported; convert it with `editcap -F pcap in out.pcap`");
+                sectionHeader(0);
             }
             else
             {
-                throw failure(0, "bad magic 0x" + hex(magicBigEndian) + " at byte offset 0: not a pcap file");
+                globalHeader(magicBigEndian, available);
             }
-
-            if (available < GLOBAL_HEADER_LENGTH)
-            {
-                throw failure(0, "truncated global header at byte offset 0: need " + GLOBAL_HEADER_LENGTH +
-                    " bytes, " + available + " present");
-            }
-
-            final int major = buffer.getShort(VERSION_MAJOR_OFFSET, fileByteOrder) & 0xFFFF;
-            final int minor = buffer.getShort(VERSION_MINOR_OFFSET, fileByteOrder) & 0xFFFF;
-            if (VERSION_MAJOR != major || VERSION_MINOR != minor)
-            {
-                throw failure(0, "unsupported pcap version " + major + "." + minor + " at byte offset 0: only " +
-                    VERSION_MAJOR + "." + VERSION_MINOR + " is supported");
-            }
-
-            final long network = buffer.getInt(NETWORK_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
-            if (LINKTYPE_ETHERNET != network)
-            {
-                throw failure(0, "unsupported link type " + (network & 0xFFFF) + " (link type field 0x" +
-                    hex((int)network) + ") at byte offset 0: only link type 1 (Ethernet, without FCS) is supported");
-            }
-
-            final long snap = buffer.getInt(SNAPLEN_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
-            snapLength = (int)Math.min(snap, Integer.MAX_VALUE);
-            readIndex = GLOBAL_HEADER_LENGTH;
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -198,11 +245,11 @@ public final class PcapReader implements AutoCloseable
     }
 
     /**
-     * Cheap probe: does the file start with a classic pcap magic number (either byte order, micro- or nanosecond)?
-     * It does not validate the rest of the header.
+     * Cheap probe: does the file start with a classic pcap magic number (either byte order, micro- or nanosecond)
+     * or a pcapng Section Header Block type? It does not validate the rest of the header.
      *
      * @param path of the file.
-     * @return true if the first four bytes are a classic pcap magic number.
+     * @return true if the first four bytes are a classic pcap magic number or the pcapng block type 0x0a0d0d0a.
      * @throws IOException if the file cannot be opened or read.
      */
     public static boolean isPcap(final Path path) throws IOException
@@ -221,15 +268,17 @@ public final class PcapReader implements AutoCloseable
             final int bigEndian = magic.getInt(0);
             final int littleEndian = Integer.reverseBytes(bigEndian);
             return MAGIC_MICROSECONDS == bigEndian || MAGIC_NANOSECONDS == bigEndian ||
-                MAGIC_MICROSECONDS == littleEndian || MAGIC_NANOSECONDS == littleEndian;
+                MAGIC_MICROSECONDS == littleEndian || MAGIC_NANOSECONDS == littleEndian ||
+                SECTION_HEADER_BLOCK_TYPE == bigEndian;
         }
     }
 
     /**
-     * Advance to the next packet record.
+     * Advance to the next packet.
      *
-     * @return true if a record is now current, false at a clean end of file (the file ends exactly after a record).
-     * @throws PcapFormatException if the next record is truncated or corrupt; thrown again by later calls.
+     * @return true if a packet is now current, false at a clean end of file (the file ends exactly after a record
+     * or block).
+     * @throws PcapFormatException if the next record or block is truncated or corrupt; thrown again by later calls.
      * @throws IOException         if reading fails.
      */
     public boolean next() throws IOException
@@ -247,70 +296,13 @@ public final class PcapReader implements AutoCloseable
             return false;
         }
 
-        if (dataLimit - readIndex < RECORD_HEADER_LENGTH)
-        {
-            fill();
-        }
-
-        final long offset = bufferFileOffset + readIndex;
-        final int available = dataLimit - readIndex;
-        if (0 == available)
-        {
-            finished = true;
-            return false;
-        }
-        if (available < RECORD_HEADER_LENGTH)
-        {
-            throw failure(offset, "truncated packet record header at byte offset " + offset + ": need " +
-                RECORD_HEADER_LENGTH + " bytes, " + available + " remain");
-        }
-
-        final long included = buffer.getInt(readIndex + INCL_LEN_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
-        final long original = buffer.getInt(readIndex + ORIG_LEN_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
-        final long seconds = buffer.getInt(readIndex + TS_SEC_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
-        final long fraction = buffer.getInt(readIndex + TS_FRACTION_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
-
-        if (included > MAX_CAPTURED_LENGTH)
-        {
-            throw failure(offset, "captured length " + included + " exceeds snap length " + snapLength +
-                " and the sanity cap " + MAX_CAPTURED_LENGTH + " at byte offset " + offset);
-        }
-        if (included > original)
-        {
-            throw failure(offset, "captured length " + included + " greater than original length " + original +
-                " at byte offset " + offset);
-        }
-        final long fractionLimit = nanosecondResolution ? 1_000_000_000L : 1_000_000L;
-        if (fraction >= fractionLimit)
-        {
-            throw failure(offset, "timestamp fraction " + fraction + " out of range (must be below " +
-                fractionLimit + ") at byte offset " + offset);
-        }
-
-        final int recordLength = RECORD_HEADER_LENGTH + (int)included;
-        if (dataLimit - readIndex < recordLength)
-        {
-            fill();
-            if (dataLimit - readIndex < recordLength)
-            {
-                throw failure(offset, "truncated packet record at byte offset " + offset + ": header says " +
-                    included + " captured bytes, " + (dataLimit - readIndex - RECORD_HEADER_LENGTH) + " remain");
-            }
-        }
-
-        packetIndex++;
-        recordOffset = offset;
-        timestampNanos = seconds * 1_000_000_000L + (nanosecondResolution ? fraction : fraction * 1_000L);
-        capturedLength = (int)included;
-        originalLength = (int)Math.min(original, Integer.MAX_VALUE);
-        packetOffset = readIndex + RECORD_HEADER_LENGTH;
-        readIndex += recordLength;
-
-        return true;
+        return pcapng ? nextBlockPacket() : nextRecord();
     }
 
     /**
-     * Timestamp of the current packet in nanoseconds since the epoch, converted from microseconds if need be.
+     * Timestamp of the current packet in nanoseconds since the epoch, converted from the file's or interface's
+     * resolution (rounded down when finer than a nanosecond) and including the interface's {@code if_tsoffset}.
+     * Always 0 for a pcapng Simple Packet Block, which carries no timestamp.
      *
      * @return timestamp of the current packet in nanoseconds since the epoch.
      */
@@ -372,7 +364,8 @@ public final class PcapReader implements AutoCloseable
     }
 
     /**
-     * File byte offset of the current record's header, -1 before the first call to {@link #next()}.
+     * File byte offset of the current record's header (pcapng: of the current packet block), -1 before the first
+     * call to {@link #next()}.
      *
      * @return file byte offset of the current record.
      */
@@ -382,9 +375,10 @@ public final class PcapReader implements AutoCloseable
     }
 
     /**
-     * Whether the file stores nanosecond (magic a1b23c4d) rather than microsecond timestamps.
+     * Whether timestamps are stored in nanoseconds or finer: a classic file with magic a1b23c4d, or a pcapng packet
+     * whose interface's {@code if_tsresol} is 10^-9 s or finer (including 2^-30 s and finer).
      *
-     * @return true for a nanosecond-resolution file.
+     * @return true for nanosecond (or finer) resolution.
      */
     public boolean nanosecondResolution()
     {
@@ -392,9 +386,10 @@ public final class PcapReader implements AutoCloseable
     }
 
     /**
-     * Snap length declared by the global header, clamped to {@link Integer#MAX_VALUE}.
+     * Snap length declared by the global header (pcapng: by the current packet's interface, 0 meaning no limit),
+     * clamped to {@link Integer#MAX_VALUE}.
      *
-     * @return snap length from the global header.
+     * @return snap length of the file or of the current packet's interface.
      */
     public int snapLength()
     {
@@ -402,9 +397,9 @@ public final class PcapReader implements AutoCloseable
     }
 
     /**
-     * Byte order of the file's headers, as detected from the magic number.
+     * Byte order of the file's headers (pcapng: of the current section), as detected from the magic number.
      *
-     * @return byte order of the file.
+     * @return byte order of the file or current section.
      */
     public ByteOrder fileByteOrder()
     {
@@ -412,13 +407,24 @@ public final class PcapReader implements AutoCloseable
     }
 
     /**
-     * Link type of the file; always {@link PcapFormat#LINKTYPE_ETHERNET} since others are refused.
+     * Link type of the file (pcapng: of the current packet's interface); always {@link PcapFormat#LINKTYPE_ETHERNET}
+     * since packets of other link types are refused.
      *
-     * @return link type of the file.
+     * @return link type of the file or of the current packet's interface.
      */
     public int linkType()
     {
-        return LINKTYPE_ETHERNET;
+        return linkType;
+    }
+
+    /**
+     * Whether the file is pcapng rather than classic pcap.
+     *
+     * @return true for a pcapng file.
+     */
+    public boolean pcapng()
+    {
+        return pcapng;
     }
 
     /**
@@ -445,6 +451,584 @@ public final class PcapReader implements AutoCloseable
             buffer.wrap(EMPTY);
             BufferUtil.free(byteBuffer);
             channel.close();
+        }
+    }
+
+    /**
+     * Convert a pcapng timestamp in an interface's units to nanoseconds, rounding down when the units are finer.
+     *
+     * @param units   timestamp as an unsigned 64-bit count of the interface's units.
+     * @param tsresol the interface's {@code if_tsresol} byte.
+     * @return nanoseconds, or -1 if the result does not fit a signed long.
+     */
+    static long unitsToNanos(final long units, final int tsresol)
+    {
+        final int exponent = tsresol & 0x7F;
+        if (0 == (tsresol & TSRESOL_BASE2_FLAG))
+        {
+            if (exponent <= 9)
+            {
+                final long factor = POWERS_OF_TEN[9 - exponent];
+                return Long.compareUnsigned(units, Long.MAX_VALUE / factor) > 0 ? -1 : units * factor;
+            }
+
+            final int divisorExponent = exponent - 9;
+            if (divisorExponent > 19)
+            {
+                return 0;
+            }
+            final long divisor = 19 == divisorExponent ? TEN_POW_19_UNSIGNED : POWERS_OF_TEN[divisorExponent];
+            return Long.divideUnsigned(units, divisor);
+        }
+
+        // floor(units * 10^9 / 2^exponent) over the full 128-bit product.
+        final long high = Math.unsignedMultiplyHigh(units, NANOS_PER_SECOND);
+        final long low = units * NANOS_PER_SECOND;
+        if (0 == exponent)
+        {
+            return 0 != high || low < 0 ? -1 : low;
+        }
+        if (exponent >= 64)
+        {
+            return high >>> (exponent - 64);
+        }
+        if (0 != (high >>> exponent))
+        {
+            return -1;
+        }
+        final long result = (high << (64 - exponent)) | (low >>> exponent);
+        return result < 0 ? -1 : result;
+    }
+
+    private void globalHeader(final int magicBigEndian, final int available) throws PcapFormatException
+    {
+        final int magicLittleEndian = Integer.reverseBytes(magicBigEndian);
+        if (MAGIC_MICROSECONDS == magicBigEndian || MAGIC_NANOSECONDS == magicBigEndian)
+        {
+            fileByteOrder = ByteOrder.BIG_ENDIAN;
+            nanosecondResolution = MAGIC_NANOSECONDS == magicBigEndian;
+        }
+        else if (MAGIC_MICROSECONDS == magicLittleEndian || MAGIC_NANOSECONDS == magicLittleEndian)
+        {
+            fileByteOrder = ByteOrder.LITTLE_ENDIAN;
+            nanosecondResolution = MAGIC_NANOSECONDS == magicLittleEndian;
+        }
+        else if (MAGIC_MODIFIED == magicBigEndian || MAGIC_MODIFIED == magicLittleEndian)
+        {
+            throw failure(0, "magic 0xa1b2cd34 at byte offset 0: the modified (Kuznetzov) pcap variant is " +
+                "not supported; convert it with `editcap -F pcap in out.pcap`");
+        }
+        else
+        {
+            throw failure(0, "bad magic 0x" + hex(magicBigEndian) + " at byte offset 0: not a pcap or pcapng file");
+        }
+
+        if (available < GLOBAL_HEADER_LENGTH)
+        {
+            throw failure(0, "truncated global header at byte offset 0: need " + GLOBAL_HEADER_LENGTH +
+                " bytes, " + available + " present");
+        }
+
+        final int major = buffer.getShort(VERSION_MAJOR_OFFSET, fileByteOrder) & 0xFFFF;
+        final int minor = buffer.getShort(VERSION_MINOR_OFFSET, fileByteOrder) & 0xFFFF;
+        if (VERSION_MAJOR != major || VERSION_MINOR != minor)
+        {
+            throw failure(0, "unsupported pcap version " + major + "." + minor + " at byte offset 0: only " +
+                VERSION_MAJOR + "." + VERSION_MINOR + " is supported");
+        }
+
+        final long network = buffer.getInt(NETWORK_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+        if (LINKTYPE_ETHERNET != network)
+        {
+            throw failure(0, "unsupported link type " + (network & 0xFFFF) + " (link type field 0x" +
+                hex((int)network) + ") at byte offset 0: only link type 1 (Ethernet, without FCS) is supported");
+        }
+
+        final long snap = buffer.getInt(SNAPLEN_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+        snapLength = (int)Math.min(snap, Integer.MAX_VALUE);
+        readIndex = GLOBAL_HEADER_LENGTH;
+    }
+
+    private boolean nextRecord() throws IOException
+    {
+        if (dataLimit - readIndex < RECORD_HEADER_LENGTH)
+        {
+            fill();
+        }
+
+        final long offset = bufferFileOffset + readIndex;
+        final int available = dataLimit - readIndex;
+        if (0 == available)
+        {
+            finished = true;
+            return false;
+        }
+        if (available < RECORD_HEADER_LENGTH)
+        {
+            throw failure(offset, "truncated packet record header at byte offset " + offset + ": need " +
+                RECORD_HEADER_LENGTH + " bytes, " + available + " remain");
+        }
+
+        final long included = buffer.getInt(readIndex + INCL_LEN_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+        final long original = buffer.getInt(readIndex + ORIG_LEN_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+        final long seconds = buffer.getInt(readIndex + TS_SEC_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+        final long fraction = buffer.getInt(readIndex + TS_FRACTION_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+
+        checkLengths(offset, included, original);
+        final long fractionLimit = nanosecondResolution ? 1_000_000_000L : 1_000_000L;
+        if (fraction >= fractionLimit)
+        {
+            throw failure(offset, "timestamp fraction " + fraction + " out of range (must be below " +
+                fractionLimit + ") at byte offset " + offset);
+        }
+
+        final int recordLength = RECORD_HEADER_LENGTH + (int)included;
+        if (dataLimit - readIndex < recordLength)
+        {
+            fill();
+            if (dataLimit - readIndex < recordLength)
+            {
+                throw failure(offset, "truncated packet record at byte offset " + offset + ": header says " +
+                    included + " captured bytes, " + (dataLimit - readIndex - RECORD_HEADER_LENGTH) + " remain");
+            }
+        }
+
+        packetIndex++;
+        recordOffset = offset;
+        timestampNanos = seconds * NANOS_PER_SECOND + (nanosecondResolution ? fraction : fraction * 1_000L);
+        capturedLength = (int)included;
+        originalLength = (int)Math.min(original, Integer.MAX_VALUE);
+        packetOffset = readIndex + RECORD_HEADER_LENGTH;
+        readIndex += recordLength;
+
+        return true;
+    }
+
+    private void checkLengths(final long offset, final long captured, final long original)
+        throws PcapFormatException
+    {
+        if (captured > MAX_CAPTURED_LENGTH)
+        {
+            throw failure(offset, "captured length " + captured + " exceeds snap length " + snapLength +
+                " and the sanity cap " + MAX_CAPTURED_LENGTH + " at byte offset " + offset);
+        }
+        if (captured > original)
+        {
+            throw failure(offset, "captured length " + captured + " greater than original length " + original +
+                " at byte offset " + offset);
+        }
+    }
+
+    /**
+     * Consume pcapng blocks up to and including the next packet block. Each iteration consumes at least one whole
+     * block of 12 bytes or more, or fails, so a corrupt file cannot loop.
+     */
+    private boolean nextBlockPacket() throws IOException
+    {
+        while (true)
+        {
+            if (dataLimit - readIndex < BLOCK_HEADER_LENGTH)
+            {
+                fill();
+            }
+
+            final long offset = bufferFileOffset + readIndex;
+            final int available = dataLimit - readIndex;
+            if (0 == available)
+            {
+                finished = true;
+                return false;
+            }
+            if (available < BLOCK_HEADER_LENGTH)
+            {
+                throw failure(offset, "truncated block header at byte offset " + offset + ": need " +
+                    BLOCK_HEADER_LENGTH + " bytes, " + available + " remain");
+            }
+
+            final int type = buffer.getInt(readIndex + BLOCK_TYPE_OFFSET, fileByteOrder);
+            if (SECTION_HEADER_BLOCK_TYPE == type)
+            {
+                sectionHeader(offset);
+                continue;
+            }
+
+            final long length = buffer.getInt(readIndex + BLOCK_TOTAL_LENGTH_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+            switch (type)
+            {
+                case INTERFACE_DESCRIPTION_BLOCK_TYPE:
+                    checkBlockLength(offset, type, length, IDB_MIN_LENGTH);
+                    readWholeBlock(offset, type, length);
+                    interfaceDescription(offset, (int)length);
+                    readIndex += (int)length;
+                    break;
+
+                case ENHANCED_PACKET_BLOCK_TYPE:
+                case PACKET_BLOCK_TYPE:
+                case SIMPLE_PACKET_BLOCK_TYPE:
+                    checkBlockLength(offset, type, length, minimumLength(type));
+                    readWholeBlock(offset, type, length);
+                    packetBlock(offset, type, (int)length);
+                    return true;
+
+                default:
+                    checkBlockLength(offset, type, length, MIN_BLOCK_LENGTH);
+                    skipBlock(offset, length);
+                    break;
+            }
+        }
+    }
+
+    /**
+     * Parse a Section Header Block at {@code readIndex}: it sets the byte order of the section and forgets the
+     * previous section's interfaces. Its options are not needed, so it is streamed past whatever its length.
+     */
+    private void sectionHeader(final long offset) throws IOException
+    {
+        if (dataLimit - readIndex < SHB_MIN_LENGTH)
+        {
+            fill();
+        }
+        final int available = dataLimit - readIndex;
+        if (available < SHB_BYTE_ORDER_MAGIC_OFFSET + 4)
+        {
+            throw failure(offset, "truncated section header block at byte offset " + offset + ": need " +
+                SHB_MIN_LENGTH + " bytes, " + available + " remain");
+        }
+
+        final int magic = buffer.getInt(readIndex + SHB_BYTE_ORDER_MAGIC_OFFSET, ByteOrder.BIG_ENDIAN);
+        final ByteOrder order;
+        if (BYTE_ORDER_MAGIC == magic)
+        {
+            order = ByteOrder.BIG_ENDIAN;
+        }
+        else if (BYTE_ORDER_MAGIC == Integer.reverseBytes(magic))
+        {
+            order = ByteOrder.LITTLE_ENDIAN;
+        }
+        else
+        {
+            throw failure(offset, "bad byte-order magic 0x" + hex(magic) + " in the section header block at " +
+                "byte offset " + offset + ": expected 0x1a2b3c4d in either byte order");
+        }
+
+        final long length = buffer.getInt(readIndex + BLOCK_TOTAL_LENGTH_OFFSET, order) & 0xFFFF_FFFFL;
+        checkBlockLength(offset, SECTION_HEADER_BLOCK_TYPE, length, SHB_MIN_LENGTH);
+        if (available < SHB_MIN_LENGTH)
+        {
+            throw failure(offset, "truncated section header block at byte offset " + offset + ": need " +
+                SHB_MIN_LENGTH + " bytes, " + available + " remain");
+        }
+
+        final int major = buffer.getShort(readIndex + SHB_VERSION_MAJOR_OFFSET, order) & 0xFFFF;
+        final int minor = buffer.getShort(readIndex + SHB_VERSION_MINOR_OFFSET, order) & 0xFFFF;
+        if (PcapngFormat.VERSION_MAJOR != major)
+        {
+            throw failure(offset, "unsupported pcapng version " + major + "." + minor + " at byte offset " + offset +
+                ": only major version " + PcapngFormat.VERSION_MAJOR + " is supported");
+        }
+
+        fileByteOrder = order;
+        interfaceCount = 0;
+        skipBlock(offset, length);
+    }
+
+    private void interfaceDescription(final long offset, final int length) throws PcapFormatException
+    {
+        if (MAX_INTERFACES == interfaceCount)
+        {
+            throw failure(offset, "more than " + MAX_INTERFACES + " interface description blocks in one section " +
+                "at byte offset " + offset);
+        }
+
+        final int linkTypeField = buffer.getShort(readIndex + IDB_LINK_TYPE_OFFSET, fileByteOrder) & 0xFFFF;
+        final long snap = buffer.getInt(readIndex + IDB_SNAP_LENGTH_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+        int tsresol = DEFAULT_TSRESOL;
+        int fcsLength = 0;
+        long offsetNanos = 0;
+
+        final int end = readIndex + length - BLOCK_TRAILER_LENGTH;
+        int position = readIndex + IDB_OPTIONS_OFFSET;
+        while (end - position >= OPTION_HEADER_LENGTH)
+        {
+            final int code = buffer.getShort(position, fileByteOrder) & 0xFFFF;
+            final int optionLength = buffer.getShort(position + 2, fileByteOrder) & 0xFFFF;
+            if (OPT_ENDOFOPT == code)
+            {
+                break;
+            }
+            final int value = position + OPTION_HEADER_LENGTH;
+            if (optionLength > end - value)
+            {
+                throw failure(offset, "option " + code + " of length " + optionLength + " overruns the interface " +
+                    "description block at byte offset " + offset);
+            }
+
+            if (IF_TSRESOL == code || IF_FCSLEN == code)
+            {
+                if (1 != optionLength)
+                {
+                    throw failure(offset, "option " + code + " of length " + optionLength + " (must be 1) in the " +
+                        "interface description block at byte offset " + offset);
+                }
+                if (IF_TSRESOL == code)
+                {
+                    tsresol = buffer.getByte(value) & 0xFF;
+                }
+                else
+                {
+                    fcsLength = buffer.getByte(value) & 0xFF;
+                }
+            }
+            else if (IF_TSOFFSET == code)
+            {
+                if (8 != optionLength)
+                {
+                    throw failure(offset, "if_tsoffset of length " + optionLength + " (must be 8) in the " +
+                        "interface description block at byte offset " + offset);
+                }
+                final long seconds = buffer.getLong(value, fileByteOrder);
+                if (seconds > MAX_OFFSET_SECONDS || seconds < -MAX_OFFSET_SECONDS)
+                {
+                    throw failure(offset, "if_tsoffset " + seconds + " seconds out of range in the interface " +
+                        "description block at byte offset " + offset);
+                }
+                offsetNanos = seconds * NANOS_PER_SECOND;
+            }
+            position = value + ((optionLength + 3) & ~3);
+        }
+
+        if (interfaceCount == interfaceLinkType.length)
+        {
+            final int capacity = Math.max(INITIAL_INTERFACES, interfaceCount * 2);
+            interfaceLinkType = Arrays.copyOf(interfaceLinkType, capacity);
+            interfaceSnapLength = Arrays.copyOf(interfaceSnapLength, capacity);
+            interfaceTsresol = Arrays.copyOf(interfaceTsresol, capacity);
+            interfaceFcsLength = Arrays.copyOf(interfaceFcsLength, capacity);
+            interfaceOffsetNanos = Arrays.copyOf(interfaceOffsetNanos, capacity);
+            interfaceBlockOffset = Arrays.copyOf(interfaceBlockOffset, capacity);
+        }
+        final int id = interfaceCount++;
+        interfaceLinkType[id] = linkTypeField;
+        interfaceSnapLength[id] = (int)Math.min(snap, Integer.MAX_VALUE);
+        interfaceTsresol[id] = tsresol;
+        interfaceFcsLength[id] = fcsLength;
+        interfaceOffsetNanos[id] = offsetNanos;
+        interfaceBlockOffset[id] = offset;
+    }
+
+    /**
+     * Validate the packet block buffered whole at {@code readIndex}, make it current and consume it.
+     */
+    private void packetBlock(final long offset, final int type, final int length) throws PcapFormatException
+    {
+        final long interfaceId;
+        final long captured;
+        final long original;
+        final long units;
+        final int dataOffset;
+        if (SIMPLE_PACKET_BLOCK_TYPE == type)
+        {
+            interfaceId = 0;
+            original = buffer.getInt(readIndex + SPB_ORIGINAL_LENGTH_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+            units = 0;
+            dataOffset = SPB_DATA_OFFSET;
+            if (0 == interfaceCount)
+            {
+                throw failure(offset, "simple packet block at byte offset " + offset + " refers to interface 0 " +
+                    "but the section defines no interface");
+            }
+            final long snap = interfaceSnapLength[0];
+            captured = 0 == snap ? original : Math.min(original, snap);
+        }
+        else
+        {
+            if (ENHANCED_PACKET_BLOCK_TYPE == type)
+            {
+                interfaceId = buffer.getInt(readIndex + EPB_INTERFACE_ID_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+                units = (buffer.getInt(readIndex + EPB_TIMESTAMP_HIGH_OFFSET, fileByteOrder) & 0xFFFF_FFFFL) << 32 |
+                    (buffer.getInt(readIndex + EPB_TIMESTAMP_LOW_OFFSET, fileByteOrder) & 0xFFFF_FFFFL);
+                captured = buffer.getInt(readIndex + EPB_CAPTURED_LENGTH_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+                original = buffer.getInt(readIndex + EPB_ORIGINAL_LENGTH_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+                dataOffset = EPB_DATA_OFFSET;
+            }
+            else
+            {
+                interfaceId = buffer.getShort(readIndex + PB_INTERFACE_ID_OFFSET, fileByteOrder) & 0xFFFF;
+                units = (buffer.getInt(readIndex + PB_TIMESTAMP_HIGH_OFFSET, fileByteOrder) & 0xFFFF_FFFFL) << 32 |
+                    (buffer.getInt(readIndex + PB_TIMESTAMP_LOW_OFFSET, fileByteOrder) & 0xFFFF_FFFFL);
+                captured = buffer.getInt(readIndex + PB_CAPTURED_LENGTH_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+                original = buffer.getInt(readIndex + PB_ORIGINAL_LENGTH_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+                dataOffset = PB_DATA_OFFSET;
+            }
+            if (interfaceId >= interfaceCount)
+            {
+                throw failure(offset, "unknown interface id " + interfaceId + " in the " + blockName(type) +
+                    " at byte offset " + offset + ": the section defines " + interfaceCount + " interface(s)");
+            }
+        }
+
+        final int id = (int)interfaceId;
+        snapLength = interfaceSnapLength[id];
+        checkLengths(offset, captured, original);
+        // Fixed fields, data and trailer must fit the block; the data is padded to 32 bits, which the multiple-of-4
+        // total length and fixed part already guarantee once this holds.
+        final int room = length - dataOffset - BLOCK_TRAILER_LENGTH;
+        if (captured > room)
+        {
+            throw failure(offset, "captured length " + captured + " exceeds the room of " + room + " bytes in the " +
+                blockName(type) + " at byte offset " + offset);
+        }
+
+        final int interfaceLinkTypeField = interfaceLinkType[id];
+        if (LINKTYPE_ETHERNET != interfaceLinkTypeField || 0 != interfaceFcsLength[id])
+        {
+            throw failure(offset, "unsupported link type " + interfaceLinkTypeField +
+                (0 != interfaceFcsLength[id] ? " with a " + interfaceFcsLength[id] + "-byte FCS" : "") +
+                " of interface " + id + " (defined at byte offset " + interfaceBlockOffset[id] + ") for the " +
+                blockName(type) + " at byte offset " + offset +
+                ": only link type 1 (Ethernet, without FCS) is supported");
+        }
+
+        final int tsresol = interfaceTsresol[id];
+        long nanos = 0;
+        if (SIMPLE_PACKET_BLOCK_TYPE != type)
+        {
+            nanos = unitsToNanos(units, tsresol);
+            final long offsetNanos = interfaceOffsetNanos[id];
+            if (nanos < 0 || (offsetNanos > 0 && nanos > Long.MAX_VALUE - offsetNanos) || nanos + offsetNanos < 0)
+            {
+                throw failure(offset, "timestamp " + Long.toUnsignedString(units) + " (if_tsresol 0x" +
+                    Integer.toHexString(tsresol) + ", if_tsoffset " + offsetNanos / NANOS_PER_SECOND +
+                    " s) out of the range of nanoseconds since the epoch at byte offset " + offset);
+            }
+            nanos += offsetNanos;
+        }
+
+        packetIndex++;
+        recordOffset = offset;
+        timestampNanos = nanos;
+        capturedLength = (int)captured;
+        originalLength = (int)Math.min(original, Integer.MAX_VALUE);
+        packetOffset = readIndex + dataOffset;
+        linkType = interfaceLinkTypeField;
+        nanosecondResolution = 0 == (tsresol & TSRESOL_BASE2_FLAG) ? tsresol >= 9 : (tsresol & 0x7F) >= 30;
+        readIndex += length;
+    }
+
+    private void checkBlockLength(final long offset, final int type, final long length, final int minimum)
+        throws PcapFormatException
+    {
+        if (length < minimum)
+        {
+            throw failure(offset, "block total length " + length + " below the minimum " + minimum + " of a " +
+                blockName(type) + " at byte offset " + offset);
+        }
+        if (0 != (length & 3))
+        {
+            throw failure(offset, "block total length " + length + " of a " + blockName(type) +
+                " not a multiple of 4 at byte offset " + offset);
+        }
+    }
+
+    /**
+     * Make the whole block at {@code readIndex} present in the buffer and check its trailing length.
+     */
+    private void readWholeBlock(final long offset, final int type, final long length) throws IOException
+    {
+        if (length > MAX_BLOCK_LENGTH)
+        {
+            throw failure(offset, "block total length " + length + " of a " + blockName(type) + " exceeds the " +
+                "sanity cap " + MAX_BLOCK_LENGTH + " at byte offset " + offset);
+        }
+        if (dataLimit - readIndex < length)
+        {
+            fill();
+            if (dataLimit - readIndex < length)
+            {
+                throw failure(offset, "truncated block at byte offset " + offset + ": block total length says " +
+                    length + " bytes, " + (dataLimit - readIndex) + " remain");
+            }
+        }
+        checkTrailer(offset, length, buffer.getInt(readIndex + (int)length - BLOCK_TRAILER_LENGTH, fileByteOrder));
+    }
+
+    /**
+     * Stream past the block at {@code readIndex}, of any length, in constant memory, and check its trailing length.
+     */
+    private void skipBlock(final long offset, final long length) throws IOException
+    {
+        final long body = length - BLOCK_TRAILER_LENGTH;
+        long remaining = body;
+        while (remaining > 0)
+        {
+            if (dataLimit == readIndex)
+            {
+                fill();
+                if (dataLimit == readIndex)
+                {
+                    throw failure(offset, "truncated block at byte offset " + offset + ": block total length says " +
+                        length + " bytes, " + (body - remaining) + " remain");
+                }
+            }
+            final int step = (int)Math.min(remaining, dataLimit - readIndex);
+            readIndex += step;
+            remaining -= step;
+        }
+
+        if (dataLimit - readIndex < BLOCK_TRAILER_LENGTH)
+        {
+            fill();
+            if (dataLimit - readIndex < BLOCK_TRAILER_LENGTH)
+            {
+                throw failure(offset, "truncated block at byte offset " + offset + ": block total length says " +
+                    length + " bytes, " + (body + dataLimit - readIndex) + " remain");
+            }
+        }
+        checkTrailer(offset, length, buffer.getInt(readIndex, fileByteOrder));
+        readIndex += BLOCK_TRAILER_LENGTH;
+    }
+
+    private void checkTrailer(final long offset, final long length, final int trailer) throws PcapFormatException
+    {
+        final long trailing = trailer & 0xFFFF_FFFFL;
+        if (trailing != length)
+        {
+            throw failure(offset, "block total length " + length + " at the start and " + trailing +
+                " at the end differ at byte offset " + offset);
+        }
+    }
+
+    private static int minimumLength(final int type)
+    {
+        switch (type)
+        {
+            case ENHANCED_PACKET_BLOCK_TYPE:
+                return EPB_MIN_LENGTH;
+            case PACKET_BLOCK_TYPE:
+                return PB_MIN_LENGTH;
+            case SIMPLE_PACKET_BLOCK_TYPE:
+                return SPB_MIN_LENGTH;
+            default:
+                return MIN_BLOCK_LENGTH;
+        }
+    }
+
+    private static String blockName(final int type)
+    {
+        switch (type)
+        {
+            case SECTION_HEADER_BLOCK_TYPE:
+                return "section header block";
+            case INTERFACE_DESCRIPTION_BLOCK_TYPE:
+                return "interface description block";
+            case ENHANCED_PACKET_BLOCK_TYPE:
+                return "enhanced packet block";
+            case PACKET_BLOCK_TYPE:
+                return "packet block";
+            case SIMPLE_PACKET_BLOCK_TYPE:
+                return "simple packet block";
+            default:
+                return "block of type 0x" + hex(type);
         }
     }
 

@@ -1,11 +1,22 @@
 /**
- * Streaming reader and writer for classic libpcap capture files (not pcapng), Ethernet link type only.
+ * Streaming reader for classic libpcap and pcapng capture files and writer for classic libpcap files, Ethernet link
+ * type only.
  * <p>
- * <b>Supported input.</b> Magic {@code a1b2c3d4} (microsecond timestamps) and {@code a1b23c4d} (nanosecond
- * timestamps), in either byte order, version 2.4, link type 1 (Ethernet without FCS). Everything else is refused
- * with a {@link io.dta.codec.pcap.PcapFormatException} whose message names the file byte offset: other link types
- * (the message names the link type), other versions, the "modified" a1b2cd34 variant, and pcapng files (magic
- * {@code 0a0d0d0a}), for which the message explains how to convert: {@code editcap -F pcap in.pcapng out.pcap}.
+ * <b>Supported input.</b> The format is detected from the first four bytes, transparently for callers.
+ * <ul>
+ *     <li>Classic pcap: magic {@code a1b2c3d4} (microsecond timestamps) and {@code a1b23c4d} (nanosecond
+ *     timestamps), in either byte order, version 2.4, link type 1 (Ethernet without FCS). Other link types (the
+ *     message names the link type), other versions and the "modified" a1b2cd34 variant are refused.</li>
+ *     <li>pcapng (block type {@code 0a0d0d0a}, draft-ietf-opsawg-pcapng), as written by dumpcap, tshark, Wireshark
+ *     and editcap: any number of sections, each in its own byte order with its own Interface Description Blocks
+ *     (link type, snap length, {@code if_tsresol} in base 10 or 2 with microseconds by default, {@code if_tsoffset});
+ *     Enhanced Packet Blocks, Simple Packet Blocks (no timestamp: reported as 0) and the obsolete Packet Block. Every
+ *     other block (name resolution, interface statistics, decryption secrets, custom...) is skipped by its length,
+ *     streamed past whatever its size. A packet on an interface whose link type is not 1, or which declares an FCS
+ *     ({@code if_fcslen}), is refused naming the link type, the interface and the block.</li>
+ * </ul>
+ * Anything else is refused with a {@link io.dta.codec.pcap.PcapFormatException} whose message names the file byte
+ * offset of the header, record or block at fault.
  * <p>
  * <b>Reading.</b> {@link io.dta.codec.pcap.PcapReader} is a cursor: {@code next()} then accessors
  * ({@code timestampNanos()}, {@code capturedLength()}, {@code originalLength()}, {@code buffer()},
@@ -13,22 +24,33 @@
  * buffer, so multi-gigabyte files need constant memory, and allocates nothing per packet. Packet bytes are exposed
  * in place through the same {@link org.agrona.concurrent.UnsafeBuffer} instance for every packet, wrapping a direct
  * {@link java.nio.ByteBuffer} ({@code buffer().byteBuffer()} is non-null, e.g. for {@code CRC32.update}); they are
- * valid only until the next {@code next()}. Timestamps are always reported in nanoseconds since the epoch.
+ * valid only until the next {@code next()}. Timestamps are always reported in nanoseconds since the epoch (pcapng:
+ * converted from the interface's resolution, rounded down when finer, plus its offset). For pcapng,
+ * {@code linkType()}, {@code snapLength()} and {@code nanosecondResolution()} describe the current packet's interface
+ * and {@code fileByteOrder()} the current section. Memory is allocated per pcapng interface only, never per packet.
  * <p>
- * <b>Error policy.</b> Every {@code next()} consumes a whole record, reports a clean end (only when the file ends
- * exactly on a record boundary), or throws; after an end or a failure it keeps returning false or rethrowing, so a
- * corrupt file can never hang a loop. Specifically refused, with the record's byte offset:
+ * <b>Error policy.</b> Every {@code next()} consumes a whole record (pcapng: the blocks up to and including the next
+ * packet block), reports a clean end (only when the file ends exactly on a record or block boundary), or throws;
+ * after an end or a failure it keeps returning false or rethrowing, so a corrupt file can never hang a loop.
+ * Specifically refused, with the record's or block's byte offset:
  * <ul>
- *     <li>a file or record cut short: {@code "truncated packet record at byte offset 1234: header says 90 captured
- *     bytes, 40 remain"}, {@code "truncated packet record header at byte offset ..."}, {@code "truncated global
- *     header at byte offset 0: ..."};</li>
+ *     <li>a file, record or block cut short: {@code "truncated packet record at byte offset 1234: header says 90
+ *     captured bytes, 40 remain"}, {@code "truncated packet record header at byte offset ..."}, {@code "truncated
+ *     global header at byte offset 0: ..."}, {@code "truncated block at byte offset ...: block total length says 96
+ *     bytes, 50 remain"}, {@code "truncated block header ..."}, {@code "truncated section header block ..."};</li>
  *     <li>a captured length above the hard sanity cap of 262144 bytes (libpcap's and Wireshark's own limit). A
- *     captured length above the file's snap length but within the cap is <em>tolerated</em>, as libpcap and
- *     Wireshark do, because some writers record a wrong snap length;</li>
+ *     captured length above the snap length but within the cap is <em>tolerated</em>, as libpcap and Wireshark do,
+ *     because some writers record a wrong snap length. A pcapng packet or interface block longer than
+ *     {@code PcapngFormat.MAX_BLOCK_LENGTH} (the cap plus 64 KiB for options) is refused likewise;</li>
  *     <li>a captured length greater than the original length: <em>refused</em>. No correct writer produces it, and
  *     it is the most reliable early sign of a corrupt or misaligned record header;</li>
- *     <li>a timestamp fraction of 1,000,000 or more microseconds (1,000,000,000 or more nanoseconds): refused as
- *     corrupt for the same reason.</li>
+ *     <li>a classic timestamp fraction of 1,000,000 or more microseconds (1,000,000,000 or more nanoseconds), or a
+ *     pcapng timestamp that does not fit 0 to {@code Long.MAX_VALUE} nanoseconds since the epoch once converted and
+ *     offset: refused as corrupt for the same reason;</li>
+ *     <li>pcapng only: block total lengths below 12 (or the block type's minimum), not a multiple of 4, or different
+ *     at the two ends of the block; a captured length that does not fit in its block; an interface id the section
+ *     has not defined; a byte-order magic other than 1a2b3c4d in either order; a major version other than 1; an
+ *     interface option overrunning its block or of the wrong length.</li>
  * </ul>
  * <p>
  * <b>Writing.</b> {@link io.dta.codec.pcap.PcapWriter} writes little-endian files, microsecond resolution by default
@@ -37,6 +59,6 @@
  * direct buffer and allocates nothing per packet. Output is checked against {@code tshark} and {@code editcap} in
  * the tests when they are installed.
  * <p>
- * Layout constants are in {@link io.dta.codec.pcap.PcapFormat}.
+ * Layout constants are in {@link io.dta.codec.pcap.PcapFormat} and {@link io.dta.codec.pcap.PcapngFormat}.
  */
 package io.dta.codec.pcap;

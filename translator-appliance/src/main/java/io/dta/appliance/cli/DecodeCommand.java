@@ -34,7 +34,7 @@ import java.util.concurrent.Callable;
         "Exit status: 0 when the file was read (even with bad frames), 1 when it is not a readable pcap." })
 public final class DecodeCommand implements Callable<Integer>
 {
-    @Parameters(index = "0", paramLabel = "FILE.pcap", description = "classic libpcap capture (Ethernet)")
+    @Parameters(index = "0", paramLabel = "FILE.pcap", description = "libpcap or pcapng capture (Ethernet)")
     private Path file;
 
     @Option(names = "--json", description = "one JSON object per frame, one per line; no summary")

@@ -34,13 +34,15 @@ public final class ReplayCommand implements Callable<Integer>
     @Mixin
     private ConfigOption config = new ConfigOption();
 
-    @Option(names = "--in", required = true, paramLabel = "REPORTS.pcap", description = "capture of DTA reports")
+    @Option(names = "--in", required = true, paramLabel = "REPORTS.pcap",
+        description = "capture of DTA reports (pcap or pcapng)")
     private Path in;
 
     @Option(names = "--out", required = true, paramLabel = "ROCE.pcap", description = "capture to write RoCEv2 frames to")
     private Path out;
 
-    @Option(names = "--responses", paramLabel = "RESP.pcap", description = "capture of the collector's responses")
+    @Option(names = "--responses", paramLabel = "RESP.pcap",
+        description = "capture of the collector's responses (pcap or pcapng)")
     private Path responses;
 
     @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk",

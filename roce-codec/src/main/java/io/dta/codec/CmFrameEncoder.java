@@ -8,7 +8,7 @@ import org.agrona.MutableDirectBuffer;
  * <p>
  * Use: set the addressing once on {@link #encoder()} (MACs, IPs, TOS, TTL, UDP source port, P_Key) and the
  * packet's PSN per frame; then {@link #begin} a MAD, fill its body through {@link #req()}, {@link #rep()},
- * {@link #rtu()} or {@link #rej()}, and {@link #finish} the frame. {@code begin} zeroes the MAD first, so every
+ * {@link #rtu()}, {@link #rej()}, {@link #dreq()} or {@link #drep()}, and {@link #finish} the frame. {@code begin} zeroes the MAD first, so every
  * reserved field and unused private data byte is zero. Reusable, no allocation per frame, not thread-safe.
  */
 public final class CmFrameEncoder
@@ -26,6 +26,8 @@ public final class CmFrameEncoder
     private final CmRepFlyweight rep = new CmRepFlyweight();
     private final CmRtuFlyweight rtu = new CmRtuFlyweight();
     private final CmRejFlyweight rej = new CmRejFlyweight();
+    private final CmDreqFlyweight dreq = new CmDreqFlyweight();
+    private final CmDrepFlyweight drep = new CmDrepFlyweight();
 
     /**
      * An encoder preset for MADs: opcode UD SEND Only, DestQP 1, Q_Key 0x80010000, source QP 1, no AckReq.
@@ -75,6 +77,8 @@ public final class CmFrameEncoder
         rep.wrap(dst, body);
         rtu.wrap(dst, body);
         rej.wrap(dst, body);
+        dreq.wrap(dst, body);
+        drep.wrap(dst, body);
         return mad;
     }
 
@@ -108,6 +112,22 @@ public final class CmFrameEncoder
     public CmRejFlyweight rej()
     {
         return rej;
+    }
+
+    /**
+     * @return the DREQ body of the MAD begun last.
+     */
+    public CmDreqFlyweight dreq()
+    {
+        return dreq;
+    }
+
+    /**
+     * @return the DREP body of the MAD begun last.
+     */
+    public CmDrepFlyweight drep()
+    {
+        return drep;
     }
 
     /**

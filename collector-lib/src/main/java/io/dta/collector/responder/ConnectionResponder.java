@@ -1,6 +1,8 @@
 package io.dta.collector.responder;
 
 import io.dta.codec.AethFlyweight;
+import io.dta.codec.CmDrepFlyweight;
+import io.dta.codec.CmDreqFlyweight;
 import io.dta.codec.CmFrameEncoder;
 import io.dta.codec.CmRejFlyweight;
 import io.dta.codec.CmRepFlyweight;
@@ -40,6 +42,11 @@ import java.util.SplittableRandom;
  *     timeout, at most the REQ's retry count times, until an ACK with its PSN arrives; when retries run out the QP
  *     goes to the error state, as an RC requester's QP does on retry-exceeded.</li>
  *     <li>REJ from the translator matching a connection in progress: back to listening.</li>
+ *     <li>DREQ from the translator naming a connection of a hosted QP (its communication IDs and this QP's QPN):
+ *     a DREP, and the QP listens again (requests dropped as not connected until a new REQ; memory kept). A repeated
+ *     DREQ of that connection (the DREP was lost) gets the DREP again. {@link #disconnect} starts the other way:
+ *     the QP stops executing, a DREQ goes out, re-sent after the REQ's CM response timeout at most max CM retries
+ *     times; the matching DREP (or the last timeout) leaves the QP listening.</li>
  * </ul>
  * Communication IDs and starting PSNs come from a seeded generator. Single-threaded; no allocation per frame.
  */
@@ -59,6 +66,8 @@ final class ConnectionResponder
     private final CmReqFlyweight req = new CmReqFlyweight();
     private final CmRtuFlyweight rtu = new CmRtuFlyweight();
     private final CmRejFlyweight rej = new CmRejFlyweight();
+    private final CmDreqFlyweight dreq = new CmDreqFlyweight();
+    private final CmDrepFlyweight drep = new CmDrepFlyweight();
     private final RdmaCmHeaderFlyweight cma = new RdmaCmHeaderFlyweight();
     private final UnsafeBuffer frame = new UnsafeBuffer(ByteBuffer.allocateDirect(FRAME_CAPACITY));
     private final UnsafeBuffer metadata = new UnsafeBuffer(new byte[METADATA_LENGTH]);
@@ -132,6 +141,8 @@ final class ConnectionResponder
             case MadHeaderFlyweight.ATTRIBUTE_REQ -> onReq(collectorIp, nowNanos, out);
             case MadHeaderFlyweight.ATTRIBUTE_RTU -> onRtu(collectorIp, nowNanos, out);
             case MadHeaderFlyweight.ATTRIBUTE_REJ -> onRej(collectorIp);
+            case MadHeaderFlyweight.ATTRIBUTE_DREQ -> onDreq(collectorIp, out);
+            case MadHeaderFlyweight.ATTRIBUTE_DREP -> onDrep(collectorIp);
             default -> responder.count(ResponderCounter.CM_UNSUPPORTED);
         }
     }
@@ -204,6 +215,8 @@ final class ConnectionResponder
         qp.ackTimeoutNanos = CmReqFlyweight.timeoutNanos(req.primaryLocalAckTimeout());
         qp.cmRetriesLeft = req.maxCmRetries();
         qp.sendRetries = req.retryCount();
+        qp.cmMaxRetries = req.maxCmRetries();
+        qp.cmDisconnected = false;
         qp.cmDeadlineNanos = nowNanos + qp.cmTimeoutNanos;
         sendRep(qp, out);
     }
@@ -232,6 +245,79 @@ final class ConnectionResponder
         }
         responder.count(ResponderCounter.CM_REJS_IN);
         listen(qp);
+    }
+
+    private void onDreq(final int collectorIp, final ResponseSink out)
+    {
+        dreq.wrap(mad.buffer(), mad.dataOffset());
+        final long peerCommId = dreq.localCommId();
+        final long ownCommId = dreq.remoteCommId();
+        final int qpn = dreq.remoteQpn();
+        for (final ResponderQp qp : qps)
+        {
+            if (qp.negotiated && qp.collector.ip() == collectorIp && qp.qpn == qpn &&
+                qp.cmRemoteCommId == peerCommId && qp.cmLocalCommId == ownCommId)
+            {
+                if (ResponderQp.Connection.LISTEN != qp.connection)
+                {
+                    // Also while our own DREQ is out (both ends disconnecting at once): IBA answers it with a DREP.
+                    responder.count(ResponderCounter.CM_DREQS_IN);
+                    listen(qp);
+                    qp.cmDisconnected = true;
+                    sendDrep(qp, out);
+                    return;
+                }
+                if (qp.cmDisconnected)
+                {
+                    responder.count(ResponderCounter.CM_DUPLICATE_DREQS);
+                    sendDrep(qp, out);
+                    return;
+                }
+            }
+        }
+        responder.count(ResponderCounter.CM_UNMATCHED_DISCONNECTS);
+    }
+
+    private void onDrep(final int collectorIp)
+    {
+        drep.wrap(mad.buffer(), mad.dataOffset());
+        for (final ResponderQp qp : qps)
+        {
+            if (qp.negotiated && qp.collector.ip() == collectorIp &&
+                ResponderQp.Connection.DREQ_SENT == qp.connection && qp.cmRemoteCommId == drep.localCommId() &&
+                qp.cmLocalCommId == drep.remoteCommId() && qp.cmDreqTransactionId == mad.transactionId())
+            {
+                responder.count(ResponderCounter.CM_DREPS_IN);
+                listen(qp);
+                qp.cmDisconnected = true;
+                return;
+            }
+        }
+        responder.count(ResponderCounter.CM_UNMATCHED_DISCONNECTS);
+    }
+
+    /**
+     * The collector ends a connection: the QP executes nothing more (requests are dropped as not connected) and a
+     * DREQ names the connection to the translator, which answers with a DREP and, as for a QP in the error state,
+     * connects again.
+     *
+     * @return false (nothing sent) unless the QP is negotiated and connected (its REP accepted by an RTU or a first
+     * request).
+     */
+    boolean disconnect(final ResponderQp qp, final long nowNanos, final ResponseSink out)
+    {
+        if (!qp.negotiated || ResponderQp.Connection.LISTEN == qp.connection ||
+            ResponderQp.Connection.REP_SENT == qp.connection || ResponderQp.Connection.DREQ_SENT == qp.connection)
+        {
+            return false;
+        }
+        qp.connection = ResponderQp.Connection.DREQ_SENT;
+        qp.state = ResponderQp.State.IDLE;
+        qp.cmDreqTransactionId = random.nextLong();
+        qp.cmRetriesLeft = qp.cmMaxRetries;
+        qp.cmDeadlineNanos = nowNanos + qp.cmTimeoutNanos;
+        sendDreq(qp, out);
+        return true;
     }
 
     private ResponderQp match(final int collectorIp, final long peerCommId, final long ownCommId)
@@ -328,6 +414,21 @@ final class ConnectionResponder
                 responder.count(ResponderCounter.METADATA_SEND_TIMEOUTS);
                 sendMetadata(qp, out);
             }
+            else if (ResponderQp.Connection.DREQ_SENT == qp.connection)
+            {
+                if (qp.cmRetriesLeft <= 0)
+                {
+                    // IBA: without a DREP the connection is gone all the same once the timer runs out.
+                    responder.count(ResponderCounter.CM_DISCONNECT_TIMEOUTS);
+                    listen(qp);
+                    qp.cmDisconnected = true;
+                    continue;
+                }
+                qp.cmRetriesLeft--;
+                qp.cmDeadlineNanos = nowNanos + qp.cmTimeoutNanos;
+                responder.count(ResponderCounter.CM_DREQ_TIMEOUTS);
+                sendDreq(qp, out);
+            }
         }
     }
 
@@ -355,6 +456,29 @@ final class ConnectionResponder
             .localCaGuid(CmReqFlyweight.caGuidOf(qp.collector.mac()));
         final int length = cm.finish(frame, 0);
         responder.count(ResponderCounter.CM_REPS_SENT);
+        out.onResponse(frame, 0, length);
+    }
+
+    private void sendDreq(final ResponderQp qp, final ResponseSink out)
+    {
+        cm.encoder().srcMac(qp.collector.mac()).srcIp(qp.collector.ip()).psn(nextMadPsn());
+        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_DREQ, qp.cmDreqTransactionId, 0);
+        cm.dreq().localCommId(qp.cmLocalCommId).remoteCommId(qp.cmRemoteCommId).remoteQpn(qp.peerQpn);
+        final int length = cm.finish(frame, 0);
+        responder.count(ResponderCounter.CM_DREQS_SENT);
+        out.onResponse(frame, 0, length);
+    }
+
+    /**
+     * The DREP of the DREQ being handled (its transaction ID echoed).
+     */
+    private void sendDrep(final ResponderQp qp, final ResponseSink out)
+    {
+        cm.encoder().srcMac(qp.collector.mac()).srcIp(qp.collector.ip()).psn(nextMadPsn());
+        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_DREP, mad.transactionId(), 0);
+        cm.drep().localCommId(qp.cmLocalCommId).remoteCommId(qp.cmRemoteCommId);
+        final int length = cm.finish(frame, 0);
+        responder.count(ResponderCounter.CM_DREPS_SENT);
         out.onResponse(frame, 0, length);
     }
 

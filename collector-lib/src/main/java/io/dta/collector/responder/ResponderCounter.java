@@ -66,7 +66,7 @@ public enum ResponderCounter
     CM_MADS_IN,
     /** MADs dropped as malformed: wrong length, Q_Key, class or method. */
     CM_BAD_MADS,
-    /** CM messages this collector does not handle (MRA, DREQ, DREP, ...), dropped. */
+    /** CM messages this collector does not handle (MRA, LAP, ...), dropped. */
     CM_UNSUPPORTED,
     /** REQs accepted (a new connection each). */
     CM_REQS_ACCEPTED,
@@ -90,6 +90,22 @@ public enum ResponderCounter
     CM_REJS_IN,
     /** REJ frames sent. */
     CM_REJS_SENT,
+    /** DREQs from the translator that ended a connection (answered with a DREP; the QP listens again). */
+    CM_DREQS_IN,
+    /** DREQs repeated by the translator for a connection already ended by them, answered with the DREP again. */
+    CM_DUPLICATE_DREQS,
+    /** DREP frames sent (first and repeated). */
+    CM_DREPS_SENT,
+    /** DREQ frames sent by this collector to end a connection (first and repeated). */
+    CM_DREQS_SENT,
+    /** DREQs re-sent because no DREP came in time. */
+    CM_DREQ_TIMEOUTS,
+    /** Disconnections without a DREP after the last DREQ timed out (the QP listens again all the same). */
+    CM_DISCONNECT_TIMEOUTS,
+    /** DREPs that completed a disconnection started by this collector. */
+    CM_DREPS_IN,
+    /** DREQs and DREPs matching no connection (communication IDs, QPN, transaction ID), dropped. */
+    CM_UNMATCHED_DISCONNECTS,
     /** Metadata SEND frames sent (first and repeated). */
     METADATA_SENDS,
     /** Metadata SENDs re-sent because no ACK came in time. */

@@ -40,7 +40,12 @@ public final class ResponderQp
         /** The metadata SEND was acknowledged: set-up complete. */
         ESTABLISHED,
         /** The metadata SEND was never acknowledged within its retries: the QP went to the error state. */
-        FAILED
+        FAILED,
+        /**
+         * The collector asked to end the connection: DREQ sent (re-sent on timeout), waiting for the DREP; the QP
+         * executes nothing more. Then it listens again.
+         */
+        DREQ_SENT
     }
 
     /** Atomic results kept for duplicate replay (the responder's max_dest_rd_atomic). */
@@ -67,6 +72,9 @@ public final class ResponderQp
     long cmTimeoutNanos;
     long ackTimeoutNanos;
     int sendRetries;
+    int cmMaxRetries;
+    long cmDreqTransactionId;
+    boolean cmDisconnected;
     int expectedPsn;
     int msn;
     boolean nakSent;
@@ -197,6 +205,15 @@ public final class ResponderQp
     public long localCommId()
     {
         return cmLocalCommId;
+    }
+
+    /**
+     * @return true when the last connection ended with a DREQ/DREP exchange (the QP listens again; a repeated DREQ
+     * of that connection is answered with the DREP again).
+     */
+    public boolean disconnected()
+    {
+        return cmDisconnected;
     }
 
     /**

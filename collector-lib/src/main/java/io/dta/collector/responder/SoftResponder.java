@@ -537,6 +537,23 @@ public final class SoftResponder
     }
 
     /**
+     * Ends the connection of a negotiated QP from the collector's side (IB CM DREQ; translation.md §8): the QP
+     * executes nothing more, and the DREQ is re-sent by {@link #poll} until the translator's DREP (or the last CM
+     * timeout), after which the QP listens for a new REQ. The translator answers with a DREP and connects again.
+     *
+     * @param collectorIp the collector's IPv4 address.
+     * @param qpn         the responder QPN.
+     * @param nowNanos    the current time.
+     * @param out         where the DREQ goes.
+     * @return true if a DREQ was sent; false for an unknown or static QP or one that is not connected.
+     */
+    public boolean disconnect(final int collectorIp, final int qpn, final long nowNanos, final ResponseSink out)
+    {
+        final ResponderQp qp = qp(collectorIp, qpn);
+        return null != qp && connections.disconnect(qp, nowNanos, out);
+    }
+
+    /**
      * Re-seeds the generator of communication IDs and starting PSNs of negotiated connections (tests, demos).
      *
      * @param seed the seed.

@@ -1,0 +1,310 @@
+package io.dta.collector.responder;
+
+import io.dta.codec.CmDrepFlyweight;
+import io.dta.codec.CmDreqFlyweight;
+import io.dta.codec.CmFrameEncoder;
+import io.dta.codec.CmRepFlyweight;
+import io.dta.codec.CmReqFlyweight;
+import io.dta.codec.FrameDecoder;
+import io.dta.codec.FrameKind;
+import io.dta.codec.MadHeaderFlyweight;
+import io.dta.codec.RdmaCmHeaderFlyweight;
+import io.dta.codec.RoceFrameEncoder;
+import io.dta.codec.RoceOpcode;
+import io.dta.collector.store.NegotiatedRegions;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.ConfigLoader;
+import io.dta.config.RegionConfig;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteOrder;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The soft collector's side of disconnection (IB CM DREQ/DREP): a DREQ from the translator ends a connection and
+ * the QP listens again; the collector's own DREQ with its retries; unmatched DREQs and DREPs counted and dropped.
+ */
+class ConnectionResponderDisconnectTest
+{
+    private static final long TRANSLATOR_MAC = 0x020000000001L;
+    private static final int TRANSLATOR_IP = 0x0A000001;
+    private static final long COLLECTOR_MAC = 0x020000000002L;
+    private static final int COLLECTOR_IP = 0x0A000002;
+    private static final int PEER_QPN = 0x539;
+    private static final int START_PSN = 0x100;
+    private static final long TID = 0x1122334455667788L;
+    private static final long DREQ_TID = 0x0DDD_0000_0000_0001L;
+    private static final long COMM_ID = 0xCAFE0001L;
+    private static final int CM_TIMEOUT = 8;
+    private static final int CM_RETRIES = 3;
+
+    private static final String YAML = """
+        translator:
+          mac: "02:00:00:00:00:01"
+          ip: 10.0.0.1
+        collectors:
+          - name: cm
+            mac: "02:00:00:00:00:02"
+            ip: 10.0.0.2
+            keyWrite:
+              localQpn: 0x539
+              servicePort: 1337
+              length: 2048
+        """;
+
+    private final ApplianceConfig config = NegotiatedRegions.assign(ConfigLoader.load(YAML));
+    private final RegionConfig keyWrite = config.collectors().get(0).keyWrite().region();
+    private final UnsafeBuffer memory = new UnsafeBuffer(new byte[4096]);
+    private final SoftResponder responder = new SoftResponder(config, (c, r) -> memory);
+    private final ConnectionResponderTest.Frames out = new ConnectionResponderTest.Frames();
+    private final FrameDecoder decoder = new FrameDecoder();
+    private final MadHeaderFlyweight mad = new MadHeaderFlyweight();
+    private long collectorCommId;
+
+    @BeforeEach
+    void connect()
+    {
+        offer(req(COMM_ID, TID));
+        decode(out.last());
+        mad.wrap(decoder.buffer(), decoder.payloadOffset());
+        collectorCommId = new CmRepFlyweight().wrap(decoder.buffer(), mad.dataOffset()).localCommId();
+        offer(rtu(COMM_ID, collectorCommId, TID));
+        offer(ack(qp().sendPsn()));
+        assertEquals(ResponderQp.Connection.ESTABLISHED, qp().connection());
+        offer(Requests.writeOnlyTo(keyWrite.qpn(), START_PSN, keyWrite.address(), keyWrite.rkey()));
+        assertEquals(0x0807060504030201L, memory.getLong(0, ByteOrder.LITTLE_ENDIAN));
+        out.frames.clear();
+    }
+
+    @Test
+    void shouldAnswerTheTranslatorsDreqWithADrepAndListenAgain()
+    {
+        offer(dreq(COMM_ID, collectorCommId, PEER_QPN + 1, DREQ_TID));       // not its QPN: dropped
+        assertEquals(1, responder.counter(ResponderCounter.CM_UNMATCHED_DISCONNECTS));
+        offer(dreq(COMM_ID + 1, collectorCommId, keyWrite.qpn(), DREQ_TID)); // not the connection: dropped
+        offer(dreq(COMM_ID, collectorCommId + 1, keyWrite.qpn(), DREQ_TID));
+        assertEquals(3, responder.counter(ResponderCounter.CM_UNMATCHED_DISCONNECTS));
+        assertEquals(0, out.frames.size());
+        assertEquals(ResponderQp.Connection.ESTABLISHED, qp().connection());
+
+        offer(dreq(COMM_ID, collectorCommId, keyWrite.qpn(), DREQ_TID));
+        assertEquals(1, out.frames.size());
+        assertDrep(out.last(), DREQ_TID);
+        assertEquals(ResponderQp.Connection.LISTEN, qp().connection());
+        assertEquals(ResponderQp.State.IDLE, qp().state());
+        assertTrue(qp().disconnected());
+        assertEquals(1, responder.counter(ResponderCounter.CM_DREQS_IN));
+
+        // Traffic to the disconnected QP is dropped as to any QP without a connection; memory is kept.
+        offer(Requests.writeOnlyTo(keyWrite.qpn(), START_PSN + 1, keyWrite.address() + 8, keyWrite.rkey()));
+        assertEquals(1, responder.counter(ResponderCounter.NOT_CONNECTED));
+        assertEquals(1, out.frames.size());
+        assertEquals(0, memory.getLong(8));
+        assertEquals(0x0807060504030201L, memory.getLong(0, ByteOrder.LITTLE_ENDIAN));
+
+        // Our DREP was lost: the repeated DREQ gets it again.
+        offer(dreq(COMM_ID, collectorCommId, keyWrite.qpn(), DREQ_TID));
+        assertEquals(2, out.frames.size());
+        assertDrep(out.last(), DREQ_TID);
+        assertEquals(1, responder.counter(ResponderCounter.CM_DUPLICATE_DREQS));
+        assertEquals(2, responder.counter(ResponderCounter.CM_DREPS_SENT));
+
+        // A new REQ connects the QP again.
+        offer(req(COMM_ID + 7, TID + 7));
+        assertEquals(ResponderQp.Connection.REP_SENT, qp().connection());
+        assertFalse(qp().disconnected());
+        assertEquals(2, responder.counter(ResponderCounter.CM_REQS_ACCEPTED));
+        // ... after which the old connection's DREQ names nothing.
+        offer(dreq(COMM_ID, collectorCommId, keyWrite.qpn(), DREQ_TID));
+        assertEquals(4, responder.counter(ResponderCounter.CM_UNMATCHED_DISCONNECTS));
+    }
+
+    @Test
+    void shouldNotAnswerADreqForAConnectionThatEndedOtherwise()
+    {
+        // A REJ-ended or timed-out attempt keeps its IDs but was never disconnected: its DREQ matches nothing.
+        offer(req(COMM_ID + 1, TID + 1));
+        final long timeout = CmReqFlyweight.timeoutNanos(CM_TIMEOUT);
+        for (int i = 0; i <= CM_RETRIES + 1; i++)
+        {
+            responder.poll((i + 1) * timeout, out);
+        }
+        assertEquals(ResponderQp.Connection.LISTEN, qp().connection());
+        out.frames.clear();
+        offer(dreq(COMM_ID + 1, qp().localCommId(), keyWrite.qpn(), DREQ_TID));
+        assertEquals(0, out.frames.size());
+        assertEquals(1, responder.counter(ResponderCounter.CM_UNMATCHED_DISCONNECTS));
+    }
+
+    @Test
+    void shouldSendItsOwnDreqRetryItAndListenOnTheDrep()
+    {
+        assertFalse(responder.disconnect(COLLECTOR_IP, keyWrite.qpn() + 1, 0, out));
+        assertTrue(responder.disconnect(COLLECTOR_IP, keyWrite.qpn(), 0, out));
+        assertFalse(responder.disconnect(COLLECTOR_IP, keyWrite.qpn(), 0, out), "already disconnecting");
+        assertEquals(ResponderQp.Connection.DREQ_SENT, qp().connection());
+        assertEquals(ResponderQp.State.IDLE, qp().state());
+        final long tid = assertDreq(out.last());
+
+        offer(Requests.writeOnlyTo(keyWrite.qpn(), START_PSN + 1, keyWrite.address() + 8, keyWrite.rkey()));
+        assertEquals(1, responder.counter(ResponderCounter.NOT_CONNECTED), "nothing executes after the DREQ");
+
+        final long timeout = CmReqFlyweight.timeoutNanos(CM_TIMEOUT);
+        responder.poll(timeout - 1, out);
+        assertEquals(1, out.frames.size());
+        responder.poll(timeout, out);
+        assertEquals(2, out.frames.size());
+        assertEquals(tid, assertDreq(out.last()), "a re-sent DREQ keeps its transaction ID");
+        assertEquals(1, responder.counter(ResponderCounter.CM_DREQ_TIMEOUTS));
+
+        offer(drep(COMM_ID, collectorCommId, tid + 1));                     // another transaction
+        offer(drep(COMM_ID + 1, collectorCommId, tid));                     // another connection
+        assertEquals(2, responder.counter(ResponderCounter.CM_UNMATCHED_DISCONNECTS));
+        assertEquals(ResponderQp.Connection.DREQ_SENT, qp().connection());
+        offer(drep(COMM_ID, collectorCommId, tid));
+        assertEquals(ResponderQp.Connection.LISTEN, qp().connection());
+        assertTrue(qp().disconnected());
+        assertEquals(1, responder.counter(ResponderCounter.CM_DREPS_IN));
+        offer(drep(COMM_ID, collectorCommId, tid));
+        assertEquals(3, responder.counter(ResponderCounter.CM_UNMATCHED_DISCONNECTS), "a late DREP is dropped");
+        responder.poll(Long.MAX_VALUE / 2, out);
+        assertEquals(2, out.frames.size(), "nothing re-sent after the DREP");
+
+        offer(req(COMM_ID + 2, TID + 2));
+        assertEquals(ResponderQp.Connection.REP_SENT, qp().connection());
+    }
+
+    @Test
+    void shouldGiveUpItsDreqAfterTheRetriesAndListenAllTheSame()
+    {
+        assertTrue(responder.disconnect(COLLECTOR_IP, keyWrite.qpn(), 0, out));
+        final long timeout = CmReqFlyweight.timeoutNanos(CM_TIMEOUT);
+        for (int i = 1; i <= CM_RETRIES + 1; i++)
+        {
+            responder.poll(i * timeout, out);
+        }
+        assertEquals(1 + CM_RETRIES, out.frames.size());
+        assertEquals(1 + CM_RETRIES, responder.counter(ResponderCounter.CM_DREQS_SENT));
+        assertEquals(1, responder.counter(ResponderCounter.CM_DISCONNECT_TIMEOUTS));
+        assertEquals(ResponderQp.Connection.LISTEN, qp().connection());
+    }
+
+    @Test
+    void shouldAnswerTheTranslatorsDreqWhileItsOwnIsOut()
+    {
+        assertTrue(responder.disconnect(COLLECTOR_IP, keyWrite.qpn(), 0, out));
+        offer(dreq(COMM_ID, collectorCommId, keyWrite.qpn(), DREQ_TID));
+        assertDrep(out.last(), DREQ_TID);
+        assertEquals(ResponderQp.Connection.LISTEN, qp().connection());
+        responder.poll(Long.MAX_VALUE / 2, out);
+        assertEquals(2, out.frames.size(), "its own DREQ is not re-sent any more");
+    }
+
+    private long assertDreq(final byte[] frame)
+    {
+        decode(frame);
+        mad.wrap(decoder.buffer(), decoder.payloadOffset());
+        assertTrue(mad.isCmSend());
+        assertEquals(MadHeaderFlyweight.ATTRIBUTE_DREQ, mad.attributeId());
+        assertEquals(1, decoder.bth().destQp());
+        final CmDreqFlyweight body = new CmDreqFlyweight().wrap(decoder.buffer(), mad.dataOffset());
+        assertEquals(collectorCommId, body.localCommId());
+        assertEquals(COMM_ID, body.remoteCommId());
+        assertEquals(PEER_QPN, body.remoteQpn());
+        return mad.transactionId();
+    }
+
+    private void assertDrep(final byte[] frame, final long tid)
+    {
+        decode(frame);
+        mad.wrap(decoder.buffer(), decoder.payloadOffset());
+        assertEquals(MadHeaderFlyweight.ATTRIBUTE_DREP, mad.attributeId());
+        assertEquals(tid, mad.transactionId());
+        final CmDrepFlyweight body = new CmDrepFlyweight().wrap(decoder.buffer(), mad.dataOffset());
+        assertEquals(collectorCommId, body.localCommId());
+        assertEquals(COMM_ID, body.remoteCommId());
+    }
+
+    private ResponderQp qp()
+    {
+        return responder.qp(COLLECTOR_IP, keyWrite.qpn());
+    }
+
+    private void offer(final byte[] frame)
+    {
+        responder.onFrame(new UnsafeBuffer(frame), 0, frame.length, 0, out);
+    }
+
+    private void decode(final byte[] frame)
+    {
+        assertEquals(FrameKind.ROCE, decoder.decode(new UnsafeBuffer(frame), 0, frame.length));
+        assertTrue(decoder.icrcValid());
+        assertEquals(COLLECTOR_IP, decoder.ipv4().src());
+        assertEquals(TRANSLATOR_IP, decoder.ipv4().dst());
+    }
+
+    private static CmFrameEncoder cm()
+    {
+        final CmFrameEncoder cm = new CmFrameEncoder();
+        cm.encoder().srcMac(TRANSLATOR_MAC).dstMac(COLLECTOR_MAC).srcIp(TRANSLATOR_IP).dstIp(COLLECTOR_IP).psn(7);
+        return cm;
+    }
+
+    private static byte[] req(final long commId, final long tid)
+    {
+        final CmFrameEncoder cm = cm();
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
+        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_REQ, tid, 0);
+        cm.req().localCommId(commId).serviceId(CmReqFlyweight.rdmaCmServiceId(1337)).localQpn(PEER_QPN)
+            .transportServiceType(CmReqFlyweight.TRANSPORT_RC).startingPsn(START_PSN)
+            .remoteCmResponseTimeout(CM_TIMEOUT).localCmResponseTimeout(CM_TIMEOUT).maxCmRetries(CM_RETRIES)
+            .retryCount(2).primaryLocalAckTimeout(9).pathMtu(3).pKey(0xFFFF)
+            .primaryLocalGidIpv4(TRANSLATOR_IP).primaryRemoteGidIpv4(COLLECTOR_IP);
+        new RdmaCmHeaderFlyweight().wrap(frame, cm.req().privateDataOffset())
+            .ipv4(0xC000, TRANSLATOR_IP, COLLECTOR_IP);
+        cm.finish(frame, 0);
+        return frame.byteArray();
+    }
+
+    private static byte[] rtu(final long commId, final long remoteCommId, final long tid)
+    {
+        final CmFrameEncoder cm = cm();
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
+        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_RTU, tid, 0);
+        cm.rtu().localCommId(commId).remoteCommId(remoteCommId);
+        cm.finish(frame, 0);
+        return frame.byteArray();
+    }
+
+    private static byte[] dreq(final long commId, final long remoteCommId, final int remoteQpn, final long tid)
+    {
+        final CmFrameEncoder cm = cm();
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
+        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_DREQ, tid, 0);
+        cm.dreq().localCommId(commId).remoteCommId(remoteCommId).remoteQpn(remoteQpn);
+        cm.finish(frame, 0);
+        return frame.byteArray();
+    }
+
+    private static byte[] drep(final long commId, final long remoteCommId, final long tid)
+    {
+        final CmFrameEncoder cm = cm();
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
+        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_DREP, tid, 0);
+        cm.drep().localCommId(commId).remoteCommId(remoteCommId);
+        cm.finish(frame, 0);
+        return frame.byteArray();
+    }
+
+    private byte[] ack(final int psn)
+    {
+        return Requests.frame(new RoceFrameEncoder().srcMac(TRANSLATOR_MAC).dstMac(COLLECTOR_MAC)
+            .srcIp(TRANSLATOR_IP).dstIp(COLLECTOR_IP).opcode(RoceOpcode.RC_ACKNOWLEDGE).destQp(keyWrite.qpn())
+            .psn(psn & 0xFFFFFF).syndrome(0x1F).msn(1).noPayload());
+    }
+}

@@ -18,7 +18,7 @@ public enum ConnectionCounter
     UNKNOWN_SOURCE,
     /** MADs of the wrong size, Q_Key, class or method, dropped. */
     BAD_MADS,
-    /** CM messages the manager does not act on (MRA, DREQ, REQ, ...), dropped. */
+    /** CM messages the manager does not act on (MRA, REQ, RTU, ...), dropped. */
     UNSUPPORTED_MADS,
     /** REPs and REJs whose transaction ID and communication ID match no connection attempt, dropped. */
     UNMATCHED_MADS,
@@ -59,7 +59,23 @@ public enum ConnectionCounter
     /** Reconnections whose set-up failed (another attempt follows after the back-off, if any is left). */
     RECONNECT_FAILURES,
     /** Regions given up: {@code connection.reconnectAttempts} in a row without progress; they stay in error. */
-    RECONNECTS_EXHAUSTED;
+    RECONNECTS_EXHAUSTED,
+    /** DREQ frames sent by {@link ConnectionManager#disconnect} (first and repeated). */
+    DREQS_SENT,
+    /** DREQs re-sent because no DREP came in time. */
+    DREQ_TIMEOUTS,
+    /** DREPs that completed a disconnection (the region is {@code DISCONNECTED}). */
+    DREPS,
+    /** Disconnections without a DREP after the last DREQ timed out (the region is {@code DISCONNECTED} anyway). */
+    DISCONNECT_TIMEOUTS,
+    /** DREQs from a collector that ended a connected region (answered with a DREP; the QP goes to the error state). */
+    DREQS_IN,
+    /** DREQs repeated by a collector for a region it already disconnected, answered with the DREP again. */
+    DUPLICATE_DREQS,
+    /** DREP frames sent. */
+    DREPS_SENT,
+    /** DREQs and DREPs whose communication IDs (and QPN, transaction ID) match no connection, dropped. */
+    UNMATCHED_DISCONNECTS;
 
     private final String label = name().toLowerCase(Locale.ROOT).replace('_', '-');
 

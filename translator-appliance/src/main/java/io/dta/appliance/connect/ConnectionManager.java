@@ -2,6 +2,8 @@ package io.dta.appliance.connect;
 
 import io.dta.appliance.engine.FrameSink;
 import io.dta.codec.AethFlyweight;
+import io.dta.codec.CmDrepFlyweight;
+import io.dta.codec.CmDreqFlyweight;
 import io.dta.codec.CmFrameEncoder;
 import io.dta.codec.CmRejFlyweight;
 import io.dta.codec.CmRepFlyweight;
@@ -51,6 +53,12 @@ import java.util.SplittableRandom;
  * {@link RegionConnection.State#FAILED} with a message; {@link #connectedConfig()} gives the configuration the
  * engine runs with, whose regions start at the PSN advertised in the REQ (the reference started at the REP's).
  * <p>
+ * Disconnection (IB CM DREQ/DREP): {@link #disconnect(long)} sends a DREQ for every connected region, re-sent like
+ * a REQ; the matching DREP (or the last timeout) leaves it {@link RegionConnection.State#DISCONNECTED}; an owner
+ * waits with {@link #disconnectDone()} and {@link #disconnectTimeoutNanos()}. A DREQ from the collector for a
+ * connected region is answered with a DREP and marks the region disconnected by the collector, for the
+ * {@link Reconnector} to stop its QP and connect it again.
+ * <p>
  * Same style as the engine: single-threaded, explicit clock, frames out through a {@link FrameSink}, frames in
  * through {@link #onFrame}, timers through {@link #poll(long)}; independent of pcap and of the demo.
  */
@@ -80,6 +88,8 @@ public final class ConnectionManager
     private final MadHeaderFlyweight mad = new MadHeaderFlyweight();
     private final CmRepFlyweight rep = new CmRepFlyweight();
     private final CmRejFlyweight rej = new CmRejFlyweight();
+    private final CmDreqFlyweight dreq = new CmDreqFlyweight();
+    private final CmDrepFlyweight drep = new CmDrepFlyweight();
     private final RdmaCmHeaderFlyweight cma = new RdmaCmHeaderFlyweight();
     private final long cmTimeoutNanos;
     private final long sendWaitNanos;
@@ -192,6 +202,75 @@ public final class ConnectionManager
     }
 
     /**
+     * Ends every connected negotiated region (IB CM): a DREQ naming the connection (the appliance's communication ID
+     * as local, the collector's as remote, the collector's QPN) with a new transaction ID, re-sent after
+     * {@code cmResponseTimeout} at most {@code maxCmRetries} times. A matching DREP makes the region
+     * {@link RegionConnection.State#DISCONNECTED}; so does the last timeout (counted). Call {@link #poll(long)} and
+     * offer received frames until {@link #disconnectDone()}, at most {@link #disconnectTimeoutNanos()}.
+     *
+     * @param nowNanos the current time.
+     * @return the number of regions now disconnecting.
+     */
+    public int disconnect(final long nowNanos)
+    {
+        int n = 0;
+        for (final RegionConnection c : connections)
+        {
+            if (RegionConnection.State.CONNECTED == c.state)
+            {
+                c.state = RegionConnection.State.DISCONNECTING;
+                c.disconnectTransactionId = random.nextLong();
+                c.retriesLeft = timing.maxCmRetries();
+                c.deadlineNanos = nowNanos + cmTimeoutNanos;
+                sendDreq(c, nowNanos);
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * @return true when no region is waiting for a DREP (also true before any {@link #disconnect(long)}).
+     */
+    public boolean disconnectDone()
+    {
+        for (final RegionConnection c : connections)
+        {
+            if (RegionConnection.State.DISCONNECTING == c.state)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @return how long a {@link #disconnect(long)} may take: {@code (maxCmRetries + 1) × cmResponseTimeout}.
+     */
+    public long disconnectTimeoutNanos()
+    {
+        return (timing.maxCmRetries() + 1L) * cmTimeoutNanos;
+    }
+
+    /**
+     * @return a one-line summary of a disconnection, e.g. {@code 3 negotiated region(s) disconnected: 3 by DREP, 0
+     * without an answer (4 DREQs sent)}; a region still waiting for its DREP counts as without an answer.
+     */
+    public String disconnectSummary()
+    {
+        int disconnected = 0;
+        int waiting = 0;
+        for (final RegionConnection c : connections)
+        {
+            disconnected += RegionConnection.State.DISCONNECTED == c.state ? 1 : 0;
+            waiting += RegionConnection.State.DISCONNECTING == c.state ? 1 : 0;
+        }
+        return (disconnected + waiting) + " negotiated region(s) disconnected: " + counter(ConnectionCounter.DREPS) +
+            " by DREP, " + (counter(ConnectionCounter.DISCONNECT_TIMEOUTS) + waiting) + " without an answer (" +
+            counter(ConnectionCounter.DREQS_SENT) + " DREQs sent)";
+    }
+
+    /**
      * Offers a received frame. CM MADs to QP1 and SENDs to the local QPN of a negotiated region are taken (and
      * answered when valid); everything else is left to the engine.
      *
@@ -271,6 +350,8 @@ public final class ConnectionManager
         {
             case MadHeaderFlyweight.ATTRIBUTE_REP -> onRep(srcIp, nowNanos);
             case MadHeaderFlyweight.ATTRIBUTE_REJ -> onRej(srcIp);
+            case MadHeaderFlyweight.ATTRIBUTE_DREQ -> onDreq(srcIp, nowNanos);
+            case MadHeaderFlyweight.ATTRIBUTE_DREP -> onDrep(srcIp);
             default -> count(ConnectionCounter.UNSUPPORTED_MADS);
         }
     }
@@ -345,6 +426,56 @@ public final class ConnectionManager
             rej.reason() + ")");
     }
 
+    private void onDreq(final int srcIp, final long nowNanos)
+    {
+        dreq.wrap(mad.buffer(), mad.dataOffset());
+        for (final RegionConnection c : connections)
+        {
+            if (c.collector.ip() != srcIp || c.remoteCommId != dreq.localCommId() ||
+                c.localCommId != dreq.remoteCommId() || c.region.localQpn() != dreq.remoteQpn())
+            {
+                continue;
+            }
+            if (RegionConnection.State.CONNECTED == c.state || RegionConnection.State.DISCONNECTING == c.state)
+            {
+                // While our own DREQ is out too (both ends disconnecting at once) IBA answers it: either way it
+                // ends here. Only a connection the appliance meant to keep is connected again.
+                count(ConnectionCounter.DREQS_IN);
+                c.disconnectedByCollector = RegionConnection.State.CONNECTED == c.state;
+                c.state = RegionConnection.State.DISCONNECTED;
+                c.deadlineNanos = Long.MAX_VALUE;
+                sendDrep(c, nowNanos);
+                return;
+            }
+            if (RegionConnection.State.DISCONNECTED == c.state)
+            {
+                count(ConnectionCounter.DUPLICATE_DREQS);
+                sendDrep(c, nowNanos);
+                return;
+            }
+        }
+        count(ConnectionCounter.UNMATCHED_DISCONNECTS);
+    }
+
+    private void onDrep(final int srcIp)
+    {
+        drep.wrap(mad.buffer(), mad.dataOffset());
+        final long tid = mad.transactionId();
+        for (final RegionConnection c : connections)
+        {
+            if (RegionConnection.State.DISCONNECTING == c.state && c.collector.ip() == srcIp &&
+                c.disconnectTransactionId == tid && c.remoteCommId == drep.localCommId() &&
+                c.localCommId == drep.remoteCommId())
+            {
+                count(ConnectionCounter.DREPS);
+                c.state = RegionConnection.State.DISCONNECTED;
+                c.deadlineNanos = Long.MAX_VALUE;
+                return;
+            }
+        }
+        count(ConnectionCounter.UNMATCHED_DISCONNECTS);
+    }
+
     private void onSend(final RegionConnection c, final int opcode, final long nowNanos)
     {
         if (!decoder.icrcValid())
@@ -357,6 +488,11 @@ public final class ConnectionManager
             0 == c.remoteQpn)
         {
             dropSend(c, "SEND before the REP");
+            return;
+        }
+        if (RegionConnection.State.DISCONNECTING == c.state || RegionConnection.State.DISCONNECTED == c.state)
+        {
+            dropSend(c, "SEND after the disconnection");
             return;
         }
         if (RoceOpcode.RC_SEND_ONLY != opcode)
@@ -463,6 +599,21 @@ public final class ConnectionManager
             {
                 fail(c, "no valid metadata SEND within " + millis(sendWaitNanos) + " of the REP" + dropNote(c));
             }
+            else if (RegionConnection.State.DISCONNECTING == c.state)
+            {
+                if (c.retriesLeft <= 0)
+                {
+                    // IBA: the connection is gone all the same when the DREQ timer runs out.
+                    count(ConnectionCounter.DISCONNECT_TIMEOUTS);
+                    c.state = RegionConnection.State.DISCONNECTED;
+                    c.deadlineNanos = Long.MAX_VALUE;
+                    continue;
+                }
+                c.retriesLeft--;
+                c.deadlineNanos = nowNanos + cmTimeoutNanos;
+                count(ConnectionCounter.DREQ_TIMEOUTS);
+                sendDreq(c, nowNanos);
+            }
             else
             {
                 c.deadlineNanos = Long.MAX_VALUE;
@@ -549,6 +700,46 @@ public final class ConnectionManager
         final int length = cm.finish(buffer, at);
         sink.commit(at, length, nowNanos);
         count(ConnectionCounter.RTUS_SENT);
+    }
+
+    private void sendDreq(final RegionConnection c, final long nowNanos)
+    {
+        final int at = sink.claim(CmFrameEncoder.FRAME_LENGTH);
+        if (at < 0)
+        {
+            count(ConnectionCounter.SINK_FULL);
+            return;
+        }
+        final MutableDirectBuffer buffer = sink.buffer();
+        cm.encoder().dstMac(c.collector.mac()).dstIp(c.collector.ip()).srcPort(c.region.udpSourcePort())
+            .psn(nextMadPsn());
+        cm.begin(buffer, at, MadHeaderFlyweight.ATTRIBUTE_DREQ, c.disconnectTransactionId, 0);
+        cm.dreq().localCommId(c.localCommId).remoteCommId(c.remoteCommId).remoteQpn(c.remoteQpn);
+        final int length = cm.finish(buffer, at);
+        sink.commit(at, length, nowNanos);
+        count(ConnectionCounter.DREQS_SENT);
+    }
+
+    /**
+     * The DREP of the DREQ being handled: its transaction ID echoed.
+     */
+    private void sendDrep(final RegionConnection c, final long nowNanos)
+    {
+        final long tid = mad.transactionId();
+        final int at = sink.claim(CmFrameEncoder.FRAME_LENGTH);
+        if (at < 0)
+        {
+            count(ConnectionCounter.SINK_FULL);
+            return;
+        }
+        final MutableDirectBuffer buffer = sink.buffer();
+        cm.encoder().dstMac(c.collector.mac()).dstIp(c.collector.ip()).srcPort(c.region.udpSourcePort())
+            .psn(nextMadPsn());
+        cm.begin(buffer, at, MadHeaderFlyweight.ATTRIBUTE_DREP, tid, 0);
+        cm.drep().localCommId(c.localCommId).remoteCommId(c.remoteCommId);
+        final int length = cm.finish(buffer, at);
+        sink.commit(at, length, nowNanos);
+        count(ConnectionCounter.DREPS_SENT);
     }
 
     private void sendAck(final RegionConnection c, final int psn, final long nowNanos)

@@ -116,6 +116,11 @@ public final class Reconnector
             armed[i] = false;
             failuresInARow[i] = 0;
         }
+        if (regions[i].disconnectedByCollector() && sender.stopDisconnected(nowNanos))
+        {
+            // The collector ended the connection (DREQ, answered): its QP executes nothing more.
+            armed[i] = false;
+        }
         if (QueuePairSender.State.ERROR != sender.state())
         {
             return 0;

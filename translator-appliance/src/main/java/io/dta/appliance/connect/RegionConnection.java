@@ -23,7 +23,14 @@ public final class RegionConnection
         /** Metadata SEND validated and acknowledged: the QP parameters are known. */
         CONNECTED,
         /** Given up; {@link #failure()} says why. */
-        FAILED
+        FAILED,
+        /** Connected, then {@link ConnectionManager#disconnect}: DREQ sent (re-sent on timeout), waiting for the DREP. */
+        DISCONNECTING,
+        /**
+         * The connection is over: a DREP answered the appliance's DREQ (or its last DREQ timed out), or the collector
+         * sent a DREQ ({@link #disconnectedByCollector()}).
+         */
+        DISCONNECTED
     }
 
     final CollectorConfig collector;
@@ -45,6 +52,8 @@ public final class RegionConnection
     String failure;
     String lastDrop;
     int droppedSends;
+    long disconnectTransactionId;
+    boolean disconnectedByCollector;
 
     RegionConnection(
         final CollectorConfig collector, final RegionConfig region, final long localCommId, final long transactionId)
@@ -76,6 +85,8 @@ public final class RegionConnection
         failure = null;
         lastDrop = null;
         droppedSends = 0;
+        disconnectTransactionId = 0;
+        disconnectedByCollector = false;
     }
 
     /**
@@ -181,6 +192,15 @@ public final class RegionConnection
     public long rkey()
     {
         return rkey;
+    }
+
+    /**
+     * @return true when the collector ended the connection with a DREQ (state {@link State#DISCONNECTED}): the
+     * {@link Reconnector} puts the QP in the error state and connects the region again.
+     */
+    public boolean disconnectedByCollector()
+    {
+        return disconnectedByCollector;
     }
 
     /**

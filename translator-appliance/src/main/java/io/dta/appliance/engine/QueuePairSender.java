@@ -892,6 +892,27 @@ public final class QueuePairSender
         }
     }
 
+    /**
+     * The collector ended the connection (an IB CM DREQ, answered by the connection manager): its QP executes
+     * nothing more, so this QP goes to the error state as after a silent stop, and a negotiated region is connected
+     * again by the {@code Reconnector}. Nobody says what the responder executed before the DREQ, so everything after
+     * the last acknowledged PSN counts as not executed (its essential operations are sent again: at least once).
+     *
+     * @param nowNanos the current time.
+     * @return false if the QP was already in the error state.
+     */
+    public boolean stopDisconnected(final long nowNanos)
+    {
+        if (State.ERROR == state)
+        {
+            return false;
+        }
+        enterError(Psn.next(lastAckedPsn));
+        System.err.printf("dta: QP %s (local QPN 0x%06x) stopped: the collector disconnected (DREQ); last " +
+            "acknowledged PSN 0x%06x%n", path.name(), path.localQpn(), lastAckedPsn);
+        return true;
+    }
+
     private void enterError(final int firstNotExecutedPsn)
     {
         state = State.ERROR;

@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * Stopping: {@link #requestStop()} (from a signal handler, any thread) makes the next duty cycle start draining:
  * {@link #startDrain(long)} (flush partial batches), then duty cycles go on until {@link #drained()} or the drain time
- * is over, and the agent terminates; {@link #onClose()} sends what is left and closes ports, pool and EAL.
+ * is over, then {@link #startClosing(long)} (say goodbye to peers, e.g. disconnect) and duty cycles go on until
+ * {@link #closingDone()} or the time it returned is over, and the agent terminates; {@link #onClose()} sends what is left and closes ports, pool and EAL.
  * <p>
  * Counters: the subclass allocates its own in the counters file in its constructor; this class adds the ARP, pool and
  * port counters when it starts. Every stats interval (and at the end) the heartbeat of the counters file, the ports'
@@ -70,6 +71,8 @@ public abstract class LiveAgent implements Agent
     private long nextStats;
     private boolean draining;
     private long drainDeadline;
+    private boolean closing;
+    private long closingDeadline;
     private long cycles;
     private boolean closed;
 
@@ -140,6 +143,35 @@ public abstract class LiveAgent implements Agent
      * @return true when nothing is left to send or wait for after a stop.
      */
     protected abstract boolean drained();
+
+    /**
+     * The drain is over (or its time is): the last exchange with peers before the agent terminates (the translator
+     * disconnects its negotiated regions). Duty cycles go on, the links are read, until {@link #closingDone()} or the
+     * returned time is over. By default nothing.
+     *
+     * @param nowNanos the clock.
+     * @return how long the closing exchange may take, in nanoseconds.
+     */
+    protected long startClosing(final long nowNanos)
+    {
+        return 0;
+    }
+
+    /**
+     * @return true when the closing exchange begun by {@link #startClosing(long)} is over (by default at once).
+     */
+    protected boolean closingDone()
+    {
+        return true;
+    }
+
+    /**
+     * @return true once {@link #startClosing(long)} was called.
+     */
+    protected boolean closing()
+    {
+        return closing;
+    }
 
     /**
      * Writes the subclass's counters that are not written as they change (called at every stats tick and at the
@@ -273,9 +305,17 @@ public abstract class LiveAgent implements Agent
             nextStats = now + statsIntervalNanos;
             tick();
         }
-        if (draining && (drained() || now - drainDeadline >= 0))
+        if (draining && (closing || drained() || now - drainDeadline >= 0))
         {
-            throw new AgentTerminationException(true);
+            if (!closing)
+            {
+                closing = true;
+                closingDeadline = now + startClosing(now);
+            }
+            if (closingDone() || now - closingDeadline >= 0)
+            {
+                throw new AgentTerminationException(true);
+            }
         }
         return work;
     }

@@ -27,8 +27,10 @@ import org.agrona.concurrent.status.CountersManager;
  * counted ({@code frames dropped: connection set-up in progress}). When a region fails, the agent fails with one
  * line per failed region (exit status 1): running without a region would silently lose its reports. After set-up,
  * the collector link's frames go to the connection manager first (duplicate REPs and SENDs are answered again),
- * and a {@link Reconnector} connects a region again when its QP goes to the error state. The connection counters
- * ({@link ConnectionCounter}) are in the counters file.
+ * and a {@link Reconnector} connects a region again when its QP goes to the error state. At a stop, after the
+ * drain, every connected region is disconnected (IB CM DREQ/DREP, {@link ConnectionManager#disconnect(long)}),
+ * waiting at most {@link ConnectionManager#disconnectTimeoutNanos()}, and one line says how it went. The connection
+ * counters ({@link ConnectionCounter}) are in the counters file.
  */
 public final class LiveTranslatorAgent extends LiveAgent
 {
@@ -52,6 +54,8 @@ public final class LiveTranslatorAgent extends LiveAgent
     private boolean setUpStarted;
     private boolean setUpFailed;
     private long setUpStartNanos;
+    private long disconnectStartNanos;
+    private boolean disconnectLogged;
     private TranslatorEngine engine;
 
     /**
@@ -117,7 +121,57 @@ public final class LiveTranslatorAgent extends LiveAgent
         {
             return engine.poll(nowNanos);
         }
+        if (closing())
+        {
+            // Disconnecting: the engine has drained, and a region must not be connected again now.
+            return connections.poll(nowNanos);
+        }
         return engine.poll(nowNanos) + connections.poll(nowNanos) + reconnector.poll(nowNanos);
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    protected long startClosing(final long nowNanos)
+    {
+        if (null == connections || null == engine)
+        {
+            return 0;
+        }
+        disconnectStartNanos = nowNanos;
+        if (0 == connections.disconnect(nowNanos))
+        {
+            return 0;
+        }
+        publish();
+        return connections.disconnectTimeoutNanos();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    protected boolean closingDone()
+    {
+        return null == connections || null == engine || connections.disconnectDone();
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public void onClose()
+    {
+        if (!disconnectLogged && null != connections && connections.counter(ConnectionCounter.DREQS_SENT) > 0)
+        {
+            disconnectLogged = true;
+            publish();
+            // Once per run, at the stop: not the hot path.
+            System.err.printf("%s: %s in %.1f ms%n", roleName(), connections.disconnectSummary(),
+                (System.nanoTime() - disconnectStartNanos) / 1e6);
+        }
+        super.onClose();
     }
 
     private int setUp(final long nowNanos)

@@ -101,6 +101,9 @@ public final class ClosedLoopDemo
     private int lostQpn = -1;
     private int lostQpCollectorIp;
     private long silentlyDropped;
+    private long disconnectAt;
+    private long requestsSeenForDisconnect;
+    private long collectorDisconnects;
     private final LongArrayList ignoredSetUpNanos = new LongArrayList();
     private final Histogram latency = new Histogram(3_600_000_000_000L, 3);
     private TranslatorEngine engine;
@@ -327,6 +330,29 @@ public final class ClosedLoopDemo
     }
 
     /**
+     * Makes the collector end one connection (IB CM DREQ): when the {@code n}-th RDMA WRITE with a payload or
+     * FETCH_ADD reaches it (counting from 1, after set-up), the collector disconnects that request's QP
+     * ({@code SoftResponder.disconnect}) before the request arrives, so it and everything after it are dropped as
+     * not connected. The translator answers with a DREP, stops its QP and connects the region again.
+     *
+     * @param n which request; 0 for none.
+     * @return this.
+     */
+    public ClosedLoopDemo collectorDisconnectsAt(final long n)
+    {
+        disconnectAt = n;
+        return this;
+    }
+
+    /**
+     * @return DREQs the collector was made to send ({@link #collectorDisconnectsAt}; 0 or 1, not counting re-sends).
+     */
+    public long collectorDisconnects()
+    {
+        return collectorDisconnects;
+    }
+
+    /**
      * @return frames dropped unanswered for the QP that vanished ({@link #loseQpSilently}).
      */
     public long silentlyDropped()
@@ -359,7 +385,7 @@ public final class ClosedLoopDemo
     }
 
     /**
-     * No negotiated collector QP still waits for an RTU or the ACK of its metadata SEND.
+     * No negotiated collector QP still waits for an RTU, the ACK of its metadata SEND or the DREP of its DREQ.
      */
     private boolean collectorSettled()
     {
@@ -367,7 +393,8 @@ public final class ClosedLoopDemo
         {
             final ResponderQp.Connection c = qp.connection();
             if (ResponderQp.Connection.REP_SENT == c ||
-                ResponderQp.Connection.SEND_PENDING == c)
+                ResponderQp.Connection.SEND_PENDING == c ||
+                ResponderQp.Connection.DREQ_SENT == c)
             {
                 return false;
             }
@@ -443,6 +470,12 @@ public final class ClosedLoopDemo
             silentlyDropped++;
             toCollector.pop();
             return;
+        }
+        if (disconnectAt > 0 && null != engine && isRefusable(ring, offset, length) &&
+            ++requestsSeenForDisconnect == disconnectAt &&
+            responder.disconnect(decoder.ipv4().dst(), decoder.bth().destQp(), now, toTranslator))
+        {
+            collectorDisconnects++;
         }
         if (injectAt > 0 && null != engine && isRefusable(ring, offset, length) && ++requestsSeen == injectAt)
         {

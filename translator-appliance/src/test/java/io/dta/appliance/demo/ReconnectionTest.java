@@ -154,6 +154,43 @@ class ReconnectionTest
     }
 
     @Test
+    void shouldAnswerACollectorDreqStopTheQpReconnectAndLandEveryEssentialOperation() throws Exception
+    {
+        final ApplianceConfig config = ConfigDefaults.load();
+        for (final long at : new long[] { 1, 4_000 })
+        {
+            final String why = "collector DREQ at request " + at;
+            final Run clean = run(config, true, 0, 9, "clean-dreq-" + at);
+            final Run dreq = run(config, true, 9, "dreq-" + at, d -> d.collectorDisconnectsAt(at));
+            final var connections = dreq.demo.connections();
+            assertEquals(1, dreq.demo.collectorDisconnects(), why);
+            assertEquals(1, dreq.demo.responder().counter(ResponderCounter.CM_DREPS_IN), why);
+            assertEquals(1, connections.counter(ConnectionCounter.DREQS_IN), why);
+            assertEquals(1, connections.counter(ConnectionCounter.DREPS_SENT), why);
+            assertEquals(1, connections.counter(ConnectionCounter.RECONNECT_ATTEMPTS), why);
+            assertEquals(1, connections.counter(ConnectionCounter.RECONNECTS), why);
+            assertEquals(0, dreq.demo.engine().counters().get(EngineCounter.NAK_FATAL_IN), why);
+            assertEquals(0, dreq.demo.engine().counters().get(EngineCounter.SILENT_QP_STOPS), why);
+            assertTrue(dreq.demo.quiescent(), why);
+            assertEquals(0, dreq.demo.essentialOutstanding(), why);
+            for (final QueuePairSender s : dreq.demo.engine().senders())
+            {
+                assertEquals(QueuePairSender.State.ACTIVE, s.state(), why + " " + s.path().name());
+            }
+            for (final RegionConnection c : connections.connections())
+            {
+                assertEquals(RegionConnection.State.CONNECTED, c.state(), why + " " + c.describe());
+            }
+            for (final Map.Entry<String, byte[]> e : clean.memory.entrySet())
+            {
+                assertArrayEquals(e.getValue(), dreq.memory.get(e.getKey()), why + ": " + e.getKey());
+            }
+            clean.close();
+            dreq.close();
+        }
+    }
+
+    @Test
     void shouldGiveUpAfterTheConfiguredAttemptsWhenEveryReconnectionSetUpFails() throws Exception
     {
         final ApplianceConfig config = ConfigLoader.load(ConfigDefaults.yaml().replace("retryCount: 7",

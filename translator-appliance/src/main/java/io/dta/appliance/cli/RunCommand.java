@@ -42,7 +42,8 @@ import java.util.concurrent.Callable;
         "SIGTERM, then flushes partial batches, waits up to --drain-ms for the last acknowledgements, and prints",
         "its final counters. Needs DPDK 22.11 and root (or the capabilities DPDK needs). Negotiated regions",
         "(servicePort) are connected on the collector link before any report is read, and connected again when",
-        "their QP goes to the error state (connection.reconnectAttempts).",
+        "their QP goes to the error state (connection.reconnectAttempts); at the stop, after the drain, they are",
+        "disconnected (IB CM DREQ/DREP, at most (maxCmRetries + 1) x cmResponseTimeout).",
         "Exit status: 0 after a signal, 1 when the data plane or connection set-up failed, 2 on bad arguments or",
         "configuration." })
 public final class RunCommand implements Callable<Integer>

@@ -195,9 +195,13 @@ class LiveTwoProcessEalTest
             assertEquals(3, regions.size(), summary.toString());
             for (final JsonNode region : regions)
             {
-                assertEquals("CONNECTED", region.get("state").asText(), summary.toString());
+                // Connected while running, disconnected (DREQ, DREP) at the stop after the drain.
+                assertEquals("DISCONNECTED", region.get("state").asText(), summary.toString());
                 assertTrue(region.get("qpn").asLong() >= 0x100, summary.toString());
             }
+            assertEquals(3, summary.get("connections").get("counters").get("dreps").asLong(), summary.toString());
+            assertTrue(Files.readString(dir.resolve("translator.err"))
+                .contains("3 negotiated region(s) disconnected: 3 by DREP, 0 without an answer"));
         }
         else
         {
@@ -223,6 +227,7 @@ class LiveTwoProcessEalTest
         assertEquals(0, counters.get("naks-sent").asLong(), collectorOut);
         assertEquals(0, counters.get("bad-icrc").asLong(), collectorOut);
         assertEquals(0, counters.get("not-connected").asLong(), collectorOut);
+        assertEquals(negotiated ? 3 : 0, counters.get("cm-dreqs-in").asLong(), collectorOut);
         assertEquals(counters.get("frames-in").asLong(),
             counters.get("write-packets").asLong() + counters.get("atomics").asLong() +
             counters.get("cm-mads-in").asLong() + counters.get("metadata-acked").asLong() +

@@ -62,7 +62,6 @@ import static io.dta.codec.pcap.PcapngFormat.SIMPLE_PACKET_BLOCK_TYPE;
 import static io.dta.codec.pcap.PcapngFormat.SPB_DATA_OFFSET;
 import static io.dta.codec.pcap.PcapngFormat.SPB_MIN_LENGTH;
 import static io.dta.codec.pcap.PcapngFormat.SPB_ORIGINAL_LENGTH_OFFSET;
-import static io.dta.codec.pcap.PcapngFormat.TSRESOL_BASE2_FLAG;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -70,7 +69,6 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
@@ -128,21 +126,8 @@ public final class PcapReader implements AutoCloseable
         Math.max(RECORD_HEADER_LENGTH + MAX_CAPTURED_LENGTH, MAX_BLOCK_LENGTH);
 
     private static final byte[] EMPTY = new byte[0];
-    private static final int INITIAL_INTERFACES = 4;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final long MAX_OFFSET_SECONDS = Long.MAX_VALUE / NANOS_PER_SECOND;
-    private static final long[] POWERS_OF_TEN = new long[19];
-    /** 10^19 does not fit a signed long but does fit an unsigned one, which is how it is used. */
-    private static final long TEN_POW_19_UNSIGNED = Long.parseUnsignedLong("10000000000000000000");
-
-    static
-    {
-        POWERS_OF_TEN[0] = 1;
-        for (int i = 1; i < POWERS_OF_TEN.length; i++)
-        {
-            POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
-        }
-    }
 
     private final Path path;
     private final FileChannel channel;
@@ -173,13 +158,7 @@ public final class PcapReader implements AutoCloseable
     private int packetOffset;
 
     // Interfaces of the current pcapng section, indexed by interface id; grown (only) when a section defines more.
-    private int interfaceCount;
-    private int[] interfaceLinkType = new int[0];
-    private int[] interfaceSnapLength = new int[0];
-    private int[] interfaceTsresol = new int[0];
-    private int[] interfaceFcsLength = new int[0];
-    private long[] interfaceOffsetNanos = new long[0];
-    private long[] interfaceBlockOffset = new long[0];
+    private final PcapngInterfaces interfaces = new PcapngInterfaces();
 
     /**
      * Open a pcap or pcapng file with the default 4 MiB read buffer and parse its global header (pcapng: its first
@@ -454,52 +433,6 @@ public final class PcapReader implements AutoCloseable
         }
     }
 
-    /**
-     * Convert a pcapng timestamp in an interface's units to nanoseconds, rounding down when the units are finer.
-     *
-     * @param units   timestamp as an unsigned 64-bit count of the interface's units.
-     * @param tsresol the interface's {@code if_tsresol} byte.
-     * @return nanoseconds, or -1 if the result does not fit a signed long.
-     */
-    static long unitsToNanos(final long units, final int tsresol)
-    {
-        final int exponent = tsresol & 0x7F;
-        if (0 == (tsresol & TSRESOL_BASE2_FLAG))
-        {
-            if (exponent <= 9)
-            {
-                final long factor = POWERS_OF_TEN[9 - exponent];
-                return Long.compareUnsigned(units, Long.MAX_VALUE / factor) > 0 ? -1 : units * factor;
-            }
-
-            final int divisorExponent = exponent - 9;
-            if (divisorExponent > 19)
-            {
-                return 0;
-            }
-            final long divisor = 19 == divisorExponent ? TEN_POW_19_UNSIGNED : POWERS_OF_TEN[divisorExponent];
-            return Long.divideUnsigned(units, divisor);
-        }
-
-        // floor(units * 10^9 / 2^exponent) over the full 128-bit product.
-        final long high = Math.unsignedMultiplyHigh(units, NANOS_PER_SECOND);
-        final long low = units * NANOS_PER_SECOND;
-        if (0 == exponent)
-        {
-            return 0 != high || low < 0 ? -1 : low;
-        }
-        if (exponent >= 64)
-        {
-            return high >>> (exponent - 64);
-        }
-        if (0 != (high >>> exponent))
-        {
-            return -1;
-        }
-        final long result = (high << (64 - exponent)) | (low >>> exponent);
-        return result < 0 ? -1 : result;
-    }
-
     private void globalHeader(final int magicBigEndian, final int available) throws PcapFormatException
     {
         final int magicLittleEndian = Integer.reverseBytes(magicBigEndian);
@@ -728,13 +661,13 @@ public final class PcapReader implements AutoCloseable
         }
 
         fileByteOrder = order;
-        interfaceCount = 0;
+        interfaces.clear();
         skipBlock(offset, length);
     }
 
     private void interfaceDescription(final long offset, final int length) throws PcapFormatException
     {
-        if (MAX_INTERFACES == interfaceCount)
+        if (MAX_INTERFACES == interfaces.count())
         {
             throw failure(offset, "more than " + MAX_INTERFACES + " interface description blocks in one section " +
                 "at byte offset " + offset);
@@ -797,23 +730,7 @@ public final class PcapReader implements AutoCloseable
             position = value + ((optionLength + 3) & ~3);
         }
 
-        if (interfaceCount == interfaceLinkType.length)
-        {
-            final int capacity = Math.max(INITIAL_INTERFACES, interfaceCount * 2);
-            interfaceLinkType = Arrays.copyOf(interfaceLinkType, capacity);
-            interfaceSnapLength = Arrays.copyOf(interfaceSnapLength, capacity);
-            interfaceTsresol = Arrays.copyOf(interfaceTsresol, capacity);
-            interfaceFcsLength = Arrays.copyOf(interfaceFcsLength, capacity);
-            interfaceOffsetNanos = Arrays.copyOf(interfaceOffsetNanos, capacity);
-            interfaceBlockOffset = Arrays.copyOf(interfaceBlockOffset, capacity);
-        }
-        final int id = interfaceCount++;
-        interfaceLinkType[id] = linkTypeField;
-        interfaceSnapLength[id] = (int)Math.min(snap, Integer.MAX_VALUE);
-        interfaceTsresol[id] = tsresol;
-        interfaceFcsLength[id] = fcsLength;
-        interfaceOffsetNanos[id] = offsetNanos;
-        interfaceBlockOffset[id] = offset;
+        interfaces.add(linkTypeField, snap, tsresol, fcsLength, offsetNanos, offset);
     }
 
     /**
@@ -832,12 +749,12 @@ public final class PcapReader implements AutoCloseable
             original = buffer.getInt(readIndex + SPB_ORIGINAL_LENGTH_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
             units = 0;
             dataOffset = SPB_DATA_OFFSET;
-            if (0 == interfaceCount)
+            if (0 == interfaces.count())
             {
                 throw failure(offset, "simple packet block at byte offset " + offset + " refers to interface 0 " +
                     "but the section defines no interface");
             }
-            final long snap = interfaceSnapLength[0];
+            final long snap = interfaces.snapLength(0);
             captured = 0 == snap ? original : Math.min(original, snap);
         }
         else
@@ -860,15 +777,15 @@ public final class PcapReader implements AutoCloseable
                 original = buffer.getInt(readIndex + PB_ORIGINAL_LENGTH_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
                 dataOffset = PB_DATA_OFFSET;
             }
-            if (interfaceId >= interfaceCount)
+            if (interfaceId >= interfaces.count())
             {
                 throw failure(offset, "unknown interface id " + interfaceId + " in the " + blockName(type) +
-                    " at byte offset " + offset + ": the section defines " + interfaceCount + " interface(s)");
+                    " at byte offset " + offset + ": the section defines " + interfaces.count() + " interface(s)");
             }
         }
 
         final int id = (int)interfaceId;
-        snapLength = interfaceSnapLength[id];
+        snapLength = interfaces.snapLength(id);
         checkLengths(offset, captured, original);
         // Fixed fields, data and trailer must fit the block; the data is padded to 32 bits, which the multiple-of-4
         // total length and fixed part already guarantee once this holds.
@@ -879,22 +796,23 @@ public final class PcapReader implements AutoCloseable
                 blockName(type) + " at byte offset " + offset);
         }
 
-        final int interfaceLinkTypeField = interfaceLinkType[id];
-        if (LINKTYPE_ETHERNET != interfaceLinkTypeField || 0 != interfaceFcsLength[id])
+        final int interfaceLinkTypeField = interfaces.linkType(id);
+        final int fcs = interfaces.fcsLength(id);
+        if (LINKTYPE_ETHERNET != interfaceLinkTypeField || 0 != fcs)
         {
             throw failure(offset, "unsupported link type " + interfaceLinkTypeField +
-                (0 != interfaceFcsLength[id] ? " with a " + interfaceFcsLength[id] + "-byte FCS" : "") +
-                " of interface " + id + " (defined at byte offset " + interfaceBlockOffset[id] + ") for the " +
+                (0 != fcs ? " with a " + fcs + "-byte FCS" : "") +
+                " of interface " + id + " (defined at byte offset " + interfaces.blockOffset(id) + ") for the " +
                 blockName(type) + " at byte offset " + offset +
                 ": only link type 1 (Ethernet, without FCS) is supported");
         }
 
-        final int tsresol = interfaceTsresol[id];
+        final int tsresol = interfaces.tsresol(id);
         long nanos = 0;
         if (SIMPLE_PACKET_BLOCK_TYPE != type)
         {
-            nanos = unitsToNanos(units, tsresol);
-            final long offsetNanos = interfaceOffsetNanos[id];
+            nanos = PcapngInterfaces.unitsToNanos(units, tsresol);
+            final long offsetNanos = interfaces.offsetNanos(id);
             if (nanos < 0 || (offsetNanos > 0 && nanos > Long.MAX_VALUE - offsetNanos) || nanos + offsetNanos < 0)
             {
                 throw failure(offset, "timestamp " + Long.toUnsignedString(units) + " (if_tsresol 0x" +
@@ -911,7 +829,7 @@ public final class PcapReader implements AutoCloseable
         originalLength = (int)Math.min(original, Integer.MAX_VALUE);
         packetOffset = readIndex + dataOffset;
         linkType = interfaceLinkTypeField;
-        nanosecondResolution = 0 == (tsresol & TSRESOL_BASE2_FLAG) ? tsresol >= 9 : (tsresol & 0x7F) >= 30;
+        nanosecondResolution = PcapngInterfaces.nanosecondOrFiner(tsresol);
         readIndex += length;
     }
 

@@ -471,7 +471,7 @@ class PcapngReaderTest
                 BigInteger.TEN.pow(exponent) : BigInteger.TWO.pow(exponent);
             final BigInteger exact = value.multiply(nanosPerSecond).divide(perSecond);
             final long expected = exact.compareTo(maxLong) > 0 ? -1 : exact.longValueExact();
-            assertEquals(expected, PcapReader.unitsToNanos(units, tsresol),
+            assertEquals(expected, PcapngInterfaces.unitsToNanos(units, tsresol),
                 "seed=" + seed + " units=" + Long.toUnsignedString(units) + " tsresol=0x" +
                 Integer.toHexString(tsresol));
         }

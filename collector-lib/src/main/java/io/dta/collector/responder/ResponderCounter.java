@@ -14,6 +14,8 @@ public enum ResponderCounter
     NOT_ROCE,
     /** A RoCEv2 frame the decoder refused (truncated, bad lengths, bad pad ...). */
     MALFORMED,
+    /** IPv4 header checksum wrong, or a non-zero UDP checksum wrong (the kernel drops these before rxe). */
+    BAD_CHECKSUM,
     /** BTH TVer not 0. */
     BAD_TVER,
     /** ICRC mismatch (or not verifiable: IP options). */

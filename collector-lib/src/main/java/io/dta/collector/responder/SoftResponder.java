@@ -33,9 +33,9 @@ import java.util.List;
  * <p>
  * Pipeline of one frame, each failure counted under its {@link ResponderCounter}:
  * <ol>
- *     <li>Silent drops (no response): not RoCEv2, malformed, TVer ≠ 0, bad ICRC, non-RC opcode, RC opcode that is
- *     not a request, unknown DestQP, IPv4 destination not the QP's collector, IPv4 source not the translator,
- *     P_Key mismatch, QP in the error state.</li>
+ *     <li>Silent drops (no response): not RoCEv2, malformed, TVer ≠ 0, bad IPv4 header checksum or wrong non-zero
+ *     UDP checksum, bad ICRC, non-RC opcode, RC opcode that is not a request, unknown DestQP, IPv4 destination
+ *     not the QP's collector, IPv4 source not the translator, P_Key mismatch, QP in the error state.</li>
  *     <li>PSN against the expected PSN (24-bit serial comparison): <em>ahead</em> → one NAK 0x60 carrying the
  *     expected PSN, then silence until the expected PSN arrives; <em>behind</em> → duplicate: a WRITE is not
  *     re-executed but re-ACKed with PSN ePSN − 1, an atomic is answered from its saved result (the last
@@ -176,6 +176,12 @@ public final class SoftResponder
             {
                 count(ResponderCounter.NOT_ROCE);
             }
+            return;
+        }
+        // The kernel under rxe drops these before rxe sees them; both fields are masked in the ICRC.
+        if (!decoder.ipChecksumValid() || !decoder.udpChecksumValid())
+        {
+            count(ResponderCounter.BAD_CHECKSUM);
             return;
         }
         if (!decoder.icrcValid())

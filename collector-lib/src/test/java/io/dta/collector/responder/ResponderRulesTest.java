@@ -379,6 +379,36 @@ class ResponderRulesTest
     }
 
     @Test
+    void shouldDropABadIpv4HeaderChecksumSilently()
+    {
+        final byte[] f = writeOnly(START, BASE, new byte[4], true);
+        f[14 + 10] ^= 0x01;
+        // The IPv4 checksum is masked in the ICRC: the ICRC stays valid.
+        offer(f);
+
+        assertEquals(0, sink.responses.size());
+        assertEquals(1, responder.counter(ResponderCounter.BAD_CHECKSUM));
+        assertEquals(START, qp().expectedPsn());
+    }
+
+    @Test
+    void shouldDropAWrongNonZeroUdpChecksumAndAcceptACorrectOne()
+    {
+        final byte[] f = writeOnly(START, BASE, new byte[4], true);
+        final UnsafeBuffer b = new UnsafeBuffer(f);
+        final int correct = UdpFlyweight.computeIpv4Checksum(b, 14, 34, f.length - 34);
+        b.putShort(40, (short)(correct ^ 0x0100), ByteOrder.BIG_ENDIAN);
+        offer(f);
+        assertEquals(0, sink.responses.size());
+        assertEquals(1, responder.counter(ResponderCounter.BAD_CHECKSUM));
+
+        b.putShort(40, (short)correct, ByteOrder.BIG_ENDIAN);
+        offer(f);
+        assertEquals(1, sink.responses.size());
+        assertTrue(sink.last().isAck());
+    }
+
+    @Test
     void shouldKeepTheIcrcCheckWhenOnlyAnInvariantFieldChanges()
     {
         final byte[] f = writeOnly(START, BASE, new byte[4], true);

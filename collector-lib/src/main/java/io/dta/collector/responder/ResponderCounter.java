@@ -48,6 +48,8 @@ public enum ResponderCounter
     INVALID_REQUESTS,
     /** Requests refused with NAK 0x62 (R_Key or bounds). */
     REMOTE_ACCESS_ERRORS,
+    /** Requests that need a receive WQE (SEND, WRITE with immediate), refused with an RNR NAK: none is posted. */
+    RNR_NAKS,
     /** RDMA WRITE packets executed. */
     WRITE_PACKETS,
     /** Payload bytes written to memory. */
@@ -60,7 +62,7 @@ public enum ResponderCounter
     ACKS_SENT,
     /** ATOMIC ACK frames sent (fresh and replayed). */
     ATOMIC_ACKS_SENT,
-    /** NAK frames sent (0x60, 0x61, 0x62). */
+    /** NAK frames sent (0x60, 0x61, 0x62, RNR). */
     NAKS_SENT,
     /** Requests to a negotiated QP that has no connection yet, dropped. */
     NOT_CONNECTED,

@@ -40,9 +40,10 @@ import java.util.List;
  *     expected PSN, then silence until the expected PSN arrives; <em>behind</em> → duplicate: a WRITE is not
  *     re-executed but re-ACKed with PSN ePSN − 1, an atomic is answered from its saved result (the last
  *     {@value ResponderQp#SAVED_ATOMICS}) or dropped when none is saved.</li>
- *     <li>Opcode order (no MIDDLE/LAST outside a message, nothing else inside one), supported operation, lengths
- *     against the path MTU and PadCnt, then R_Key and bounds (skipped for a zero-length WRITE), atomic 8-byte
- *     alignment. Failures send NAK 0x61 (invalid request) or 0x62 (remote access) with the request's PSN and put
+ *     <li>Opcode order (no MIDDLE/LAST outside a message, nothing else inside one), an RNR NAK (QP unchanged) for
+ *     requests that need a receive WQE (SEND, WRITE with immediate: there is no receive queue), supported
+ *     operation, lengths against the path MTU and PadCnt, then R_Key and bounds (skipped for a zero-length
+ *     WRITE), atomic 8-byte alignment. Failures send NAK 0x61 (invalid request) or 0x62 (remote access) with the request's PSN and put
  *     the QP in the error state, as a real RC responder does.</li>
  *     <li>Execute: WRITE copies the payload verbatim to {@code VA - base}; atomics run on little-endian (x86 host
  *     order) memory. A completed message increments the MSN; the expected PSN advances.</li>
@@ -68,6 +69,8 @@ public final class SoftResponder
     public static final long DEFAULT_CONNECTION_SEED = 0x5EED_C0DEL;
 
     private static final long MAX_DMA_LENGTH = 1L << 31;
+    /** RNR timer code of RNR NAKs: 0 (655.36 ms), the min_rnr_timer the Linux IB CM gives a responder QP. */
+    private static final int MIN_RNR_TIMER = 0;
     private static final int MAX_FRAME = 256;
 
     private final TranslatorConfig translator;
@@ -320,7 +323,19 @@ public final class SoftResponder
     {
         final boolean continuation = RoceOpcode.RC_RDMA_WRITE_MIDDLE == opcode ||
             RoceOpcode.RC_RDMA_WRITE_LAST == opcode || RoceOpcode.RC_RDMA_WRITE_LAST_WITH_IMMEDIATE == opcode;
-        if (continuation != qp.inMessage || !isSupported(opcode))
+        if (continuation != qp.inMessage)
+        {
+            fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
+            return;
+        }
+        if (consumesReceiveWqe(opcode))
+        {
+            // No receive queue: recoverable (class B), nothing changes, the requester retries after the timer.
+            count(ResponderCounter.RNR_NAKS);
+            sendAck(qp, RoceOpcode.RC_ACKNOWLEDGE, psn, AethFlyweight.rnrNakSyndrome(MIN_RNR_TIMER), qp.msn, 0, out);
+            return;
+        }
+        if (!isSupported(opcode))
         {
             fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
             return;
@@ -475,7 +490,7 @@ public final class SoftResponder
         {
             count(ResponderCounter.ATOMIC_ACKS_SENT);
         }
-        else if (AethFlyweight.TYPE_NAK == AethFlyweight.type(syndrome))
+        else if (AethFlyweight.TYPE_ACK != AethFlyweight.type(syndrome))
         {
             count(ResponderCounter.NAKS_SENT);
         }
@@ -512,7 +527,27 @@ public final class SoftResponder
     }
 
     /**
-     * Operations this responder executes; other requests get NAK 0x61 (no receive queue, no READ access).
+     * Requests that consume a receive WQE (rxe's RWR mask); with no receive queue they get an RNR NAK.
+     */
+    private static boolean consumesReceiveWqe(final int opcode)
+    {
+        switch (opcode)
+        {
+            case RoceOpcode.RC_SEND_FIRST:
+            case RoceOpcode.RC_SEND_ONLY:
+            case RoceOpcode.RC_SEND_ONLY_WITH_IMMEDIATE:
+            case RoceOpcode.RC_SEND_ONLY_WITH_INVALIDATE:
+            case RoceOpcode.RC_RDMA_WRITE_LAST_WITH_IMMEDIATE:
+            case RoceOpcode.RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /**
+     * Operations this responder executes; other requests get NAK 0x61 (no READ access, SEND continuations
+     * outside a SEND message).
      */
     private static boolean isSupported(final int opcode)
     {

@@ -1,5 +1,7 @@
 package io.dta.collector.responder;
 
+import io.dta.codec.Icrc;
+import io.dta.codec.Ipv4Flyweight;
 import io.dta.codec.RoceOpcode;
 import io.dta.codec.UdpFlyweight;
 import io.dta.codec.pcap.PcapReader;
@@ -125,6 +127,24 @@ class ResponderRulesTest
         crc.update(new byte[] { -1, -1, -1, -1, -1, -1, -1, -1 });
         crc.update(masked);
         assertEquals((int)crc.getValue(), b.getInt(f.length - 4, ByteOrder.LITTLE_ENDIAN), "ICRC");
+    }
+
+    /** The encoder has no ImmDt: a WRITE Only turned into WRITE Only with Immediate by hand. */
+    private static byte[] writeOnlyWithImmediate(final int psn, final byte[] payload)
+    {
+        final byte[] plain = writeOnly(psn, BASE, payload, true);
+        final int ext = BTH + 12 + 16;
+        final byte[] f = new byte[plain.length + 4];
+        System.arraycopy(plain, 0, f, 0, ext);
+        System.arraycopy(new byte[] { 0x0A, 0x0B, 0x0C, 0x0D }, 0, f, ext, 4);
+        System.arraycopy(plain, ext, f, ext + 4, plain.length - ext - 4);
+        f[BTH] = (byte)RoceOpcode.RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+        final UnsafeBuffer b = new UnsafeBuffer(f);
+        b.putShort(16, (short)(f.length - 14), ByteOrder.BIG_ENDIAN);
+        b.putShort(38, (short)(f.length - 34), ByteOrder.BIG_ENDIAN);
+        new Ipv4Flyweight().wrap(b, 14).updateChecksum();
+        new Icrc().write(b, 14, f.length - 4);
+        return f;
     }
 
     @Test
@@ -358,6 +378,31 @@ class ResponderRulesTest
         assertTrue(sink.last().isAck());
         assertEquals(START, sink.last().psn());
         assertEquals(0, sink.last().msn(), "no message completed yet");
+    }
+
+    @Test
+    void shouldRnrNakRequestsThatNeedAReceiveWqe()
+    {
+        offer(frame(encoder().opcode(RoceOpcode.RC_SEND_ONLY).psn(START).ackReq(true)
+            .payload(new UnsafeBuffer(new byte[8]), 0, 8)));
+        assertEquals(1, sink.responses.size());
+        assertEquals(RoceOpcode.RC_ACKNOWLEDGE, sink.last().opcode());
+        assertEquals(0x20, sink.last().syndrome(), "RNR NAK, timer code 0 (the IB CM's min_rnr_timer)");
+        assertEquals(START, sink.last().psn());
+        assertEquals(0, sink.last().msn());
+        assertEquals(ResponderQp.State.READY, qp().state(), "RNR is recoverable");
+        assertEquals(START, qp().expectedPsn());
+
+        offer(writeOnlyWithImmediate(START, new byte[] { 1, 2, 3, 4, 5, 6, 7, 8 }));
+        assertEquals(2, sink.responses.size());
+        assertEquals(0x20, sink.last().syndrome());
+        assertEquals(0, memory.getLong(0), "not executed");
+
+        offer(writeOnly(START, BASE, new byte[] { 1, 2, 3, 4 }, true));
+        assertTrue(sink.last().isAck());
+        assertEquals(START, sink.last().psn());
+        assertEquals(2, responder.counter(ResponderCounter.RNR_NAKS));
+        assertEquals(0, responder.counter(ResponderCounter.INVALID_REQUESTS));
     }
 
     @Test

@@ -39,7 +39,8 @@ import java.util.List;
  *     <li>PSN against the expected PSN (24-bit serial comparison): <em>ahead</em> → one NAK 0x60 carrying the
  *     expected PSN, then silence until the expected PSN arrives; <em>behind</em> → duplicate: a WRITE is not
  *     re-executed but re-ACKed with PSN ePSN − 1, an atomic is answered from its saved result (the last
- *     {@value ResponderQp#SAVED_ATOMICS}) or dropped when none is saved.</li>
+ *     {@value ResponderQp#SAVED_ATOMICS}) or dropped when none is saved, a READ is dropped (none is ever
+ *     executed, so no READ resource is saved).</li>
  *     <li>Opcode order (no MIDDLE/LAST outside a message, nothing else inside one), an RNR NAK (QP unchanged) for
  *     requests that need a receive WQE (SEND, WRITE with immediate: there is no receive queue), supported
  *     operation, lengths against the path MTU and PadCnt, then R_Key and bounds (skipped for a zero-length
@@ -301,6 +302,11 @@ public final class SoftResponder
     private void onDuplicate(final ResponderQp qp, final int opcode, final int psn, final ResponseSink out)
     {
         count(ResponderCounter.DUPLICATES);
+        if (RoceOpcode.RC_RDMA_READ_REQUEST == opcode)
+        {
+            // A duplicate READ is replayed only from a saved READ resource; no READ is ever executed here.
+            return;
+        }
         if (RoceOpcode.hasAtomicEth(opcode))
         {
             final int saved = qp.findAtomic(psn);

@@ -424,6 +424,17 @@ class ResponderRulesTest
     }
 
     @Test
+    void shouldDropADuplicateReadRequestForWhichNothingIsSaved()
+    {
+        offer(writeOnly(START, BASE, new byte[4], false));
+        offer(frame(encoder().opcode(RoceOpcode.RC_RDMA_READ_REQUEST).psn(START).ackReq(true)
+            .virtualAddress(BASE).rKey(RKEY).dmaLength(8).noPayload()));
+
+        assertEquals(0, sink.responses.size(), "§3.4: a duplicate READ without a saved resource is dropped");
+        assertEquals(1, responder.counter(ResponderCounter.DUPLICATES));
+    }
+
+    @Test
     void shouldDropABadIpv4HeaderChecksumSilently()
     {
         final byte[] f = writeOnly(START, BASE, new byte[4], true);

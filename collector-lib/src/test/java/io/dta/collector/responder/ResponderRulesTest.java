@@ -269,7 +269,8 @@ class ResponderRulesTest
         assertEquals(2, sink.responses.size());
         assertEquals(RoceOpcode.RC_ATOMIC_ACKNOWLEDGE, sink.last().opcode());
         assertEquals(0, sink.last().original());
-        assertEquals(1, sink.last().msn(), "the saved MSN, not the current one");
+        // Chosen (older rxe replays the saved ACK; newer rxe rebuilds it with the current MSN): the saved MSN.
+        assertEquals(1, sink.last().msn());
         assertEquals(0, memory.getLong(0), "the later WRITE of zeros stays");
     }
 

@@ -14,6 +14,8 @@ public enum ResponderCounter
     NOT_ROCE,
     /** A RoCEv2 frame the decoder refused (truncated, bad lengths, bad pad ...). */
     MALFORMED,
+    /** IPv4 header checksum wrong, or a non-zero UDP checksum wrong (the kernel drops these before rxe). */
+    BAD_CHECKSUM,
     /** BTH TVer not 0. */
     BAD_TVER,
     /** ICRC mismatch (or not verifiable: IP options). */
@@ -46,6 +48,8 @@ public enum ResponderCounter
     INVALID_REQUESTS,
     /** Requests refused with NAK 0x62 (R_Key or bounds). */
     REMOTE_ACCESS_ERRORS,
+    /** Requests that need a receive WQE (SEND, WRITE with immediate), refused with an RNR NAK: none is posted. */
+    RNR_NAKS,
     /** RDMA WRITE packets executed. */
     WRITE_PACKETS,
     /** Payload bytes written to memory. */
@@ -58,7 +62,7 @@ public enum ResponderCounter
     ACKS_SENT,
     /** ATOMIC ACK frames sent (fresh and replayed). */
     ATOMIC_ACKS_SENT,
-    /** NAK frames sent (0x60, 0x61, 0x62). */
+    /** NAK frames sent (0x60, 0x61, 0x62, RNR). */
     NAKS_SENT,
     /** Requests to a negotiated QP that has no connection yet, dropped. */
     NOT_CONNECTED,

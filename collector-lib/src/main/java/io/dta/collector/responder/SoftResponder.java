@@ -33,16 +33,18 @@ import java.util.List;
  * <p>
  * Pipeline of one frame, each failure counted under its {@link ResponderCounter}:
  * <ol>
- *     <li>Silent drops (no response): not RoCEv2, malformed, TVer ≠ 0, bad ICRC, non-RC opcode, RC opcode that is
- *     not a request, unknown DestQP, IPv4 destination not the QP's collector, IPv4 source not the translator,
- *     P_Key mismatch, QP in the error state.</li>
+ *     <li>Silent drops (no response): not RoCEv2, malformed, TVer ≠ 0, bad IPv4 header checksum or wrong non-zero
+ *     UDP checksum, bad ICRC, non-RC opcode, RC opcode that is not a request, unknown DestQP, IPv4 destination
+ *     not the QP's collector, IPv4 source not the translator, P_Key mismatch, QP in the error state.</li>
  *     <li>PSN against the expected PSN (24-bit serial comparison): <em>ahead</em> → one NAK 0x60 carrying the
  *     expected PSN, then silence until the expected PSN arrives; <em>behind</em> → duplicate: a WRITE is not
  *     re-executed but re-ACKed with PSN ePSN − 1, an atomic is answered from its saved result (the last
- *     {@value ResponderQp#SAVED_ATOMICS}) or dropped when none is saved.</li>
- *     <li>Opcode order (no MIDDLE/LAST outside a message, nothing else inside one), supported operation, lengths
- *     against the path MTU and PadCnt, then R_Key and bounds (skipped for a zero-length WRITE), atomic 8-byte
- *     alignment. Failures send NAK 0x61 (invalid request) or 0x62 (remote access) with the request's PSN and put
+ *     {@value ResponderQp#SAVED_ATOMICS}) or dropped when none is saved, a READ is dropped (none is ever
+ *     executed, so no READ resource is saved).</li>
+ *     <li>Opcode order (no MIDDLE/LAST outside a message, nothing else inside one), an RNR NAK (QP unchanged) for
+ *     requests that need a receive WQE (SEND, WRITE with immediate: there is no receive queue), supported
+ *     operation, lengths against the path MTU and PadCnt, then R_Key and bounds (skipped for a zero-length
+ *     WRITE), atomic 8-byte alignment. Failures send NAK 0x61 (invalid request) or 0x62 (remote access) with the request's PSN and put
  *     the QP in the error state, as a real RC responder does.</li>
  *     <li>Execute: WRITE copies the payload verbatim to {@code VA - base}; atomics run on little-endian (x86 host
  *     order) memory. A completed message increments the MSN; the expected PSN advances.</li>
@@ -68,6 +70,8 @@ public final class SoftResponder
     public static final long DEFAULT_CONNECTION_SEED = 0x5EED_C0DEL;
 
     private static final long MAX_DMA_LENGTH = 1L << 31;
+    /** RNR timer code of RNR NAKs: 0 (655.36 ms), the min_rnr_timer the Linux IB CM gives a responder QP. */
+    private static final int MIN_RNR_TIMER = 0;
     private static final int MAX_FRAME = 256;
 
     private final TranslatorConfig translator;
@@ -176,6 +180,12 @@ public final class SoftResponder
             {
                 count(ResponderCounter.NOT_ROCE);
             }
+            return;
+        }
+        // The kernel under rxe drops these before rxe sees them; both fields are masked in the ICRC.
+        if (!decoder.ipChecksumValid() || !decoder.udpChecksumValid())
+        {
+            count(ResponderCounter.BAD_CHECKSUM);
             return;
         }
         if (!decoder.icrcValid())
@@ -292,6 +302,11 @@ public final class SoftResponder
     private void onDuplicate(final ResponderQp qp, final int opcode, final int psn, final ResponseSink out)
     {
         count(ResponderCounter.DUPLICATES);
+        if (RoceOpcode.RC_RDMA_READ_REQUEST == opcode)
+        {
+            // A duplicate READ is replayed only from a saved READ resource; no READ is ever executed here.
+            return;
+        }
         if (RoceOpcode.hasAtomicEth(opcode))
         {
             final int saved = qp.findAtomic(psn);
@@ -314,7 +329,19 @@ public final class SoftResponder
     {
         final boolean continuation = RoceOpcode.RC_RDMA_WRITE_MIDDLE == opcode ||
             RoceOpcode.RC_RDMA_WRITE_LAST == opcode || RoceOpcode.RC_RDMA_WRITE_LAST_WITH_IMMEDIATE == opcode;
-        if (continuation != qp.inMessage || !isSupported(opcode))
+        if (continuation != qp.inMessage)
+        {
+            fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
+            return;
+        }
+        if (consumesReceiveWqe(opcode))
+        {
+            // No receive queue: recoverable (class B), nothing changes, the requester retries after the timer.
+            count(ResponderCounter.RNR_NAKS);
+            sendAck(qp, RoceOpcode.RC_ACKNOWLEDGE, psn, AethFlyweight.rnrNakSyndrome(MIN_RNR_TIMER), qp.msn, 0, out);
+            return;
+        }
+        if (!isSupported(opcode))
         {
             fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
             return;
@@ -469,7 +496,7 @@ public final class SoftResponder
         {
             count(ResponderCounter.ATOMIC_ACKS_SENT);
         }
-        else if (AethFlyweight.TYPE_NAK == AethFlyweight.type(syndrome))
+        else if (AethFlyweight.TYPE_ACK != AethFlyweight.type(syndrome))
         {
             count(ResponderCounter.NAKS_SENT);
         }
@@ -506,7 +533,27 @@ public final class SoftResponder
     }
 
     /**
-     * Operations this responder executes; other requests get NAK 0x61 (no receive queue, no READ access).
+     * Requests that consume a receive WQE (rxe's RWR mask); with no receive queue they get an RNR NAK.
+     */
+    private static boolean consumesReceiveWqe(final int opcode)
+    {
+        switch (opcode)
+        {
+            case RoceOpcode.RC_SEND_FIRST:
+            case RoceOpcode.RC_SEND_ONLY:
+            case RoceOpcode.RC_SEND_ONLY_WITH_IMMEDIATE:
+            case RoceOpcode.RC_SEND_ONLY_WITH_INVALIDATE:
+            case RoceOpcode.RC_RDMA_WRITE_LAST_WITH_IMMEDIATE:
+            case RoceOpcode.RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /**
+     * Operations this responder executes; other requests get NAK 0x61 (no READ access, SEND continuations
+     * outside a SEND message).
      */
     private static boolean isSupported(final int opcode)
     {

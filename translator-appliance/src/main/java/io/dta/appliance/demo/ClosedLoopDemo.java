@@ -685,7 +685,7 @@ public final class ClosedLoopDemo
         {
             sum += s.essentialBacklog();
         }
-        return sum + engine.counters().get(EngineCounter.DROP_BACKLOG_FULL);
+        return sum + engine.counters().get(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL);
     }
 
     /**

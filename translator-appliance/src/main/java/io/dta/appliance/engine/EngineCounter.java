@@ -3,9 +3,33 @@ package io.dta.appliance.engine;
 /**
  * Every count the engine keeps: what came in, what went out, and each named reason a report or a response
  * was dropped. Nothing is dropped without incrementing exactly one of the {@code DROP_*} or
- * {@code RESPONSE_DROP_*} counters. Reports are dropped whole before routing (malformed, no route, bad
- * redundancy ...); after routing a report becomes operations (a Key-Write with N = 4 is four WRITEs, an Append
- * batch is one WRITE), and the QP-level drops (grace period, QP in error, full queues) count operations.
+ * {@code RESPONSE_DROP_*} counters.
+ * <p>
+ * Reports are dropped whole before routing (malformed, no route, bad redundancy ...). After routing a report
+ * becomes operations (a Key-Write with N = 4 is four WRITEs, an Append batch of 16 entries one WRITE, a postcard
+ * record one WRITE for up to H hop reports), and the QP-level reasons ({@link #DROP_GRACE_PERIOD},
+ * {@link #DROP_QP_ERROR}, {@link #DROP_BACKLOG_FULL}, {@link #DROP_ATOMIC_QUEUE_FULL}) still count
+ * <em>reports</em> (translation.md §1): every operation a handler gives its {@link QueuePairSender} carries the
+ * number of reports it is the carrier of, and a dropped operation adds that number. The carrier of a report is:
+ * <ul>
+ *     <li>Key-Write, Key-Increment: its first copy the QP admits (whatever happens to it later); when the QP
+ *     admits none, its last copy, whose refusal counts it. A report of which at least one copy was admitted is
+ *     therefore not dropped, even if other copies were refused.</li>
+ *     <li>Append: the batch WRITE carries its entries.</li>
+ *     <li>Postcard: the record WRITE carries every hop report taken into its cache entry (a repeated hop
+ *     overwrites the earlier value and both count).</li>
+ *     <li>Sketch-Merge: a column-run WRITE carries the column reports merged into its columns (the merged cells
+ *     exist nowhere else); epoch headers carry none.</li>
+ *     <li>Probes, NACK frames and essential re-sends carry none.</li>
+ * </ul>
+ * The operations behind those drops are counted by the {@code OPERATIONS_DROPPED_*} counters (not drop counters
+ * in the sense of {@link #isDrop()}, so that {@link EngineCounters#totalDrops()} counts each report once).
+ * <p>
+ * With {@link #REPORTS_DELIVERED} and {@link #REPORTS_DROPPED_TX_FULL}, once the engine is flushed and every QP
+ * quiescent, {@code REPORTS_TRANSLATED = REPORTS_DELIVERED + DROP_GRACE_PERIOD + DROP_QP_ERROR + DROP_BACKLOG_FULL
+ * + DROP_ATOMIC_QUEUE_FULL + REPORTS_DROPPED_TX_FULL}. Before that, the difference is the reports still pending:
+ * in an Append batch or the postcard cache, in a held frame, waiting for atomic credit, or in an essential ring
+ * not yet acknowledged.
  */
 public enum EngineCounter
 {
@@ -13,7 +37,10 @@ public enum EngineCounter
     FRAMES_IN("frames in"),
     /** Well-formed DTA reports seen. */
     REPORTS_IN("DTA reports in"),
-    /** Reports routed to a primitive handler (their operations may still be dropped, counted per operation). */
+    /**
+     * Reports routed to a primitive handler: each one is later delivered ({@link #REPORTS_DELIVERED}) or dropped
+     * at QP level (under its carrier's reason).
+     */
     REPORTS_TRANSLATED("reports routed to a primitive"),
     /** RoCEv2 frames sent towards collectors. */
     ROCE_FRAMES_OUT("RoCEv2 frames out"),
@@ -114,14 +141,26 @@ public enum EngineCounter
     DROP_SKETCH_DUPLICATE("dropped: duplicate sketch column"),
     /** Dropped: sketch column ahead of the switch's next expected column (a gap; NACKed, rate-limited). */
     DROP_SKETCH_GAP("dropped: sketch column after a gap (NACKed)"),
-    /** Dropped: non-essential report during a QP's grace period. */
-    DROP_GRACE_PERIOD("operations dropped: grace period or probing"),
-    /** Dropped: report for a QP in the error state. */
-    DROP_QP_ERROR("operations dropped: QP in error"),
-    /** Dropped: essential backlog full. */
-    DROP_BACKLOG_FULL("operations dropped: essential backlog full"),
-    /** Dropped: queue of atomics waiting for credit full. */
-    DROP_ATOMIC_QUEUE_FULL("operations dropped: atomic queue full"),
+    /**
+     * Reports dropped: their carrier was refused during a QP's grace period or while it probes, or was the held
+     * frame abandoned at a resynchronisation. Operations: {@link #OPERATIONS_DROPPED_GRACE_PERIOD}.
+     */
+    DROP_GRACE_PERIOD("reports dropped: grace period or probing"),
+    /**
+     * Reports dropped: their carrier was refused by a QP in the error state, or was the held frame abandoned when
+     * the QP stopped or reconnected. Operations: {@link #OPERATIONS_DROPPED_QP_ERROR}.
+     */
+    DROP_QP_ERROR("reports dropped: QP in error"),
+    /**
+     * Reports dropped: their essential carrier found the essential ring full. Operations:
+     * {@link #OPERATIONS_DROPPED_BACKLOG_FULL}.
+     */
+    DROP_BACKLOG_FULL("reports dropped: essential backlog full"),
+    /**
+     * Reports dropped: their carrier found the queue of atomics waiting for credit full. Operations:
+     * {@link #OPERATIONS_DROPPED_ATOMIC_QUEUE_FULL}.
+     */
+    DROP_ATOMIC_QUEUE_FULL("reports dropped: atomic queue full"),
     /** Dropped: reporter sequence gap (answered with a NACK). */
     DROP_SEQUENCE_GAP("dropped: reporter sequence gap (NACKed)"),
     /** Dropped: a repeat of the reporter's last in-order report (translated once already). */
@@ -147,7 +186,31 @@ public enum EngineCounter
      * Response dropped: an AETH syndrome that is neither an ACK, an RNR NAK nor one of the NAK codes 0x60..0x63, or
      * any syndrome but an ACK on an ATOMIC ACKNOWLEDGE.
      */
-    RESPONSE_DROP_RESERVED_SYNDROME("response dropped: reserved AETH syndrome");
+    RESPONSE_DROP_RESERVED_SYNDROME("response dropped: reserved AETH syndrome"),
+
+    /**
+     * Operations (WRITEs, FETCH_ADDs, held frames) dropped in a grace period or while probing; the reports they
+     * carried are in {@link #DROP_GRACE_PERIOD}. A held frame abandoned at a resynchronisation counts here even
+     * when it was an essential operation, which its ring sends again.
+     */
+    OPERATIONS_DROPPED_GRACE_PERIOD("operations dropped: grace period or probing"),
+    /** Operations dropped because the QP is in the error state; reports in {@link #DROP_QP_ERROR}. */
+    OPERATIONS_DROPPED_QP_ERROR("operations dropped: QP in error"),
+    /** Essential operations dropped because the essential ring was full; reports in {@link #DROP_BACKLOG_FULL}. */
+    OPERATIONS_DROPPED_BACKLOG_FULL("operations dropped: essential backlog full"),
+    /** FETCH_ADDs dropped because the atomic queue was full; reports in {@link #DROP_ATOMIC_QUEUE_FULL}. */
+    OPERATIONS_DROPPED_ATOMIC_QUEUE_FULL("operations dropped: atomic queue full"),
+    /**
+     * Reports delivered: their carrier left for the collector (handed to the output), or, when essential, was
+     * acknowledged (in an open-loop replay: sent). A report is delivered once, however often its essential
+     * carrier was re-sent; a non-essential carrier the responder loses after it left (a resync) counts delivered.
+     */
+    REPORTS_DELIVERED("reports delivered"),
+    /**
+     * Reports lost with a non-essential carrier the output could not take (the frame is in {@link #DROP_TX_FULL};
+     * an essential carrier stays in its ring and is sent again).
+     */
+    REPORTS_DROPPED_TX_FULL("reports dropped: transmit full");
 
     private final String description;
     private final boolean drop;

@@ -15,6 +15,9 @@ import java.nio.ByteBuffer;
  * A resynchronisation moves {@code sendHead} back so that the entries the responder never executed are sent
  * again with new PSNs; an acknowledgement pops entries from {@code ackHead}. Storage is preallocated, so
  * nothing is allocated per operation.
+ * <p>
+ * Each entry keeps the number of reports it carries ({@link EngineCounter}): an entry is never dropped once
+ * offered, so those reports are delivered when it is acknowledged, however often it was sent.
  */
 final class EssentialRing
 {
@@ -35,6 +38,7 @@ final class EssentialRing
     private final long[] add;
     private final int[] payloadLength;
     private final int[] psn;
+    private final int[] reports;
     private final UnsafeBuffer payloads;
     private long ackHead;
     private long sendHead;
@@ -61,6 +65,7 @@ final class EssentialRing
         add = new long[slots];
         payloadLength = new int[slots];
         psn = new int[slots];
+        reports = new int[slots];
         payloads = new UnsafeBuffer(ByteBuffer.allocateDirect(slots * maxPayload));
     }
 
@@ -84,7 +89,8 @@ final class EssentialRing
         return (int)(tail - ackHead);
     }
 
-    boolean offerWrite(final long address, final DirectBuffer src, final int offset, final int length)
+    boolean offerWrite(
+        final long address, final DirectBuffer src, final int offset, final int length, final int carried)
     {
         if (isFull() || length > maxPayload)
         {
@@ -94,12 +100,13 @@ final class EssentialRing
         type[i] = WRITE;
         va[i] = address;
         payloadLength[i] = length;
+        reports[i] = carried;
         payloads.putBytes(i * maxPayload, src, offset, length);
         tail++;
         return true;
     }
 
-    boolean offerFetchAdd(final long address, final long addend)
+    boolean offerFetchAdd(final long address, final long addend, final int carried)
     {
         if (isFull())
         {
@@ -110,6 +117,7 @@ final class EssentialRing
         va[i] = address;
         add[i] = addend;
         payloadLength[i] = 0;
+        reports[i] = carried;
         tail++;
         return true;
     }
@@ -159,22 +167,23 @@ final class EssentialRing
      * Pops every sent entry whose PSN is at or before {@code ackedPsn}.
      *
      * @param ackedPsn highest PSN acknowledged.
-     * @return entries popped.
+     * @return reports the popped entries carried (now delivered).
      */
     int acknowledge(final int ackedPsn)
     {
-        int popped = 0;
+        int delivered = 0;
         while (ackHead < sendHead && Psn.compare(psn[(int)(ackHead & mask)], ackedPsn) <= 0)
         {
+            delivered += reports[(int)(ackHead & mask)];
             ackHead++;
-            popped++;
         }
-        return popped;
+        return delivered;
     }
 
     /**
      * After a resync to {@code expectedPsn}: sent entries before it count as executed, the rest go back to the
-     * unsent region to be sent again.
+     * unsent region to be sent again. Callers call {@code acknowledge(expectedPsn - 1)} first to learn the reports
+     * the executed entries delivered; the call here then pops nothing.
      *
      * @param expectedPsn the responder's expected PSN.
      * @return entries that will be re-sent.

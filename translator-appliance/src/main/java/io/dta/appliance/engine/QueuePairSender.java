@@ -22,6 +22,12 @@ import java.nio.ByteBuffer;
  * use and {@code highestSentPsn} the highest PSN sent (a held frame is not sent yet). A response is only
  * believed when its PSN lies in {@code [lastAckedPsn, highestSentPsn]} (a NAK's expected PSN one further), so a
  * forged or stale response can never move the PSN to a value this QP did not send.
+ * <p>
+ * Report accounting ({@link EngineCounter}): every operation a handler gives this sender carries the number of
+ * reports it is the carrier of. A refused or dropped operation adds one to an {@code OPERATIONS_DROPPED_*} counter
+ * and its reports to the matching {@code DROP_*} counter; a non-essential operation's reports are delivered when
+ * its frame leaves, an essential one's when its ring entry is acknowledged. The held frame, a waiting atomic and
+ * a ring entry keep that number in an int, so the accounting allocates nothing.
  */
 public final class QueuePairSender
 {
@@ -70,6 +76,8 @@ public final class QueuePairSender
     // not through a copy.
     private boolean heldBySink;
     private int heldLength;
+    // Reports the held frame carries: 0 for an essential operation, whose ring entry carries them.
+    private int heldReports;
     private int heldPsn;
     private boolean heldAckReq;
     private long heldSinceNanos;
@@ -99,6 +107,7 @@ public final class QueuePairSender
     private int outstandingAtomics;
     private final long[] waitingVa;
     private final long[] waitingAdd;
+    private final int[] waitingReports;
     private final int waitingMask;
     private final int waitingCapacity;
     private int waitingHead;
@@ -167,6 +176,7 @@ public final class QueuePairSender
         this.waitingCapacity = Math.max(1, settings.atomicQueueSize());
         this.waitingVa = new long[BitUtil.findNextPositivePowerOfTwo(waitingCapacity)];
         this.waitingAdd = new long[waitingVa.length];
+        this.waitingReports = new int[waitingVa.length];
         this.waitingMask = waitingVa.length - 1;
         this.essentials = new EssentialRing(settings.essentialBacklog(), Math.max(EssentialRing.MAX_PAYLOAD, maxPayload));
         this.nextPsn = path.startPsn();
@@ -271,12 +281,13 @@ public final class QueuePairSender
                 path.name());
         }
         final int firstNotExecuted = State.ERROR == state ? errorPsn : Psn.next(lastAckedPsn);
+        delivered(essentials.acknowledge(Psn.add(firstNotExecuted, -1)));
         final int resend = essentials.rewindTo(firstNotExecuted);
         counters.add(EngineCounter.ESSENTIAL_RESENT, resend);
         if (hasHeld)
         {
             abandonHeld();
-            counters.increment(EngineCounter.DROP_QP_ERROR);
+            drop(EngineCounter.OPERATIONS_DROPPED_QP_ERROR, EngineCounter.DROP_QP_ERROR, heldReports);
         }
         builder = newBuilder;
         path = next;
@@ -317,27 +328,29 @@ public final class QueuePairSender
     }
 
     /**
-     * Decides whether an operation may go ahead, counting the drop under its reason when it may not. Handlers
-     * call this before they commit any state for the operation (an Append head, a batch sequence number), so
-     * a dropped report leaves no hole behind.
+     * Decides whether an operation may go ahead, counting the drop under its reason when it may not: one operation
+     * and {@code reports} reports. Handlers call this before they commit any state for the operation (an Append
+     * head, a batch sequence number), so a dropped report leaves no hole behind. {@link #write} and
+     * {@link #fetchAdd} may still drop an admitted operation (and say so).
      *
      * @param essential whether the report was flagged essential.
+     * @param reports   reports the operation would carry, counted as dropped when it is refused.
      * @param nowNanos  engine clock.
      * @return true when {@link #write} or {@link #fetchAdd} may follow.
      */
-    public boolean admit(final boolean essential, final long nowNanos)
+    public boolean admit(final boolean essential, final int reports, final long nowNanos)
     {
         updateState(nowNanos);
         if (essential)
         {
             if (essentials.isFull())
             {
-                counters.increment(EngineCounter.DROP_BACKLOG_FULL);
+                drop(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL, EngineCounter.DROP_BACKLOG_FULL, reports);
                 return false;
             }
             return true;
         }
-        if (!admitNonEssential(nowNanos))
+        if (!admitNonEssential(reports, nowNanos))
         {
             return false;
         }
@@ -345,7 +358,7 @@ public final class QueuePairSender
         {
             return true;
         }
-        counters.increment(EngineCounter.DROP_ATOMIC_QUEUE_FULL);
+        drop(EngineCounter.OPERATIONS_DROPPED_ATOMIC_QUEUE_FULL, EngineCounter.DROP_ATOMIC_QUEUE_FULL, reports);
         return false;
     }
 
@@ -357,27 +370,31 @@ public final class QueuePairSender
      * @param offset    payload offset.
      * @param length    payload length.
      * @param essential whether the report was flagged essential.
+     * @param reports   reports this WRITE carries (delivered when it leaves or, essential, is acknowledged).
      * @param nowNanos  engine clock.
+     * @return false when it was dropped (essential ring full, or a payload larger than its entries), counted.
      */
-    public void write(
+    public boolean write(
         final long address,
         final DirectBuffer payload,
         final int offset,
         final int length,
         final boolean essential,
+        final int reports,
         final long nowNanos)
     {
         if (essential)
         {
-            if (!essentials.offerWrite(address, payload, offset, length))
+            if (!essentials.offerWrite(address, payload, offset, length, reports))
             {
-                counters.increment(EngineCounter.DROP_BACKLOG_FULL);
-                return;
+                drop(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL, EngineCounter.DROP_BACKLOG_FULL, reports);
+                return false;
             }
             drainEssentials(nowNanos);
-            return;
+            return true;
         }
-        sendWrite(address, payload, offset, length, nowNanos);
+        sendWrite(address, payload, offset, length, reports, nowNanos);
+        return true;
     }
 
     /**
@@ -386,38 +403,53 @@ public final class QueuePairSender
      * @param address   remote virtual address (8-byte aligned).
      * @param addend    value to add.
      * @param essential whether the report was flagged essential.
+     * @param reports   reports this FETCH_ADD carries.
      * @param nowNanos  engine clock.
+     * @return false when it was dropped (essential ring or atomic queue full), counted.
      */
-    public void fetchAdd(final long address, final long addend, final boolean essential, final long nowNanos)
+    public boolean fetchAdd(
+        final long address, final long addend, final boolean essential, final int reports, final long nowNanos)
     {
         if (essential)
         {
-            if (!essentials.offerFetchAdd(address, addend))
+            if (!essentials.offerFetchAdd(address, addend, reports))
             {
-                counters.increment(EngineCounter.DROP_BACKLOG_FULL);
-                return;
+                drop(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL, EngineCounter.DROP_BACKLOG_FULL, reports);
+                return false;
             }
             drainEssentials(nowNanos);
-            return;
+            return true;
         }
         if (outstandingAtomics < maxOutstandingAtomics && 0 == waitingCount && !essentials.hasUnsent())
         {
-            sendFetchAdd(address, addend, nowNanos);
+            sendFetchAdd(address, addend, reports, nowNanos);
         }
         else if (waitingCount < waitingCapacity)
         {
             final int i = (waitingHead + waitingCount) & waitingMask;
             waitingVa[i] = address;
             waitingAdd[i] = addend;
+            waitingReports[i] = reports;
             waitingCount++;
         }
         else
         {
-            counters.increment(EngineCounter.DROP_ATOMIC_QUEUE_FULL);
+            drop(EngineCounter.OPERATIONS_DROPPED_ATOMIC_QUEUE_FULL, EngineCounter.DROP_ATOMIC_QUEUE_FULL, reports);
+            return false;
+        }
+        return true;
+    }
+
+    private void drop(final EngineCounter operations, final EngineCounter reportsCounter, final int reports)
+    {
+        counters.increment(operations);
+        if (0 != reports)
+        {
+            counters.add(reportsCounter, reports);
         }
     }
 
-    private boolean admitNonEssential(final long nowNanos)
+    private boolean admitNonEssential(final int reports, final long nowNanos)
     {
         switch (state)
         {
@@ -425,14 +457,14 @@ public final class QueuePairSender
                 return true;
             case GRACE:
             case PROBING:
-                counters.increment(EngineCounter.DROP_GRACE_PERIOD);
+                drop(EngineCounter.OPERATIONS_DROPPED_GRACE_PERIOD, EngineCounter.DROP_GRACE_PERIOD, reports);
                 if (State.GRACE == state && graceDropsLeft > 0 && 0 == --graceDropsLeft)
                 {
                     endGraceIfDue(nowNanos);
                 }
                 return false;
             default:
-                counters.increment(EngineCounter.DROP_QP_ERROR);
+                drop(EngineCounter.OPERATIONS_DROPPED_QP_ERROR, EngineCounter.DROP_QP_ERROR, reports);
                 return false;
         }
     }
@@ -509,13 +541,13 @@ public final class QueuePairSender
                 {
                     return;
                 }
-                if (!sendFetchAdd(essentials.va(i), essentials.add(i), nowNanos))
+                if (!sendFetchAdd(essentials.va(i), essentials.add(i), 0, nowNanos))
                 {
                     return;
                 }
             }
             else if (!sendWrite(
-                essentials.va(i), essentials.payloads(), essentials.payloadOffset(i), essentials.payloadLength(i),
+                essentials.va(i), essentials.payloads(), essentials.payloadOffset(i), essentials.payloadLength(i), 0,
                 nowNanos))
             {
                 return;
@@ -525,7 +557,7 @@ public final class QueuePairSender
             {
                 // Nothing will ever answer: every frame counts as delivered, so the entry must not occupy the
                 // ring forever (it would fill after essential.backlog operations and drop the rest).
-                essentials.acknowledge(Psn.add(nextPsn, -1));
+                counters.add(EngineCounter.REPORTS_DELIVERED, essentials.acknowledge(Psn.add(nextPsn, -1)));
             }
         }
         drainWaitingAtomics(nowNanos);
@@ -539,22 +571,27 @@ public final class QueuePairSender
             final int i = waitingHead;
             waitingHead = (waitingHead + 1) & waitingMask;
             waitingCount--;
-            sendFetchAdd(waitingVa[i], waitingAdd[i], nowNanos);
+            sendFetchAdd(waitingVa[i], waitingAdd[i], waitingReports[i], nowNanos);
         }
     }
 
     private boolean sendWrite(
-        final long address, final DirectBuffer payload, final int offset, final int length, final long nowNanos)
+        final long address,
+        final DirectBuffer payload,
+        final int offset,
+        final int length,
+        final int reports,
+        final long nowNanos)
     {
         releaseHeld(false, nowNanos);
         final int psn = nextPsn;
         claimHeld(MAX_HEADERS + length);
         heldLength = builder.writeOnly(held.buffer(), held.offset(), psn, false, address + addressOffset, payload,
             offset, length);
-        return hold(psn, nowNanos);
+        return hold(psn, reports, nowNanos);
     }
 
-    private boolean sendFetchAdd(final long address, final long addend, final long nowNanos)
+    private boolean sendFetchAdd(final long address, final long addend, final int reports, final long nowNanos)
     {
         releaseHeld(false, nowNanos);
         final int psn = nextPsn;
@@ -565,7 +602,7 @@ public final class QueuePairSender
             atomicPsns[(atomicHead + outstandingAtomics) & atomicMask] = psn;
             outstandingAtomics++;
         }
-        return hold(psn, nowNanos);
+        return hold(psn, reports, nowNanos);
     }
 
     private void claimHeld(final int maxLength)
@@ -586,9 +623,10 @@ public final class QueuePairSender
         }
     }
 
-    private boolean hold(final int psn, final long nowNanos)
+    private boolean hold(final int psn, final int reports, final long nowNanos)
     {
         hasHeld = true;
+        heldReports = reports;
         heldPsn = psn;
         heldSinceNanos = nowNanos;
         heldAckReq = ++sinceAckReq >= requestInterval;
@@ -625,23 +663,40 @@ public final class QueuePairSender
         {
             sink.commitHeld(held, heldLength, nowNanos);
             sent(heldLength);
+            delivered(heldReports);
             return;
         }
-        transmit(held.buffer(), held.offset(), heldLength, nowNanos);
+        if (transmit(held.buffer(), held.offset(), heldLength, nowNanos))
+        {
+            delivered(heldReports);
+        }
+        else if (0 != heldReports)
+        {
+            counters.add(EngineCounter.REPORTS_DROPPED_TX_FULL, heldReports);
+        }
     }
 
-    private void transmit(final DirectBuffer frame, final int frameOffset, final int length, final long nowNanos)
+    private void delivered(final int reports)
+    {
+        if (0 != reports)
+        {
+            counters.add(EngineCounter.REPORTS_DELIVERED, reports);
+        }
+    }
+
+    private boolean transmit(final DirectBuffer frame, final int frameOffset, final int length, final long nowNanos)
     {
         final int offset = sink.claim(length);
         if (offset < 0)
         {
             counters.increment(EngineCounter.DROP_TX_FULL);
-            return;
+            return false;
         }
         final MutableDirectBuffer out = sink.buffer();
         out.putBytes(offset, frame, frameOffset, length);
         sink.commit(offset, length, nowNanos);
         sent(length);
+        return true;
     }
 
     private void sent(final int length)
@@ -795,7 +850,7 @@ public final class QueuePairSender
             atomicHead = (atomicHead + 1) & atomicMask;
             outstandingAtomics--;
         }
-        essentials.acknowledge(psn);
+        delivered(essentials.acknowledge(psn));
         if (State.PROBING != state && awaitingAck)
         {
             if (Psn.compare(psn, awaitedPsn) >= 0)
@@ -920,7 +975,10 @@ public final class QueuePairSender
         awaitingAck = false;
         if (hasHeld)
         {
+            // Never sent, and never will be on this connection: its reports are lost (an essential one's ring
+            // entry carries its reports and is sent again after a reconnection).
             abandonHeld();
+            drop(EngineCounter.OPERATIONS_DROPPED_QP_ERROR, EngineCounter.DROP_QP_ERROR, heldReports);
         }
     }
 
@@ -931,7 +989,7 @@ public final class QueuePairSender
         {
             // Built but never sent: the responder cannot have it. Essential copies are still in the ring.
             abandonHeld();
-            counters.increment(EngineCounter.DROP_GRACE_PERIOD);
+            drop(EngineCounter.OPERATIONS_DROPPED_GRACE_PERIOD, EngineCounter.DROP_GRACE_PERIOD, heldReports);
         }
         final int executed = Psn.add(expectedPsn, -1);
         while (outstandingAtomics > 0)
@@ -945,6 +1003,7 @@ public final class QueuePairSender
             atomicHead = (atomicHead + 1) & atomicMask;
             outstandingAtomics--;
         }
+        delivered(essentials.acknowledge(executed));
         final int resend = essentials.rewindTo(expectedPsn);
         counters.add(EngineCounter.ESSENTIAL_RESENT, resend);
         lastAckedPsn = executed;

@@ -13,7 +13,8 @@ import java.nio.ByteOrder;
  * One Append list (translation.md §3): entries gathered into batches of B, each entry stored little-endian,
  * one RDMA WRITE per batch, a partial batch flushed after {@code idleFlushNanos} without new entries and at
  * shutdown. Where a batch lands is {@link ListLayout}'s business; a batch the QP refuses (grace period) does
- * not move the head or consume a sequence number, so it leaves no hole.
+ * not move the head or consume a sequence number, so it leaves no hole. The batch WRITE carries its entries'
+ * reports, so a refused batch counts each of its entries as a dropped report.
  */
 public final class AppendList
 {
@@ -125,7 +126,7 @@ public final class AppendList
         final boolean batchEssential = essential;
         count = 0;
         essential = false;
-        if (!sender.admit(batchEssential, nowNanos))
+        if (!sender.admit(batchEssential, entries, nowNanos))
         {
             return;
         }
@@ -134,7 +135,7 @@ public final class AppendList
             final int slot = layout.referenceWriteSlot(head, entries);
             head = layout.referenceNextHead(slot, entries);
             sender.write(baseAddress + (long)slot * ListLayout.ENTRY_LENGTH, batch, 0,
-                entries * ListLayout.ENTRY_LENGTH, batchEssential, nowNanos);
+                entries * ListLayout.ENTRY_LENGTH, batchEssential, entries, nowNanos);
         }
         else
         {
@@ -146,7 +147,7 @@ public final class AppendList
             batch.putInt(layout.sequenceOffsetInRecord(), (int)sequence, ByteOrder.LITTLE_ENDIAN);
             final long address = baseAddress + layout.recordOffset(sequence);
             sequence = ListLayout.nextSequence(sequence);
-            sender.write(address, batch, 0, ListLayout.recordLength(batchSize), batchEssential, nowNanos);
+            sender.write(address, batch, 0, ListLayout.recordLength(batchSize), batchEssential, entries, nowNanos);
         }
     }
 }

@@ -6,6 +6,9 @@ import io.dta.codec.KeyHash;
 /**
  * Key-Increment (translation.md §3): N FETCH_ADDs of the report's counter to the 8-byte counters at
  * {@code CRC32(LE(key) ‖ n) & (slots − 1)}, under the QP's limit on outstanding atomics.
+ * <p>
+ * Report accounting as for {@link KeyWriteHandler}: the report rides on its first admitted copy, or is counted by
+ * its last copy's refusal when no copy is admitted.
  */
 public final class KeyIncrementHandler
 {
@@ -43,14 +46,17 @@ public final class KeyIncrementHandler
     public void onReport(
         final int redundancy, final int key, final long counter, final boolean essential, final long nowNanos)
     {
+        int carry = 1;
+        final int last = redundancy - 1;
         for (int n = 0; n < redundancy; n++)
         {
-            if (!sender.admit(essential, nowNanos))
+            if (!sender.admit(essential, n == last ? carry : 0, nowNanos))
             {
                 continue;
             }
             final long index = keyHash.slotHash(key & 0xFFFFFFFFL, n) & slotMask;
-            sender.fetchAdd(baseAddress + index * COUNTER_LENGTH, counter, essential, nowNanos);
+            sender.fetchAdd(baseAddress + index * COUNTER_LENGTH, counter, essential, carry, nowNanos);
+            carry = 0;
         }
     }
 }

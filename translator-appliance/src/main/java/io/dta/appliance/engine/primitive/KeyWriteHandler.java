@@ -11,6 +11,11 @@ import java.nio.ByteOrder;
 /**
  * Key-Write (translation.md §3): N copies of {@code [CRC32(LE(key)) written LE | data verbatim]}, copy n at
  * slot {@code CRC32(LE(key) ‖ n) & (slots − 1)}, on consecutive PSNs of the store's QP.
+ * <p>
+ * Report accounting: the report rides on its first copy the QP admits, whatever becomes of that copy; the other
+ * copies carry none. When the QP admits no copy, the last copy's refusal counts the report (under that copy's
+ * reason). A report with at least one admitted copy is therefore not counted dropped, however many of its copies
+ * were refused (they count as operations).
  */
 public final class KeyWriteHandler
 {
@@ -70,14 +75,17 @@ public final class KeyWriteHandler
         {
             slot.putLong(i, data.getLong(dataOffset + i - 4, ByteOrder.LITTLE_ENDIAN), ByteOrder.LITTLE_ENDIAN);
         }
+        int carry = 1;
+        final int last = redundancy - 1;
         for (int n = 0; n < redundancy; n++)
         {
-            if (!sender.admit(essential, nowNanos))
+            if (!sender.admit(essential, n == last ? carry : 0, nowNanos))
             {
                 continue;
             }
             final long index = keyHash.slotHash(key & 0xFFFFFFFFL, n) & slotMask;
-            sender.write(baseAddress + index * slotSize, slot, 0, slotSize, essential, nowNanos);
+            sender.write(baseAddress + index * slotSize, slot, 0, slotSize, essential, carry, nowNanos);
+            carry = 0;
         }
     }
 }

@@ -18,6 +18,9 @@ import java.nio.ByteOrder;
  * <p>
  * Occupied entries are threaded on a list in order of last update, so the idle check looks at the oldest
  * entry only instead of scanning the cache.
+ * <p>
+ * A record's WRITE carries every hop report its cache entry took (a repeated hop overwrites the earlier value;
+ * both reports count), so a refused record counts each of them as a dropped report.
  */
 public final class PostcardHandler
 {
@@ -37,6 +40,7 @@ public final class PostcardHandler
     private final int[] hopData;
     private final boolean[] occupied;
     private final boolean[] essential;
+    private final int[] reports;
     private final long[] updatedNanos;
     private final int[] older;
     private final int[] newer;
@@ -75,6 +79,7 @@ public final class PostcardHandler
         hopData = new int[cacheEntries * hops];
         occupied = new boolean[cacheEntries];
         essential = new boolean[cacheEntries];
+        reports = new int[cacheEntries];
         updatedNanos = new long[cacheEntries];
         older = new int[cacheEntries];
         newer = new int[cacheEntries];
@@ -112,6 +117,7 @@ public final class PostcardHandler
             keys[entry] = key;
             masks[entry] = 0;
             essential[entry] = false;
+            reports[entry] = 0;
         }
         else
         {
@@ -120,6 +126,7 @@ public final class PostcardHandler
         hopData[entry * hops + hop - 1] = data;
         masks[entry] |= 1 << (hop - 1);
         essential[entry] |= essentialCard;
+        reports[entry]++;
         updatedNanos[entry] = nowNanos;
         linkNewest(entry);
         if (masks[entry] == completeMask)
@@ -164,7 +171,7 @@ public final class PostcardHandler
         unlink(entry);
         occupied[entry] = false;
         final int key = keys[entry];
-        if (!sender.admit(essential[entry], nowNanos))
+        if (!sender.admit(essential[entry], reports[entry], nowNanos))
         {
             return;
         }
@@ -178,7 +185,7 @@ public final class PostcardHandler
         final long slot = keyHash.slotHash(key & 0xFFFFFFFFL, 0) & slotMask;
         counters.increment(EngineCounter.POSTCARD_RECORDS);
         sender.write(baseAddress + slot * PostcardLayout.SLOT_LENGTH, record, 0, PostcardLayout.recordLength(hops),
-            essential[entry], nowNanos);
+            essential[entry], reports[entry], nowNanos);
     }
 
     private void linkNewest(final int entry)

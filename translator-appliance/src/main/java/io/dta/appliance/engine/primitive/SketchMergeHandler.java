@@ -27,6 +27,10 @@ import java.util.Arrays;
  * Every WRITE goes through the QP's essential path: a merged column exists nowhere else once the switches moved
  * on, and re-sending a WRITE after a resync is idempotent. Everything is preallocated from the configuration;
  * a column costs no allocation.
+ * <p>
+ * Report accounting: a column-run WRITE carries the column reports merged into its columns (each merged report
+ * falls in exactly one run of its epoch), so a run the QP drops (essential ring full) counts them as dropped
+ * reports; headers carry none.
  */
 public final class SketchMergeHandler
 {
@@ -401,11 +405,17 @@ public final class SketchMergeHandler
             }
         }
         counters.increment(EngineCounter.SKETCH_COLUMN_WRITES);
+        final int[] contributed = contributions[area];
+        int carried = 0;
+        for (int c = firstColumn, end = firstColumn + count; c < end; c++)
+        {
+            carried += contributed[c];
+        }
         final long address = baseAddress + area * epochBytes + SketchConfig.EPOCH_HEADER_BYTES +
             (long)from * SketchConfig.CELL_BYTES;
-        if (sender.admit(true, nowNanos))
+        if (sender.admit(true, carried, nowNanos))
         {
-            sender.write(address, run, 0, cellCount * SketchConfig.CELL_BYTES, true, nowNanos);
+            sender.write(address, run, 0, cellCount * SketchConfig.CELL_BYTES, true, carried, nowNanos);
         }
     }
 
@@ -431,9 +441,10 @@ public final class SketchMergeHandler
         header.putShort(HEADER_SWITCHES_OFFSET, (short)switches, ByteOrder.LITTLE_ENDIAN);
         header.putShort(HEADER_CONTRIBUTORS_OFFSET, (short)contributors, ByteOrder.LITTLE_ENDIAN);
         header.putInt(HEADER_COMPLETE_COLUMNS_OFFSET, areaCompleted[area], ByteOrder.LITTLE_ENDIAN);
-        if (sender.admit(true, nowNanos))
+        if (sender.admit(true, 0, nowNanos))
         {
-            sender.write(baseAddress + area * epochBytes, header, 0, SketchConfig.EPOCH_HEADER_BYTES, true, nowNanos);
+            sender.write(baseAddress + area * epochBytes, header, 0, SketchConfig.EPOCH_HEADER_BYTES, true, 0,
+                nowNanos);
         }
     }
 

@@ -39,6 +39,7 @@ class SketchMergeTest
     private int rows;
     private int columns;
     private int epochs;
+    private String extraYaml = "";
 
     private void setUp(
         final String type, final int rows, final int columns, final int switches, final int batch, final int epochs,
@@ -54,6 +55,7 @@ class SketchMergeTest
             reports: {udpPort: 40040, baseHeader: "3"}
             acks: {requestInterval: 4, timeoutMicros: 500}
             resync: {graceMicros: 50}
+            %s
             collectors:
               - name: a
                 mac: "02:00:0a:00:00:33"
@@ -63,8 +65,8 @@ class SketchMergeTest
                   - {id: %d, type: %s, rows: %d, columns: %d, switches: %d, batchColumns: %d, epochs: %d,
                      epochTimeoutMicros: %d, localQpn: 0x%x, qpn: 0x%x, rkey: 0x77, address: 0x%x, length: %d,
                      startPsn: 0x%x}
-            """.formatted(SKETCH_ID, type, rows, columns, switches, batch, epochs, timeoutMicros, LOCAL_QPN,
-            REMOTE_QPN, BASE, length, START_PSN);
+            """.formatted(extraYaml, SKETCH_ID, type, rows, columns, switches, batch, epochs, timeoutMicros,
+            LOCAL_QPN, REMOTE_QPN, BASE, length, START_PSN);
         engine = new TranslatorEngine(ConfigLoader.load(yaml), out, closedLoop);
     }
 
@@ -374,6 +376,26 @@ class SketchMergeTest
         assertArrayEquals(expectedHeader(12, 3, 1, 1, 2, 2, 0, 0), header(12));
         assertEquals(2, cell(11, 0, 0));
         assertEquals(3, cell(12, 0, 0));
+    }
+
+    @Test
+    void shouldCountTheColumnReportsOfARunDroppedByAFullBacklog()
+    {
+        // A dropped run loses the merged columns (they exist nowhere else): its column reports count as dropped.
+        extraYaml = "essential: {backlog: 2}";
+        setUp("count-min", 1, 4, 2, 2, 1, 1_000_000, true);
+        for (int c = 0; c < 4; c++)
+        {
+            send(0, 3, c, 1);
+            send(1, 3, c, 2);
+        }
+        assertEquals(8, count(EngineCounter.REPORTS_TRANSLATED));
+        assertEquals(4, count(EngineCounter.DROP_BACKLOG_FULL), "the run of columns 2 and 3, two switches each");
+        assertEquals(2, count(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL), "that run and the complete header");
+        assertEquals(2, settle().size(), "open header and the run of columns 0 and 1");
+        assertEquals(0, count(EngineCounter.REPORTS_DELIVERED));
+        feed(TestFrames.ack(LOCAL_QPN, START_PSN + 1));
+        assertEquals(4, count(EngineCounter.REPORTS_DELIVERED), "the first run's reports, the header carries none");
     }
 
     @Test

@@ -91,12 +91,14 @@ class QueuePairBehaviourTest
         h.feed(report(REPORTER_1, COLLECTOR_B, 3, DtaOpcode.KEY_WRITE, 0, 0, keyWrite(1, 1, new byte[4])));
         h.feed(report(DtaOpcode.KEY_INCREMENT, keyIncrement(1, 1, 1)));
         assertEquals(1, h.count(EngineCounter.DROP_GRACE_PERIOD));
+        assertEquals(1, h.count(EngineCounter.OPERATIONS_DROPPED_GRACE_PERIOD), "each report is one operation here");
         List<Request> frames = h.settle();
         assertEquals(2, frames.size(), "other QPs keep going");
         assertTrue(frames.stream().noneMatch(r -> r.destQp() == KW_REMOTE));
         h.advance(1_000_000 - 2 * TranslatorEngine.HOLD_NANOS);
         h.feed(kw(2));
         assertEquals(2, h.count(EngineCounter.DROP_GRACE_PERIOD), "still in grace");
+        assertEquals(2, h.count(EngineCounter.OPERATIONS_DROPPED_GRACE_PERIOD), "each report is one operation here");
         h.advance(TranslatorEngine.HOLD_NANOS);
         h.feed(kw(3));
         // the other QPs probed meanwhile (nobody acknowledged them): look at the resynchronised QP only
@@ -118,6 +120,7 @@ class QueuePairBehaviourTest
         h.feed(nak(KW_QPN, 0x60, 0x102));
         sendKw(h, 4);
         assertEquals(3, h.count(EngineCounter.DROP_GRACE_PERIOD));
+        assertEquals(3, h.count(EngineCounter.OPERATIONS_DROPPED_GRACE_PERIOD), "each report is one operation here");
         final List<Request> frames = h.settle();
         assertEquals(1, frames.size());
         assertEquals(0x102, frames.get(0).psn());
@@ -137,6 +140,7 @@ class QueuePairBehaviourTest
         h.feed(essentialKw(9));
         h.feed(kw(10));
         assertEquals(1, h.count(EngineCounter.DROP_GRACE_PERIOD), "essential is not dropped");
+        assertEquals(1, h.count(EngineCounter.OPERATIONS_DROPPED_GRACE_PERIOD), "each report is one operation here");
         assertEquals(0, h.settle().size());
         h.advance(1_000_000);
         final List<Request> after = h.settle();
@@ -185,6 +189,7 @@ class QueuePairBehaviourTest
         assertEquals(1, h.count(EngineCounter.PROBES_OUT));
         h.feed(kw(77));
         assertEquals(1, h.count(EngineCounter.DROP_GRACE_PERIOD), "nothing new while probing");
+        assertEquals(1, h.count(EngineCounter.OPERATIONS_DROPPED_GRACE_PERIOD), "each report is one operation here");
         h.feed(ack(KW_QPN, 0x101));                           // responder expects 0x102
         h.advance(500_000);
         assertEquals(0, h.count(EngineCounter.PROBE_RESYNCS), "one answer could be a late ACK: probe again");
@@ -249,6 +254,7 @@ class QueuePairBehaviourTest
         }
         assertEquals(0, h.count(EngineCounter.PROBES_OUT), "every AckReq'd PSN was acknowledged within 6 us");
         assertEquals(0, h.count(EngineCounter.DROP_GRACE_PERIOD));
+        assertEquals(0, h.count(EngineCounter.OPERATIONS_DROPPED_GRACE_PERIOD), "each report is one operation here");
         assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
     }
 
@@ -333,6 +339,7 @@ class QueuePairBehaviourTest
         assertEquals(1, frames.size());
         assertEquals(KWB_REMOTE, frames.get(0).destQp());
         assertEquals(3, h.count(EngineCounter.DROP_QP_ERROR));
+        assertEquals(3, h.count(EngineCounter.OPERATIONS_DROPPED_QP_ERROR), "each report is one operation here");
         h.feed(ack(KW_QPN, 0x101));
         assertEquals(1, h.count(EngineCounter.RESPONSE_DROP_QP_ERROR));
     }

@@ -144,14 +144,17 @@ class SpecAuditTest
         h.feed(essentialKw(1));
         h.feed(essentialKw(2));
         assertEquals(0, h.count(EngineCounter.DROP_BACKLOG_FULL));
+        assertEquals(0, h.count(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL), "each report is one operation here");
         h.feed(essentialKw(3));
         h.feed(essentialKw(4));
         assertEquals(2, h.count(EngineCounter.DROP_BACKLOG_FULL), "3 unacknowledged essential writes fill it");
+        assertEquals(2, h.count(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL), "each report is one operation here");
         assertEquals(List.of(0x100, 0x101, 0x102), h.settle().stream().map(Request::psn).toList());
         h.feed(ack(KW_QPN, 0x102));
         assertEquals(0, h.sender(KW_QPN).essentialBacklog());
         h.feed(essentialKw(5));
         assertEquals(2, h.count(EngineCounter.DROP_BACKLOG_FULL));
+        assertEquals(2, h.count(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL), "each report is one operation here");
         assertEquals(List.of(0x103), h.settle().stream().map(Request::psn).toList());
     }
 
@@ -197,6 +200,7 @@ class SpecAuditTest
         h.feed(nak(L1_QPN, 0x60, 0x101));
         h.feed(report(DtaOpcode.APPEND, append(1, 0x33)));
         assertEquals(1, h.count(EngineCounter.DROP_GRACE_PERIOD));
+        assertEquals(1, h.count(EngineCounter.OPERATIONS_DROPPED_GRACE_PERIOD), "each report is one operation here");
         h.advance(2_000_000);
         h.feed(report(DtaOpcode.APPEND, append(1, 0x44)));
         final List<Request> after = h.settle().stream().filter(r -> r.destQp() == L1_REMOTE).toList();

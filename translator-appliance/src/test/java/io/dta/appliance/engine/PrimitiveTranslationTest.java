@@ -60,7 +60,7 @@ class PrimitiveTranslationTest
         }
         h.feed(report(DtaOpcode.KEY_INCREMENT, keyIncrement(1, 99, 99)));
         assertEquals(1, h.count(EngineCounter.DROP_ATOMIC_QUEUE_FULL), "4 in flight + 8 waiting: full");
-        assertEquals(1, h.count(EngineCounter.OPERATIONS_DROPPED_ATOMIC_QUEUE_FULL), "each report is one operation here");
+        assertEquals(1, h.count(EngineCounter.OPERATIONS_DROPPED_ATOMIC_QUEUE_FULL), "N = 1: one operation");
 
         h.feed(atomicAck(KI_QPN, 0x100));
         frames = h.settle();
@@ -81,7 +81,7 @@ class PrimitiveTranslationTest
         assertEquals(4, frames.size());
         assertEquals(12, frames.get(3).addend());
         assertEquals(1, h.count(EngineCounter.DROP_ATOMIC_QUEUE_FULL));
-        assertEquals(1, h.count(EngineCounter.OPERATIONS_DROPPED_ATOMIC_QUEUE_FULL), "each report is one operation here");
+        assertEquals(1, h.count(EngineCounter.OPERATIONS_DROPPED_ATOMIC_QUEUE_FULL), "N = 1: one operation");
     }
 
     // ------------------------------------------------------------------ Append

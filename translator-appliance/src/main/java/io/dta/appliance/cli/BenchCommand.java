@@ -193,7 +193,7 @@ public final class BenchCommand implements Callable<Integer>
         if (drops > 0)
         {
             System.err.println("dta bench: warning: the engine dropped " + drops + " reports or responses (" +
-                bench.engine().counters().get(EngineCounter.DROP_GRACE_PERIOD) + " in grace periods)");
+                bench.engine().counters().get(EngineCounter.DROP_GRACE_PERIOD) + " reports in grace periods or probing)");
         }
         return 0;
     }

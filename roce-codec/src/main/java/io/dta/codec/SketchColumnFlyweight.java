@@ -57,8 +57,13 @@ public final class SketchColumnFlyweight
      */
     public SketchColumnFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        this.buffer = buffer;
-        this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
+        if (this.buffer != buffer)
+        {
+            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
+            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
+            this.buffer = buffer;
+            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
+        }
         this.offset = offset;
         return this;
     }

@@ -153,6 +153,50 @@ class RoundTripTest
     }
 
     @Test
+    void shouldForgetThePreviousFrameWhateverComesNext()
+    {
+        // The decoder writes its reference fields only when they change (a G1 write barrier per frame otherwise);
+        // nothing of the previous frame may show through: kind, reason, form, buffer.
+        final SplittableRandom random = new SplittableRandom(SEED + 7);
+        final FrameDecoder decoder = new FrameDecoder().baseHeaderForm(DtaBaseHeaderForm.AUTO);
+        final UnsafeBuffer[] buffers = { new UnsafeBuffer(new byte[256]), new UnsafeBuffer(new byte[256]) };
+        for (int i = 0; i < CASES; i++)
+        {
+            final String msg = "seed " + (SEED + 7) + " case " + i;
+            final UnsafeBuffer out = buffers[random.nextInt(2)];
+            final TestFrames.DtaReportBuilder builder = new TestFrames.DtaReportBuilder();
+            final DtaBaseHeaderForm form = random.nextBoolean() ? DtaBaseHeaderForm.THREE : DtaBaseHeaderForm.TWO;
+            builder.form = form;
+            builder.opcode = 1 + random.nextInt(4);
+            builder.subHeader = new byte[DtaOpcode.subHeaderLength(builder.opcode, 4)];
+            random.nextBytes(builder.subHeader);
+            final int length = builder.build(out, 0);
+            final int shape = random.nextInt(3);
+            final FrameKind expected;
+            if (0 == shape)
+            {
+                expected = FrameKind.DTA;
+            }
+            else if (1 == shape)
+            {
+                // Cut inside the sub-header: the IP and UDP lengths no longer fit the frame.
+                expected = FrameKind.MALFORMED;
+            }
+            else
+            {
+                out.putShort(14 + 20 + 2, (short)4000, java.nio.ByteOrder.BIG_ENDIAN);
+                expected = FrameKind.OTHER;
+            }
+            final FrameKind kind = decoder.decode(out, 0, 1 == shape ? length - 3 : length);
+            assertEquals(expected, kind, msg);
+            assertEquals(kind, decoder.kind(), msg);
+            assertTrue(out == decoder.buffer(), msg);
+            assertEquals(FrameKind.MALFORMED == kind, MalformedReason.NONE != decoder.malformedReason(), msg);
+            assertEquals(FrameKind.DTA == kind ? form : null, decoder.dtaBaseHeaderForm(), msg);
+        }
+    }
+
+    @Test
     void shouldDecodeRandomDtaReports()
     {
         final SplittableRandom random = new SplittableRandom(SEED + 1);

@@ -46,7 +46,11 @@ public final class HeldFrame
     {
         lent.wrap(address, capacity);
         this.handle = handle;
-        buffer = lent;
+        if (buffer != lent)
+        {
+            // Reference stores only on a change: see FrameDecoder#reset on G1's write barrier.
+            buffer = lent;
+        }
         offset = 0;
     }
 
@@ -57,7 +61,10 @@ public final class HeldFrame
      */
     public void useStaging()
     {
-        buffer = staging;
+        if (buffer != staging)
+        {
+            buffer = staging;
+        }
         offset = STAGING_OFFSET;
         handle = 0;
     }

@@ -23,7 +23,6 @@ import io.dta.config.ConnectionConfig;
 import io.dta.config.RegionConfig;
 import io.dta.config.TranslatorConfig;
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -642,17 +641,13 @@ public final class ConnectionManager
 
     private void sendReq(final RegionConnection c, final long nowNanos)
     {
-        final int at = sink.claim(CmFrameEncoder.FRAME_LENGTH);
+        final int at = beginCm(c, MadHeaderFlyweight.ATTRIBUTE_REQ, c.transactionId);
         if (at < 0)
         {
-            count(ConnectionCounter.SINK_FULL);
             return;
         }
-        final MutableDirectBuffer buffer = sink.buffer();
         final RegionConfig region = c.region;
         final CollectorConfig collector = c.collector;
-        cm.encoder().dstMac(collector.mac()).dstIp(collector.ip()).srcPort(region.udpSourcePort()).psn(nextMadPsn());
-        cm.begin(buffer, at, MadHeaderFlyweight.ATTRIBUTE_REQ, c.transactionId, 0);
         cm.req()
             .localCommId(c.localCommId)
             .serviceId(CmReqFlyweight.rdmaCmServiceId(region.servicePort()))
@@ -678,46 +673,31 @@ public final class ConnectionManager
             .primaryTrafficClass((translator.dscp() << 2) | translator.ecn())
             .primaryHopLimit(translator.ttl())
             .primaryLocalAckTimeout(timing.localAckTimeout());
-        cma.wrap(buffer, cm.req().privateDataOffset()).ipv4(region.udpSourcePort(), translator.ip(), collector.ip());
-        final int length = cm.finish(buffer, at);
-        sink.commit(at, length, nowNanos);
-        count(ConnectionCounter.REQS_SENT);
+        cma.wrap(sink.buffer(), cm.req().privateDataOffset())
+            .ipv4(region.udpSourcePort(), translator.ip(), collector.ip());
+        finishCm(at, ConnectionCounter.REQS_SENT, nowNanos);
     }
 
     private void sendRtu(final RegionConnection c, final long nowNanos)
     {
-        final int at = sink.claim(CmFrameEncoder.FRAME_LENGTH);
+        final int at = beginCm(c, MadHeaderFlyweight.ATTRIBUTE_RTU, c.transactionId);
         if (at < 0)
         {
-            count(ConnectionCounter.SINK_FULL);
             return;
         }
-        final MutableDirectBuffer buffer = sink.buffer();
-        cm.encoder().dstMac(c.collector.mac()).dstIp(c.collector.ip()).srcPort(c.region.udpSourcePort())
-            .psn(nextMadPsn());
-        cm.begin(buffer, at, MadHeaderFlyweight.ATTRIBUTE_RTU, c.transactionId, 0);
         cm.rtu().localCommId(c.localCommId).remoteCommId(c.remoteCommId);
-        final int length = cm.finish(buffer, at);
-        sink.commit(at, length, nowNanos);
-        count(ConnectionCounter.RTUS_SENT);
+        finishCm(at, ConnectionCounter.RTUS_SENT, nowNanos);
     }
 
     private void sendDreq(final RegionConnection c, final long nowNanos)
     {
-        final int at = sink.claim(CmFrameEncoder.FRAME_LENGTH);
+        final int at = beginCm(c, MadHeaderFlyweight.ATTRIBUTE_DREQ, c.disconnectTransactionId);
         if (at < 0)
         {
-            count(ConnectionCounter.SINK_FULL);
             return;
         }
-        final MutableDirectBuffer buffer = sink.buffer();
-        cm.encoder().dstMac(c.collector.mac()).dstIp(c.collector.ip()).srcPort(c.region.udpSourcePort())
-            .psn(nextMadPsn());
-        cm.begin(buffer, at, MadHeaderFlyweight.ATTRIBUTE_DREQ, c.disconnectTransactionId, 0);
         cm.dreq().localCommId(c.localCommId).remoteCommId(c.remoteCommId).remoteQpn(c.remoteQpn);
-        final int length = cm.finish(buffer, at);
-        sink.commit(at, length, nowNanos);
-        count(ConnectionCounter.DREQS_SENT);
+        finishCm(at, ConnectionCounter.DREQS_SENT, nowNanos);
     }
 
     /**
@@ -725,21 +705,38 @@ public final class ConnectionManager
      */
     private void sendDrep(final RegionConnection c, final long nowNanos)
     {
-        final long tid = mad.transactionId();
+        final int at = beginCm(c, MadHeaderFlyweight.ATTRIBUTE_DREP, mad.transactionId());
+        if (at < 0)
+        {
+            return;
+        }
+        cm.drep().localCommId(c.localCommId).remoteCommId(c.remoteCommId);
+        finishCm(at, ConnectionCounter.DREPS_SENT, nowNanos);
+    }
+
+    /**
+     * Claims a frame and writes the addressing and MAD header of a CM message to the region's collector.
+     *
+     * @return where the frame starts, or -1 when the sink is full (counted).
+     */
+    private int beginCm(final RegionConnection c, final int attribute, final long transactionId)
+    {
         final int at = sink.claim(CmFrameEncoder.FRAME_LENGTH);
         if (at < 0)
         {
             count(ConnectionCounter.SINK_FULL);
-            return;
+            return -1;
         }
-        final MutableDirectBuffer buffer = sink.buffer();
         cm.encoder().dstMac(c.collector.mac()).dstIp(c.collector.ip()).srcPort(c.region.udpSourcePort())
             .psn(nextMadPsn());
-        cm.begin(buffer, at, MadHeaderFlyweight.ATTRIBUTE_DREP, tid, 0);
-        cm.drep().localCommId(c.localCommId).remoteCommId(c.remoteCommId);
-        final int length = cm.finish(buffer, at);
-        sink.commit(at, length, nowNanos);
-        count(ConnectionCounter.DREPS_SENT);
+        cm.begin(sink.buffer(), at, attribute, transactionId, 0);
+        return at;
+    }
+
+    private void finishCm(final int at, final ConnectionCounter sent, final long nowNanos)
+    {
+        sink.commit(at, cm.finish(sink.buffer(), at), nowNanos);
+        count(sent);
     }
 
     private void sendAck(final RegionConnection c, final int psn, final long nowNanos)

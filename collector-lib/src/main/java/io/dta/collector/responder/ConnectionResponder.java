@@ -439,10 +439,22 @@ final class ConnectionResponder
         qp.cmDeadlineNanos = Long.MAX_VALUE;
     }
 
+    private void beginCm(final long srcMac, final int srcIp, final int attribute, final long transactionId)
+    {
+        cm.encoder().srcMac(srcMac).srcIp(srcIp).psn(nextMadPsn());
+        cm.begin(frame, 0, attribute, transactionId, 0);
+    }
+
+    private void finishCm(final ResponderCounter sent, final ResponseSink out)
+    {
+        final int length = cm.finish(frame, 0);
+        responder.count(sent);
+        out.onResponse(frame, 0, length);
+    }
+
     private void sendRep(final ResponderQp qp, final ResponseSink out)
     {
-        cm.encoder().srcMac(qp.collector.mac()).srcIp(qp.collector.ip()).psn(nextMadPsn());
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_REP, qp.cmTransactionId, 0);
+        beginCm(qp.collector.mac(), qp.collector.ip(), MadHeaderFlyweight.ATTRIBUTE_REP, qp.cmTransactionId);
         cm.rep()
             .localCommId(qp.cmLocalCommId)
             .remoteCommId(qp.cmRemoteCommId)
@@ -454,19 +466,14 @@ final class ConnectionResponder
             .targetAckDelay(0)
             .rnrRetryCount(7)
             .localCaGuid(CmReqFlyweight.caGuidOf(qp.collector.mac()));
-        final int length = cm.finish(frame, 0);
-        responder.count(ResponderCounter.CM_REPS_SENT);
-        out.onResponse(frame, 0, length);
+        finishCm(ResponderCounter.CM_REPS_SENT, out);
     }
 
     private void sendDreq(final ResponderQp qp, final ResponseSink out)
     {
-        cm.encoder().srcMac(qp.collector.mac()).srcIp(qp.collector.ip()).psn(nextMadPsn());
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_DREQ, qp.cmDreqTransactionId, 0);
+        beginCm(qp.collector.mac(), qp.collector.ip(), MadHeaderFlyweight.ATTRIBUTE_DREQ, qp.cmDreqTransactionId);
         cm.dreq().localCommId(qp.cmLocalCommId).remoteCommId(qp.cmRemoteCommId).remoteQpn(qp.peerQpn);
-        final int length = cm.finish(frame, 0);
-        responder.count(ResponderCounter.CM_DREQS_SENT);
-        out.onResponse(frame, 0, length);
+        finishCm(ResponderCounter.CM_DREQS_SENT, out);
     }
 
     /**
@@ -474,12 +481,9 @@ final class ConnectionResponder
      */
     private void sendDrep(final ResponderQp qp, final ResponseSink out)
     {
-        cm.encoder().srcMac(qp.collector.mac()).srcIp(qp.collector.ip()).psn(nextMadPsn());
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_DREP, mad.transactionId(), 0);
+        beginCm(qp.collector.mac(), qp.collector.ip(), MadHeaderFlyweight.ATTRIBUTE_DREP, mad.transactionId());
         cm.drep().localCommId(qp.cmLocalCommId).remoteCommId(qp.cmRemoteCommId);
-        final int length = cm.finish(frame, 0);
-        responder.count(ResponderCounter.CM_DREPS_SENT);
-        out.onResponse(frame, 0, length);
+        finishCm(ResponderCounter.CM_DREPS_SENT, out);
     }
 
     private void reject(
@@ -494,18 +498,15 @@ final class ConnectionResponder
                 break;
             }
         }
-        cm.encoder().srcMac(mac).srcIp(collectorIp).psn(nextMadPsn());
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_REJ, tid, 0);
+        beginCm(mac, collectorIp, MadHeaderFlyweight.ATTRIBUTE_REJ, tid);
         cm.rej()
             .localCommId(0)
             .remoteCommId(peerCommId)
             .messageRejected(CmRejFlyweight.REJECTED_REQ)
             .rejectInfoLength(0)
             .reason(reason);
-        final int length = cm.finish(frame, 0);
         responder.count(ResponderCounter.CM_REQS_REJECTED);
-        responder.count(ResponderCounter.CM_REJS_SENT);
-        out.onResponse(frame, 0, length);
+        finishCm(ResponderCounter.CM_REJS_SENT, out);
     }
 
     private void sendMetadata(final ResponderQp qp, final ResponseSink out)

@@ -15,7 +15,7 @@ import java.nio.ByteOrder;
  * Zero-allocation flyweight; setters need a {@link MutableDirectBuffer}. Bounds are the caller's concern (the
  * decoder checks lengths before wrapping).
  */
-public final class AethFlyweight
+public final class AethFlyweight extends BufferFlyweight
 {
     /** Offset of the syndrome. */
     public static final int SYNDROME_OFFSET = 0;
@@ -44,8 +44,6 @@ public final class AethFlyweight
     /** Credit code meaning "invalid / no credit information" (what rxe always sends). */
     public static final int CREDIT_INVALID = 0x1F;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -55,13 +53,7 @@ public final class AethFlyweight
      */
     public AethFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

@@ -1,7 +1,6 @@
 package io.dta.codec;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
 
@@ -10,7 +9,7 @@ import java.nio.ByteOrder;
  * lengths 6 and 4, so every field has a fixed offset. {@link #isEthernetIpv4()} says whether a received packet has
  * that shape; the other accessors assume it.
  */
-public final class ArpFlyweight
+public final class ArpFlyweight extends BufferFlyweight
 {
     /** Offset of the hardware type. */
     public static final int HARDWARE_TYPE_OFFSET = 0;
@@ -42,8 +41,6 @@ public final class ArpFlyweight
     /** Operation: reply. */
     public static final int OPERATION_REPLY = 2;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -53,13 +50,7 @@ public final class ArpFlyweight
      */
     public ArpFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

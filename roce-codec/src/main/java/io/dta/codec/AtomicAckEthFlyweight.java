@@ -11,15 +11,13 @@ import java.nio.ByteOrder;
  * Zero-allocation flyweight; setters need a {@link MutableDirectBuffer}. Bounds are the caller's concern (the
  * decoder checks lengths before wrapping).
  */
-public final class AtomicAckEthFlyweight
+public final class AtomicAckEthFlyweight extends BufferFlyweight
 {
     /** Offset of the value in memory before the atomic. */
     public static final int ORIGINAL_VALUE_OFFSET = 0;
     /** Header length in bytes. */
     public static final int LENGTH = 8;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -29,13 +27,7 @@ public final class AtomicAckEthFlyweight
      */
     public AtomicAckEthFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

@@ -12,7 +12,7 @@ import java.nio.ByteOrder;
  * Zero-allocation flyweight; setters need a {@link MutableDirectBuffer}. Bounds are the caller's concern (the
  * decoder checks lengths before wrapping).
  */
-public final class AtomicEthFlyweight
+public final class AtomicEthFlyweight extends BufferFlyweight
 {
     /** Offset of the virtual address (8-byte aligned). */
     public static final int VIRTUAL_ADDRESS_OFFSET = 0;
@@ -25,8 +25,6 @@ public final class AtomicEthFlyweight
     /** Header length in bytes. */
     public static final int LENGTH = 28;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -36,13 +34,7 @@ public final class AtomicEthFlyweight
      */
     public AtomicEthFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

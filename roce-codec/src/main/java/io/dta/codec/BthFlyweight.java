@@ -1,7 +1,6 @@
 package io.dta.codec;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
 
@@ -11,7 +10,7 @@ import java.nio.ByteOrder;
  * 0: opcode | 1: SE M PadCnt(2) TVer(4) | 2-3: P_Key | 4: FECN BECN resv6 | 5-7: DestQP | 8: AckReq resv7 | 9-11: PSN
  * </pre>
  */
-public final class BthFlyweight
+public final class BthFlyweight extends BufferFlyweight
 {
     /** Offset of the opcode. */
     public static final int OPCODE_OFFSET = 0;
@@ -32,8 +31,6 @@ public final class BthFlyweight
     /** Default P_Key (full member of the default partition). */
     public static final int DEFAULT_PKEY = 0xFFFF;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -43,13 +40,7 @@ public final class BthFlyweight
      */
     public BthFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

@@ -1,13 +1,12 @@
 package io.dta.codec;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * Flyweight over the body of a CM DisconnectReply (DREP, attribute 0x0016; IBA vol. 1 §12.6.11), wrapped at the MAD
  * data: local communication ID, remote communication ID, then 224 bytes of private data.
  */
-public final class CmDrepFlyweight
+public final class CmDrepFlyweight extends BufferFlyweight
 {
     /** Offset of the local (sender's) communication ID. */
     public static final int LOCAL_COMM_ID_OFFSET = 0;
@@ -20,8 +19,6 @@ public final class CmDrepFlyweight
     /** Body length. */
     public static final int LENGTH = MadHeaderFlyweight.DATA_LENGTH;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -31,13 +28,7 @@ public final class CmDrepFlyweight
      */
     public CmDrepFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

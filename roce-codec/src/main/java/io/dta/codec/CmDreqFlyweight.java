@@ -1,14 +1,13 @@
 package io.dta.codec;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * Flyweight over the body of a CM DisconnectRequest (DREQ, attribute 0x0015; IBA vol. 1 §12.6.10), wrapped at the
  * MAD data: local communication ID, remote communication ID, the remote QPN/EECN (24 bits, then 8 reserved bits),
  * then 220 bytes of private data to the end of the 232-byte CM data.
  */
-public final class CmDreqFlyweight
+public final class CmDreqFlyweight extends BufferFlyweight
 {
     /** Offset of the local (sender's) communication ID. */
     public static final int LOCAL_COMM_ID_OFFSET = 0;
@@ -23,8 +22,6 @@ public final class CmDreqFlyweight
     /** Body length. */
     public static final int LENGTH = MadHeaderFlyweight.DATA_LENGTH;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -34,13 +31,7 @@ public final class CmDreqFlyweight
      */
     public CmDreqFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

@@ -1,7 +1,6 @@
 package io.dta.codec;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
 
@@ -10,7 +9,7 @@ import java.nio.ByteOrder;
  * data: local and remote communication IDs, which message is rejected, reject-info length, reason, 72 bytes of
  * additional reject information and 148 bytes of private data.
  */
-public final class CmRejFlyweight
+public final class CmRejFlyweight extends BufferFlyweight
 {
     /** Offset of the local (sender's) communication ID. */
     public static final int LOCAL_COMM_ID_OFFSET = 0;
@@ -57,8 +56,6 @@ public final class CmRejFlyweight
     /** Reason: consumer-defined rejection. */
     public static final int REASON_CONSUMER_REJECT = 28;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -68,13 +65,7 @@ public final class CmRejFlyweight
      */
     public CmRejFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

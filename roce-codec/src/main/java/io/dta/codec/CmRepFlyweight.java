@@ -1,7 +1,6 @@
 package io.dta.codec;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
 
@@ -10,7 +9,7 @@ import java.nio.ByteOrder;
  * data. Offsets are relative to the body; the reference read the QPN at 12 and the starting PSN at 20
  * (dta-reference.md §4.4).
  */
-public final class CmRepFlyweight
+public final class CmRepFlyweight extends BufferFlyweight
 {
     /** Offset of the local (responder's) communication ID. */
     public static final int LOCAL_COMM_ID_OFFSET = 0;
@@ -41,8 +40,6 @@ public final class CmRepFlyweight
     /** Body length. */
     public static final int LENGTH = MadHeaderFlyweight.DATA_LENGTH;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -52,13 +49,7 @@ public final class CmRepFlyweight
      */
     public CmRepFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

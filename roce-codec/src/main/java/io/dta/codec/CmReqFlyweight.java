@@ -1,7 +1,6 @@
 package io.dta.codec;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
 
@@ -13,7 +12,7 @@ import java.nio.ByteOrder;
  * is modelled; the alternate path (44 bytes at {@link #ALTERNATE_PATH_OFFSET}) stays zero. The private data of an
  * RDMA-CM REQ starts with the header read by {@link RdmaCmHeaderFlyweight}.
  */
-public final class CmReqFlyweight
+public final class CmReqFlyweight extends BufferFlyweight
 {
     /** Offset of the local communication ID (u32). */
     public static final int LOCAL_COMM_ID_OFFSET = 0;
@@ -81,8 +80,6 @@ public final class CmReqFlyweight
     /** Largest CM timeout exponent. */
     public static final int MAX_TIMEOUT_EXPONENT = 31;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -92,13 +89,7 @@ public final class CmReqFlyweight
      */
     public CmReqFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

@@ -11,7 +11,7 @@ import java.nio.ByteOrder;
  * <p>
  * Zero-allocation flyweight; setters need a {@link MutableDirectBuffer}. Bounds are the caller's concern.
  */
-public final class DethFlyweight
+public final class DethFlyweight extends BufferFlyweight
 {
     /** Offset of the Q_Key. */
     public static final int Q_KEY_OFFSET = 0;
@@ -26,8 +26,6 @@ public final class DethFlyweight
     /** QP number of the General Services Interface, where CM MADs go. */
     public static final int GSI_QPN = 1;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -37,13 +35,7 @@ public final class DethFlyweight
      */
     public DethFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

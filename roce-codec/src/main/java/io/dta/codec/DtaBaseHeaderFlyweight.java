@@ -1,7 +1,6 @@
 package io.dta.codec;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 /**
  * Flyweight over the DTA base header in either form; the form is chosen when wrapping.
@@ -13,7 +12,7 @@ import org.agrona.MutableDirectBuffer;
  * is defined (the reference Reporter leaves the other bits uninitialised), so {@link #retransmittable()} and
  * {@link #essential()} read false there.
  */
-public final class DtaBaseHeaderFlyweight
+public final class DtaBaseHeaderFlyweight extends BufferFlyweight
 {
     /** Offset of the opcode. */
     public static final int OPCODE_OFFSET = 0;
@@ -30,8 +29,6 @@ public final class DtaBaseHeaderFlyweight
     /** Flag bit: essential (never dropped by a grace period). */
     public static final int FLAG_ESSENTIAL = 0x20;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
     private int length = 3;
 
@@ -48,13 +45,7 @@ public final class DtaBaseHeaderFlyweight
         {
             throw new IllegalArgumentException("resolve AUTO to THREE or TWO before wrapping");
         }
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         this.length = form.length();
         return this;

@@ -12,7 +12,7 @@ import java.nio.ByteOrder;
  * Zero-allocation flyweight; setters need a {@link MutableDirectBuffer}. Bounds are the caller's concern (the
  * decoder checks lengths before wrapping).
  */
-public final class DtaNackFlyweight
+public final class DtaNackFlyweight extends BufferFlyweight
 {
     /** Offset of the sequence number. */
     public static final int SEQNUM_OFFSET = 0;
@@ -25,8 +25,6 @@ public final class DtaNackFlyweight
     /** UDP destination port of NACKs (reference value). */
     public static final int NACK_UDP_PORT = 40044;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -36,13 +34,7 @@ public final class DtaNackFlyweight
      */
     public DtaNackFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

@@ -1,7 +1,6 @@
 package io.dta.codec;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
 
@@ -12,7 +11,7 @@ import java.nio.ByteOrder;
  * position), so when encoding, write the tags before {@link #innerEtherType(int)}. The caller is responsible
  * for bounds: the decoder checks the frame length before reading.
  */
-public final class EthernetFlyweight
+public final class EthernetFlyweight extends BufferFlyweight
 {
     /** Offset of the destination MAC. */
     public static final int DST_MAC_OFFSET = 0;
@@ -38,8 +37,6 @@ public final class EthernetFlyweight
     /** TPID of an 802.1ad service tag. */
     public static final int TPID_8021AD = 0x88A8;
 
-    private MutableDirectBuffer mutableBuffer;
-    private DirectBuffer buffer;
     private int offset;
 
     /**
@@ -51,13 +48,7 @@ public final class EthernetFlyweight
      */
     public EthernetFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

@@ -11,7 +11,7 @@ import java.nio.ByteOrder;
  * Setters need the wrapped buffer to be a {@link MutableDirectBuffer}. No bounds are checked here: the decoder
  * checks lengths before reading.
  */
-public final class Ipv4Flyweight
+public final class Ipv4Flyweight extends BufferFlyweight
 {
     /** Offset of version (high nibble) and IHL (low nibble). */
     public static final int VERSION_IHL_OFFSET = 0;
@@ -44,8 +44,6 @@ public final class Ipv4Flyweight
     private static final int MF_MASK = 0x2000;
     private static final int FRAGMENT_OFFSET_MASK = 0x1FFF;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -55,13 +53,7 @@ public final class Ipv4Flyweight
      */
     public Ipv4Flyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

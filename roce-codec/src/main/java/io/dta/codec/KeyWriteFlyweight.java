@@ -12,7 +12,7 @@ import java.nio.ByteOrder;
  * The data bytes are copied verbatim into the collector slot, so they are exposed as a byte range
  * ({@link #dataOffset()}, {@link #dataLength()}) plus word accessors for convenience.
  */
-public final class KeyWriteFlyweight
+public final class KeyWriteFlyweight extends BufferFlyweight
 {
     /** Offset of the redundancy level N. */
     public static final int REDUNDANCY_OFFSET = 0;
@@ -25,8 +25,6 @@ public final class KeyWriteFlyweight
     /** Length with the default 4 data bytes. */
     public static final int DEFAULT_LENGTH = FIXED_LENGTH + DtaOpcode.DEFAULT_KEY_WRITE_DATA_LENGTH;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
     private int dataLength = DtaOpcode.DEFAULT_KEY_WRITE_DATA_LENGTH;
 
@@ -50,13 +48,7 @@ public final class KeyWriteFlyweight
      */
     public KeyWriteFlyweight wrap(final DirectBuffer buffer, final int offset, final int dataLength)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         this.dataLength = dataLength;
         return this;

@@ -1,7 +1,6 @@
 package io.dta.codec;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
 
@@ -12,7 +11,7 @@ import java.nio.ByteOrder;
  * header and {@link #DATA_LENGTH} bytes of message body, read with {@link CmReqFlyweight}, {@link CmRepFlyweight},
  * {@link CmRtuFlyweight} or {@link CmRejFlyweight} at {@code offset + LENGTH}.
  */
-public final class MadHeaderFlyweight
+public final class MadHeaderFlyweight extends BufferFlyweight
 {
     /** Offset of the base version. */
     public static final int BASE_VERSION_OFFSET = 0;
@@ -64,8 +63,6 @@ public final class MadHeaderFlyweight
     /** Attribute ID of DisconnectReply. */
     public static final int ATTRIBUTE_DREP = 0x0016;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -75,13 +72,7 @@ public final class MadHeaderFlyweight
      */
     public MadHeaderFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

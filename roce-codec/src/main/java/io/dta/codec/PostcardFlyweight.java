@@ -11,7 +11,7 @@ import java.nio.ByteOrder;
  * Zero-allocation flyweight; setters need a {@link MutableDirectBuffer}. Bounds are the caller's concern (the
  * decoder checks lengths before wrapping).
  */
-public final class PostcardFlyweight
+public final class PostcardFlyweight extends BufferFlyweight
 {
     /** Offset of the key (flow ID). */
     public static final int KEY_OFFSET = 0;
@@ -22,8 +22,6 @@ public final class PostcardFlyweight
     /** Header length in bytes. */
     public static final int LENGTH = 9;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -33,13 +31,7 @@ public final class PostcardFlyweight
      */
     public PostcardFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

@@ -1,7 +1,6 @@
 package io.dta.codec;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
 
@@ -11,7 +10,7 @@ import java.nio.ByteOrder;
  * (16 bytes); an IPv4 address sits in the last 4 bytes of its 16 (36 bytes in all). The service (destination)
  * port is in the REQ's service ID, not here.
  */
-public final class RdmaCmHeaderFlyweight
+public final class RdmaCmHeaderFlyweight extends BufferFlyweight
 {
     /** Offset of the CMA version. */
     public static final int CMA_VERSION_OFFSET = 0;
@@ -28,8 +27,6 @@ public final class RdmaCmHeaderFlyweight
     /** CMA version Linux sends. */
     public static final int CMA_VERSION = 0x00;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -39,13 +36,7 @@ public final class RdmaCmHeaderFlyweight
      */
     public RdmaCmHeaderFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

@@ -14,7 +14,7 @@ import java.nio.ByteOrder;
  * {@link MutableDirectBuffer}. Bounds are the caller's concern (the decoder checks that all {@link #rows()}
  * counters are present before wrapping).
  */
-public final class SketchColumnFlyweight
+public final class SketchColumnFlyweight extends BufferFlyweight
 {
     /** Offset of the sketch id. */
     public static final int SKETCH_ID_OFFSET = 0;
@@ -35,8 +35,6 @@ public final class SketchColumnFlyweight
     /** Bytes per counter. */
     public static final int COUNTER_LENGTH = 4;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -57,13 +55,7 @@ public final class SketchColumnFlyweight
      */
     public SketchColumnFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

@@ -13,7 +13,7 @@ import java.nio.ByteOrder;
  * <p>
  * Zero-allocation flyweight; setters need a {@link MutableDirectBuffer}.
  */
-public final class SketchNackFlyweight
+public final class SketchNackFlyweight extends BufferFlyweight
 {
     /** Offset of the sketch id. */
     public static final int SKETCH_ID_OFFSET = 0;
@@ -28,8 +28,6 @@ public final class SketchNackFlyweight
     /** Body length in bytes. */
     public static final int LENGTH = 12;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -39,13 +37,7 @@ public final class SketchNackFlyweight
      */
     public SketchNackFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

@@ -1,7 +1,6 @@
 package io.dta.codec;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
 
@@ -9,7 +8,7 @@ import java.nio.ByteOrder;
  * Flyweight over a UDP header, plus the IPv4 UDP checksum (RFC 768 pseudo-header) for optional verification of
  * reports.
  */
-public final class UdpFlyweight
+public final class UdpFlyweight extends BufferFlyweight
 {
     /** Offset of the source port. */
     public static final int SRC_PORT_OFFSET = 0;
@@ -24,8 +23,6 @@ public final class UdpFlyweight
     /** IANA port of RoCEv2. */
     public static final int ROCEV2_PORT = 4791;
 
-    private DirectBuffer buffer;
-    private MutableDirectBuffer mutableBuffer;
     private int offset;
 
     /**
@@ -35,13 +32,7 @@ public final class UdpFlyweight
      */
     public UdpFlyweight wrap(final DirectBuffer buffer, final int offset)
     {
-        if (this.buffer != buffer)
-        {
-            // Stored only when it changes: under G1 a reference store into an old object can cost a StoreLoad
-            // fence in the write barrier, once per packet per flyweight (docs/performance.md).
-            this.buffer = buffer;
-            this.mutableBuffer = buffer instanceof MutableDirectBuffer ? (MutableDirectBuffer)buffer : null;
-        }
+        wrapBuffer(buffer);
         this.offset = offset;
         return this;
     }

@@ -46,18 +46,21 @@ public final class Checksums
 
     /**
      * Fold a running sum to 16 bits (ones' complement addition of carries), without the final inversion.
+     * <p>
+     * A fixed sequence of four end-around-carry folds rather than a loop until the carries stop: the loop's trip
+     * count depends on the data, and its mispredicted exit showed as 6 % of the engine's samples (two sums per
+     * report: the report's header check and the frame's header checksum). Each fold keeps the value congruent
+     * modulo 0xFFFF and a non-zero value non-zero, so the result is the one the loop gives.
      *
-     * @param sum the unfolded sum.
+     * @param sum the unfolded sum (any 64-bit value, read as unsigned).
      * @return the folded 16-bit sum.
      */
     public static int fold(final long sum)
     {
-        long s = sum;
-        while ((s >>> 16) != 0)
-        {
-            s = (s & 0xFFFF) + (s >>> 16);
-        }
-
+        long s = (sum & 0xFFFF_FFFFL) + (sum >>> 32); // < 2^33
+        s = (s & 0xFFFF) + (s >>> 16);                // <= 0x2FFFE
+        s = (s & 0xFFFF) + (s >>> 16);                // <= 0x10001
+        s = (s & 0xFFFF) + (s >>> 16);                // <= 0xFFFF
         return (int)s;
     }
 }

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Address parsing, PSN arithmetic, the opcode table and AETH syndromes.
+ * Address parsing, PSN arithmetic, the opcode table, AETH syndromes and the ones'-complement fold.
  */
 class UtilTest
 {
@@ -113,5 +113,36 @@ class UtilTest
         assertEquals(AethFlyweight.TYPE_RNR_NAK, AethFlyweight.type(0x3F));
         assertEquals(AethFlyweight.TYPE_RESERVED, AethFlyweight.type(0x40));
         assertEquals(AethFlyweight.TYPE_NAK, AethFlyweight.type(0x61));
+    }
+
+    @Test
+    void shouldFoldAnySumToItsOnesComplementResidue()
+    {
+        // Oracle from the definition: a non-zero sum folds to the value in 1..0xFFFF congruent to it modulo 0xFFFF
+        // (2^16 = 1 there), zero stays zero. The sum is read as an unsigned 64-bit number.
+        final long[] edges = {0, 1, 0xFFFF, 0x10000, 0x1FFFE, 0x1FFFF, 0x2FFFE, 0xFFFF_FFFFL, 0x1_0000_0000L,
+            0x1_FFFF_FFFEL, Long.MAX_VALUE, -1L, Long.MIN_VALUE, 0xFFFF_0000_FFFF_0000L,
+            0x1_0000_FFFF_FFFFL}; // the last: 0x1FFFF after the second fold, so the fourth is needed
+        for (final long sum : edges)
+        {
+            assertEquals(residue(sum), Checksums.fold(sum), () -> "sum " + Long.toHexString(sum));
+        }
+        final SplittableRandom random = new SplittableRandom(SEED);
+        for (int i = 0; i < 20_000; i++)
+        {
+            // Every magnitude, from sums of a few words to the full 64 bits.
+            final long sum = random.nextLong() >>> random.nextInt(64);
+            assertEquals(residue(sum), Checksums.fold(sum), () -> "seed " + SEED + ", sum " + Long.toHexString(sum));
+        }
+    }
+
+    private static int residue(final long sum)
+    {
+        if (0 == sum)
+        {
+            return 0;
+        }
+        final int r = (int)Long.remainderUnsigned(sum, 0xFFFF);
+        return 0 == r ? 0xFFFF : r;
     }
 }

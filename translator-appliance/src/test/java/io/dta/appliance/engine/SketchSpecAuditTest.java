@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -554,5 +555,35 @@ class SketchSpecAuditTest
                 fail(ctx + ": " + ex.getMessage(), ex);
             }
         }
+    }
+
+    // ------------------------------------------------------------------------------------- delivery of an epoch
+
+    /**
+     * A header must never claim more than collector memory holds: when a column-run WRITE of an epoch was dropped
+     * (essential backlog full), the collector's cells for those columns are not the merge, so the final header
+     * says incomplete (state 3), even though every switch sent every column.
+     */
+    @Test
+    void shouldNotCloseAnEpochCompleteWhenOneOfItsColumnWritesWasDropped()
+    {
+        setUp("count-min", 1, 8, 1, 2, 1, 1_000_000, true, "essential: {backlog: 3}");
+        Arrays.fill(memory, (byte)0x5A);  // the area still holds an older epoch's cells
+        send(0, 6, 0, 1);
+        send(0, 6, 1, 2);
+        send(0, 6, 2, 3);
+        send(0, 6, 3, 4);
+        settle();  // open header, columns 0-1, columns 2-3: the ring is full
+        send(0, 6, 4, 5);
+        send(0, 6, 5, 6);
+        assertEquals(1, count(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL), "columns 4-5 dropped");
+        feed(TestFrames.ack(LOCAL_QPN, START_PSN + 2));
+        send(0, 6, 6, 7);
+        send(0, 6, 7, 8);
+        settle();
+        assertEquals(1, count(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL), "columns 6-7 and header admitted");
+        assertEquals(0x5A5A5A5A, cell(6, 4, 0), "columns 4-5 never reached the collector");
+        assertEquals(6, headerEpoch(6));
+        assertEquals(3, headerState(6), "not complete: the collector lacks columns 4 and 5");
     }
 }

@@ -106,6 +106,11 @@ public enum EngineCounter
     SKETCH_EPOCHS_SUPERSEDED("sketch epochs closed incomplete: area taken by a newer epoch"),
     /** Sketch epochs closed incomplete at end of input or shutdown. */
     SKETCH_EPOCHS_FLUSHED("sketch epochs closed incomplete: flushed"),
+    /**
+     * Sketch epochs every switch completed but closed incomplete because one of their WRITEs (open header or a
+     * column run) was dropped by a full essential backlog: collector memory lacks part of the merge.
+     */
+    SKETCH_EPOCHS_WRITE_LOST("sketch epochs closed incomplete: a WRITE was dropped"),
 
     /** Dropped: frame structurally malformed. */
     DROP_MALFORMED("dropped: malformed frame"),

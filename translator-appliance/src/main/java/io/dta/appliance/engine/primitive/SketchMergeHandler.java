@@ -91,6 +91,7 @@ public final class SketchMergeHandler
     private final long[] areaOpenedNanos;
     private final int[] areaCompleted;
     private final int[] areaWritten;
+    private final boolean[] areaWriteLost;
     private final int[][] cells;
     private final long[][] sums;
     private final int[][] contributions;
@@ -134,6 +135,7 @@ public final class SketchMergeHandler
         areaOpenedNanos = new long[epochs];
         areaCompleted = new int[epochs];
         areaWritten = new int[epochs];
+        areaWriteLost = new boolean[epochs];
         cells = new int[epochs][];
         sums = new long[epochs][];
         contributions = new int[epochs][];
@@ -337,6 +339,7 @@ public final class SketchMergeHandler
         areaOpenedNanos[area] = nowNanos;
         areaCompleted[area] = 0;
         areaWritten[area] = 0;
+        areaWriteLost[area] = false;
         // Zeroed here, not at close, so columns nobody contributed to are written as zeros over an older epoch.
         if (SketchType.COUNT_SKETCH == type)
         {
@@ -366,11 +369,16 @@ public final class SketchMergeHandler
             writeRun(area, areaWritten[area], n, nowNanos);
             areaWritten[area] += n;
         }
-        areaState[area] = (byte)(CLOSED_COMPLETE == why ? STATE_COMPLETE : STATE_INCOMPLETE);
+        // A header must not claim more than collector memory holds: a dropped WRITE of this epoch (its open header
+        // or a column run) left cells there that are not the merge, so even an epoch every switch completed closes
+        // incomplete then.
+        final boolean lost = areaWriteLost[area];
+        areaState[area] = (byte)(CLOSED_COMPLETE == why && !lost ? STATE_COMPLETE : STATE_INCOMPLETE);
         openAreas--;
         counters.increment(switch (why)
         {
-            case CLOSED_COMPLETE -> EngineCounter.SKETCH_EPOCHS_COMPLETED;
+            case CLOSED_COMPLETE -> lost ? EngineCounter.SKETCH_EPOCHS_WRITE_LOST :
+                EngineCounter.SKETCH_EPOCHS_COMPLETED;
             case CLOSED_TIMEOUT -> EngineCounter.SKETCH_EPOCHS_TIMED_OUT;
             case CLOSED_SUPERSEDED -> EngineCounter.SKETCH_EPOCHS_SUPERSEDED;
             default -> EngineCounter.SKETCH_EPOCHS_FLUSHED;
@@ -413,9 +421,10 @@ public final class SketchMergeHandler
         }
         final long address = baseAddress + area * epochBytes + SketchConfig.EPOCH_HEADER_BYTES +
             (long)from * SketchConfig.CELL_BYTES;
-        if (sender.admit(true, carried, nowNanos))
+        if (!sender.admit(true, carried, nowNanos) ||
+            !sender.write(address, run, 0, cellCount * SketchConfig.CELL_BYTES, true, carried, nowNanos))
         {
-            sender.write(address, run, 0, cellCount * SketchConfig.CELL_BYTES, true, carried, nowNanos);
+            areaWriteLost[area] = true;
         }
     }
 
@@ -441,10 +450,13 @@ public final class SketchMergeHandler
         header.putShort(HEADER_SWITCHES_OFFSET, (short)switches, ByteOrder.LITTLE_ENDIAN);
         header.putShort(HEADER_CONTRIBUTORS_OFFSET, (short)contributors, ByteOrder.LITTLE_ENDIAN);
         header.putInt(HEADER_COMPLETE_COLUMNS_OFFSET, areaCompleted[area], ByteOrder.LITTLE_ENDIAN);
-        if (sender.admit(true, 0, nowNanos))
+        if (!sender.admit(true, 0, nowNanos) ||
+            !sender.write(baseAddress + area * epochBytes, header, 0, SketchConfig.EPOCH_HEADER_BYTES, true, 0,
+                nowNanos))
         {
-            sender.write(baseAddress + area * epochBytes, header, 0, SketchConfig.EPOCH_HEADER_BYTES, true, 0,
-                nowNanos);
+            // Only the open header matters here: a lost final header leaves the area saying open, which no
+            // reader trusts.
+            areaWriteLost[area] = true;
         }
     }
 

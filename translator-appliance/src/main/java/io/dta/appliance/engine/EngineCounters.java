@@ -13,8 +13,15 @@ import java.nio.charset.StandardCharsets;
  * <p>
  * The values live in an Agrona {@link CountersManager}: on the heap for tests and replays, or in a memory-mapped
  * counters file ({@code io.dta.appliance.stat.CountersFile}) that {@code dta stat} reads live from another
- * process. A single writer needs no atomic read-modify-write: each update is a plain read and a release store,
- * which a reader in another process sees whole.
+ * process.
+ * <p>
+ * Updates go to a plain array on the engine thread's heap and reach the manager's values at {@link #publish()}
+ * (the live agent publishes with its statistics tick and at its stop; {@link TranslatorEngine#flush} publishes
+ * too), as one plain read and one release store per changed counter, which a reader in another process sees
+ * whole. A report updates about five counters: updating the shared values directly (a release store behind the
+ * buffer's field loads and type check, each time) cost the Key-Write engine about 15 % of its throughput
+ * (docs/performance.md). {@link #get} adds what is not yet published, so it is exact on the engine thread; another
+ * reader sees the values of the last publication.
  */
 public final class EngineCounters
 {
@@ -27,6 +34,7 @@ public final class EngineCounters
 
     private final AtomicBuffer values;
     private final int[] offsets = new int[ALL.length];
+    private final long[] unpublished = new long[ALL.length];
 
     /**
      * Counters on the heap, private to this process.
@@ -83,8 +91,7 @@ public final class EngineCounters
      */
     public void increment(final EngineCounter counter)
     {
-        final int offset = offsets[counter.ordinal()];
-        values.putLongRelease(offset, values.getLong(offset) + 1);
+        unpublished[counter.ordinal()]++;
     }
 
     /**
@@ -95,17 +102,36 @@ public final class EngineCounters
      */
     public void add(final EngineCounter counter, final long delta)
     {
-        final int offset = offsets[counter.ordinal()];
-        values.putLongRelease(offset, values.getLong(offset) + delta);
+        unpublished[counter.ordinal()] += delta;
+    }
+
+    /**
+     * Writes the updates made since the last publication into the counters manager's values, where readers in
+     * other threads and processes see them. Engine thread only.
+     */
+    public void publish()
+    {
+        for (int i = 0; i < unpublished.length; i++)
+        {
+            final long delta = unpublished[i];
+            if (0 != delta)
+            {
+                final int offset = offsets[i];
+                values.putLongRelease(offset, values.getLong(offset) + delta);
+                unpublished[i] = 0;
+            }
+        }
     }
 
     /**
      * @param counter which counter.
-     * @return its value.
+     * @return its value: exact on the engine thread; from another thread, as of the last {@link #publish()}
+     * (plus whatever of the engine thread's later updates that thread happens to see).
      */
     public long get(final EngineCounter counter)
     {
-        return values.getLongVolatile(offsets[counter.ordinal()]);
+        final int i = counter.ordinal();
+        return values.getLongVolatile(offsets[i]) + unpublished[i];
     }
 
     /**

@@ -619,7 +619,7 @@ public final class TranslatorEngine
 
     /**
      * End of input or shutdown: sends partial Append batches, cached postcards, open sketch epochs (closed as
-     * incomplete) and held frames (with AckReq).
+     * incomplete) and held frames (with AckReq), and publishes the counters.
      *
      * @param nowNanos engine clock.
      */
@@ -645,6 +645,7 @@ public final class TranslatorEngine
         {
             sender.flush(nowNanos);
         }
+        counters.publish();
     }
 
     /**

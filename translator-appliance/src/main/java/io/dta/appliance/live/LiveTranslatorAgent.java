@@ -269,7 +269,9 @@ public final class LiveTranslatorAgent extends LiveAgent
     @Override
     protected void publish()
     {
-        // Engine counters are written to the file as they change; the connection manager's are copied here.
+        // The engine's counters are published here (with the stats tick and at the stop), the connection manager's
+        // copied.
+        counters.publish();
         if (null != connectionCounters && null != connections)
         {
             for (final ConnectionCounter c : ALL)

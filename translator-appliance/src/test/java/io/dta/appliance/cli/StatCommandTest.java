@@ -47,6 +47,14 @@ class StatCommandTest
         final byte[] junk = TestFrames.report(0x09, new byte[8]);
         engine.onFrame(new UnsafeBuffer(junk), 0, junk.length, 100_000_000L);
 
+        // Updates stay on the engine thread until published (the live agent publishes with its stats tick).
+        final JsonNode unpublished =
+            MAPPER.readTree(CliRunner.run("stat", "--counters", path.toString(), "--json").out());
+        assertEquals(0, unpublished.get("counters").get(EngineCounter.REPORTS_IN.description()).asLong());
+        assertEquals(reports + 1, counters.get(EngineCounter.REPORTS_IN), "exact on the engine thread");
+        counters.publish();
+        counters.publish();
+
         final CliRunner.Result live = CliRunner.run("stat", "--counters", path.toString(), "--json");
         assertEquals(0, live.exitCode(), live.err());
         final JsonNode running = MAPPER.readTree(live.out());
@@ -76,7 +84,9 @@ class StatCommandTest
         final Path path = dir.resolve("w.counters");
         try (CountersFile file = CountersFile.create(path, "translator", EngineCounters.count(), 1L))
         {
-            new EngineCounters(file.manager()).add(EngineCounter.FRAMES_IN, 5);
+            final EngineCounters counters = new EngineCounters(file.manager());
+            counters.add(EngineCounter.FRAMES_IN, 5);
+            counters.publish();
             final CliRunner.Result r = CliRunner.run(
                 "stat", "--counters", path.toString(), "--json", "--watch", "--interval", "20", "--samples", "3");
             assertEquals(0, r.exitCode(), r.err());

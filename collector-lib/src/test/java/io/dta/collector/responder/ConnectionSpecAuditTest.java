@@ -256,6 +256,57 @@ class ConnectionSpecAuditTest
     }
 
     @Test
+    void shouldRejectANonRcReqWithReason9AndABadQpnOrAddressWithReason5()
+    {
+        final byte[] uc = req(1337, 16, 2);
+        uc[CmFrameEncoder.MAD_OFFSET + 24 + 43] |= 1 << 1;      // transport service type 1 (UC)
+        final byte[] qpn0 = req(1337, 16, 2);
+        qpn0[CmFrameEncoder.MAD_OFFSET + 24 + 32] = 0;          // local QPN 0x000000 (QP0 is no RC QP)
+        qpn0[CmFrameEncoder.MAD_OFFSET + 24 + 33] = 0;
+        qpn0[CmFrameEncoder.MAD_OFFSET + 24 + 34] = 0;
+        final byte[] elsewhere = req(1337, 16, 2);
+        elsewhere[CmFrameEncoder.MAD_OFFSET + 24 + 140 + 35] = 9; // RDMA-CM destination 10.0.0.9, not this collector
+        final int[] reasons = { 9, 5, 5 };
+        final byte[][] reqs = { uc, qpn0, elsewhere };
+        for (int i = 0; i < reqs.length; i++)
+        {
+            new io.dta.codec.Icrc().write(new UnsafeBuffer(reqs[i]), 14, reqs[i].length - 4);
+            out.clear();
+            offer(reqs[i]);
+            assertEquals(1, out.size(), "case " + i);
+            final byte[] m = madHeader(0x0012, TID);
+            put32(m, 28, COMM_ID);
+            put16(m, 34, reasons[i]);
+            assertArrayEquals(m, mad(out.get(0)), "case " + i);
+            assertEquals(ResponderQp.Connection.LISTEN, qp().connection());
+        }
+    }
+
+    @Test
+    void shouldAnswerADuplicateReqWithTheSameRepAndDropItOnceConnected()
+    {
+        offer(req(1337, 16, 2));
+        offer(req(1337, 16, 2));
+        assertEquals(2, out.size());
+        assertArrayEquals(mad(out.get(0)), mad(out.get(1)), "the same REP again");
+        assertEquals(1, responder.counter(ResponderCounter.CM_DUPLICATE_REQS));
+        assertEquals(1, responder.counter(ResponderCounter.CM_REQS_ACCEPTED));
+
+        // An RTU with another communication ID is no RTU of this connection: counted, nothing sent.
+        offer(cmFromTranslator(MadHeaderFlyweight.ATTRIBUTE_RTU, COMM_ID + 1, qp().localCommId(), 0));
+        offer(cmFromTranslator(MadHeaderFlyweight.ATTRIBUTE_RTU, COMM_ID, qp().localCommId() ^ 1, 0));
+        assertEquals(2, responder.counter(ResponderCounter.CM_UNMATCHED));
+        assertEquals(2, out.size());
+
+        offer(cmFromTranslator(MadHeaderFlyweight.ATTRIBUTE_RTU, COMM_ID, qp().localCommId(), 0));
+        assertEquals(3, out.size());
+        offer(req(1337, 16, 2));
+        assertEquals(3, out.size(), "a stale REQ of the established connection is dropped");
+        assertEquals(1, responder.counter(ResponderCounter.CM_STALE_REQS));
+        assertEquals(ResponderQp.Connection.SEND_PENDING, qp().connection());
+    }
+
+    @Test
     void shouldDropAReqOfAnotherClassVersion()
     {
         offer(req(1337, 16, 1));

@@ -301,6 +301,41 @@ class ConnectionSpecAuditTest
     }
 
     @Test
+    void shouldDropSetUpFramesWithABadIcrcOrAnotherQKeyAndCountThem()
+    {
+        final FrameCollector out = new FrameCollector();
+        final ConnectionManager manager = new ConnectionManager(config, out, 8);
+        manager.start(0);
+        final RegionConnection kw = manager.connections().get(0);
+
+        final byte[] badIcrc = rep(kw.transactionId(), kw.localCommId(), 0x400, 0x1000, 0, 2);
+        badIcrc[CmFrameEncoder.MAD_OFFSET + 40] ^= 0x10;
+        assertTrue(offer(manager, badIcrc));
+        assertEquals(1, manager.counter(ConnectionCounter.BAD_ICRC));
+
+        // DETH Q_Key 0x80010001: not the GSI's (the ICRC is recomputed, so only the Q_Key is wrong).
+        final byte[] qKey = rep(kw.transactionId(), kw.localCommId(), 0x400, 0x1000, 0, 2);
+        qKey[57] = 1;
+        new io.dta.codec.Icrc().write(new UnsafeBuffer(qKey), 14, qKey.length - 4);
+        assertTrue(offer(manager, qKey));
+        assertEquals(1, manager.counter(ConnectionCounter.BAD_MADS));
+        assertEquals(RegionConnection.State.REQ_SENT, kw.state());
+        assertEquals(2, out.size(), "nothing answered");
+
+        assertTrue(offer(manager, rep(kw.transactionId(), kw.localCommId(), 0x400, 0x1000, 0, 2)));
+        assertEquals(RegionConnection.State.RTU_SENT, kw.state());
+        final UnsafeBuffer payload = new UnsafeBuffer(new byte[16]);
+        payload.putInt(8, 4096, ByteOrder.LITTLE_ENDIAN);
+        final byte[] send = frame(collector().opcode(RoceOpcode.RC_SEND_ONLY).destQp(0x539).psn(0x1000)
+            .ackReq(true).payload(payload, 0, 16));
+        send[send.length - 1] ^= 1;
+        assertTrue(offer(manager, send));
+        assertEquals(2, manager.counter(ConnectionCounter.BAD_ICRC));
+        assertEquals(RegionConnection.State.RTU_SENT, kw.state());
+        assertEquals(3, out.size(), "the RTU, and no ACK for the SEND with a bad ICRC");
+    }
+
+    @Test
     void shouldAcknowledgeTheMetadataSendWithItsOwnPsnAndMsn1ByteByByte()
     {
         final FrameCollector out = new FrameCollector();

@@ -53,6 +53,8 @@ public final class CmRejFlyweight extends BufferFlyweight
     public static final int REASON_STALE_CONNECTION = 10;
     /** Reason: invalid GID. */
     public static final int REASON_INVALID_GID = 12;
+    /** Reason: insufficient responder resources (the REP grants fewer outstanding atomics than needed). */
+    public static final int REASON_INSUFFICIENT_RESPONDER_RESOURCES = 27;
     /** Reason: consumer-defined rejection. */
     public static final int REASON_CONSUMER_REJECT = 28;
 
@@ -95,6 +97,7 @@ public final class CmRejFlyweight extends BufferFlyweight
             case REASON_INVALID_TRANSPORT_TYPE -> "invalid transport service type";
             case REASON_STALE_CONNECTION -> "stale connection";
             case REASON_INVALID_GID -> "invalid GID";
+            case REASON_INSUFFICIENT_RESPONDER_RESOURCES -> "insufficient responder resources";
             case REASON_CONSUMER_REJECT -> "consumer reject";
             default -> "reason " + reason;
         };

@@ -264,11 +264,13 @@ public final class MadHeaderFlyweight extends BufferFlyweight
     }
 
     /**
-     * @return true for a CM Send MAD of base version 1 (the only MADs the CM state machines accept).
+     * @return true for a CM Send MAD of base version 1 and class version 2 (the only MADs the CM state machines
+     * accept; Linux's MAD layer likewise delivers a CM MAD of another class version to no agent).
      */
     public boolean isCmSend()
     {
-        return BASE_VERSION == baseVersion() && MGMT_CLASS_CM == mgmtClass() && METHOD_SEND == method();
+        return BASE_VERSION == baseVersion() && MGMT_CLASS_CM == mgmtClass() && CM_CLASS_VERSION == classVersion() &&
+            METHOD_SEND == method();
     }
 
     /**

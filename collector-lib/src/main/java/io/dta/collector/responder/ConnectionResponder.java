@@ -30,7 +30,8 @@ import java.util.SplittableRandom;
  * <ul>
  *     <li>REQ for a hosted service port (RDMA-CM TCP service ID, RC, valid QPN, from the translator's address):
  *     the QP takes the REQ's local QPN as its peer and the REQ's starting PSN as its expected PSN, goes to RTR, and
- *     a REP carries its QPN and its own starting PSN (the metadata SEND's PSN). The REP is re-sent after the REQ's
+ *     a REP carries its QPN, its own starting PSN (the metadata SEND's PSN) and as responder resources the REQ's
+ *     initiator depth, at most {@value ResponderQp#SAVED_ATOMICS} (the atomics it can replay). The REP is re-sent after the REQ's
  *     local CM response timeout, at most max CM retries times; then the attempt is abandoned (QP idle again).
  *     A duplicate REQ (same communication ID and transaction ID) while the REP waits gets the REP again; one of an
  *     established connection is stale and dropped; a REQ with a new communication ID reconnects the QP.</li>
@@ -218,6 +219,8 @@ final class ConnectionResponder
         qp.cmMaxRetries = req.maxCmRetries();
         qp.cmDisconnected = false;
         qp.cmDeadlineNanos = nowNanos + qp.cmTimeoutNanos;
+        // IBA: the REP grants at most the REQ's initiator depth, and at most the atomics the QP can replay.
+        qp.cmResponderResources = Math.min(req.initiatorDepth(), ResponderQp.SAVED_ATOMICS);
         sendRep(qp, out);
     }
 
@@ -461,7 +464,7 @@ final class ConnectionResponder
             .localQKey(0)
             .localQpn(qp.qpn)
             .startingPsn(qp.sendPsn)
-            .responderResources(ResponderQp.SAVED_ATOMICS)
+            .responderResources(qp.cmResponderResources)
             .initiatorDepth(0)
             .targetAckDelay(0)
             .rnrRetryCount(7)

@@ -73,6 +73,7 @@ public final class ResponderQp
     long ackTimeoutNanos;
     int sendRetries;
     int cmMaxRetries;
+    int cmResponderResources;
     long cmDreqTransactionId;
     boolean cmDisconnected;
     int expectedPsn;

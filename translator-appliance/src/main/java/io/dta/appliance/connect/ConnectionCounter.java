@@ -75,7 +75,9 @@ public enum ConnectionCounter
     /** DREP frames sent. */
     DREPS_SENT,
     /** DREQs and DREPs whose communication IDs (and QPN, transaction ID) match no connection, dropped. */
-    UNMATCHED_DISCONNECTS;
+    UNMATCHED_DISCONNECTS,
+    /** REJ frames sent: a REP refused (invalid QPN, too few responder resources), so the collector stops waiting. */
+    REJS_SENT;
 
     private final String label = name().toLowerCase(Locale.ROOT).replace('_', '-');
 

@@ -63,8 +63,6 @@ import java.util.SplittableRandom;
  */
 public final class ConnectionManager
 {
-    /** Initiator depth advertised: outstanding atomics the appliance may have per QP. */
-    public static final int INITIATOR_DEPTH = 16;
     /** Length of the metadata SEND's payload. */
     public static final int METADATA_LENGTH = 16;
     /** MSN of the ACK of the metadata SEND: the first message the appliance's QP completes. */
@@ -385,7 +383,19 @@ public final class ConnectionManager
                 if (qpn < QPN_MIN || qpn > QPN_MAX)
                 {
                     count(ConnectionCounter.INVALID_REPS);
+                    sendRej(c, rep.localCommId(), CmRejFlyweight.REASON_UNSUPPORTED_REQUEST, nowNanos);
                     fail(c, String.format("REP with invalid QPN 0x%06x", qpn));
+                    return;
+                }
+                if (rep.responderResources() < c.atomics)
+                {
+                    // The collector's QP would refuse (or forget the replies of) the atomics beyond what it grants.
+                    count(ConnectionCounter.INVALID_REPS);
+                    sendRej(c, rep.localCommId(), CmRejFlyweight.REASON_INSUFFICIENT_RESPONDER_RESOURCES, nowNanos);
+                    fail(c, "REP grants " + rep.responderResources() + " outstanding atomics (responder " +
+                        "resources), keyIncrement.maxOutstandingAtomics is " + c.atomics + ": set it to at most " +
+                        rep.responderResources() + (0 == rep.responderResources() ?
+                        " (the collector accepts no atomics: give its QP responder resources)" : ""));
                     return;
                 }
                 count(ConnectionCounter.REPS);
@@ -655,7 +665,7 @@ public final class ConnectionManager
             .localQKey(0)
             .localQpn(region.localQpn())
             .responderResources(0)
-            .initiatorDepth(INITIATOR_DEPTH)
+            .initiatorDepth(c.atomics)
             .remoteCmResponseTimeout(timing.cmResponseTimeout())
             .transportServiceType(CmReqFlyweight.TRANSPORT_RC)
             .startingPsn(c.startPsn)
@@ -687,6 +697,22 @@ public final class ConnectionManager
         }
         cm.rtu().localCommId(c.localCommId).remoteCommId(c.remoteCommId);
         finishCm(at, ConnectionCounter.RTUS_SENT, nowNanos);
+    }
+
+    /**
+     * The REJ of a REP the appliance refuses (message rejected: REP), with the attempt's transaction ID, so the
+     * collector stops re-sending its REP and listens again.
+     */
+    private void sendRej(final RegionConnection c, final long remoteCommId, final int reason, final long nowNanos)
+    {
+        final int at = beginCm(c, MadHeaderFlyweight.ATTRIBUTE_REJ, c.transactionId);
+        if (at < 0)
+        {
+            return;
+        }
+        cm.rej().localCommId(c.localCommId).remoteCommId(remoteCommId).messageRejected(CmRejFlyweight.REJECTED_REP)
+            .reason(reason);
+        finishCm(at, ConnectionCounter.REJS_SENT, nowNanos);
     }
 
     private void sendDreq(final RegionConnection c, final long nowNanos)

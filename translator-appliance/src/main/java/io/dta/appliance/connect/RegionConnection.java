@@ -35,6 +35,7 @@ public final class RegionConnection
 
     final CollectorConfig collector;
     final RegionConfig region;
+    final int atomics;
     long localCommId;
     long transactionId;
     int startPsn;
@@ -60,6 +61,8 @@ public final class RegionConnection
     {
         this.collector = collector;
         this.region = region;
+        this.atomics = null != collector.keyIncrement() && collector.keyIncrement().region() == region ?
+            collector.keyIncrement().maxOutstandingAtomics() : 0;
         this.localCommId = localCommId;
         this.transactionId = transactionId;
         this.startPsn = region.startPsn();
@@ -103,6 +106,15 @@ public final class RegionConnection
     public RegionConfig region()
     {
         return region;
+    }
+
+    /**
+     * @return the outstanding atomics the region's QP may have: its REQ's initiator depth, the least responder
+     * resources its REP must grant ({@code keyIncrement.maxOutstandingAtomics}; 0 for regions written with WRITEs).
+     */
+    public int atomics()
+    {
+        return atomics;
     }
 
     /**

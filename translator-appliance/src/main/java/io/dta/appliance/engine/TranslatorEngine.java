@@ -22,7 +22,6 @@ import io.dta.config.RegionConfig;
 import io.dta.config.SketchConfig;
 import io.dta.config.TranslatorConfig;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.Int2ObjectHashMap;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -63,9 +62,9 @@ public final class TranslatorEngine
     private final EngineCounters counters;
     private final ReporterNackSender nackSender;
     private final ReporterSequenceTracker sequenceTracker;
-    private final Int2ObjectHashMap<CollectorRoutes> collectorsByIp = new Int2ObjectHashMap<>();
-    private final Int2ObjectHashMap<AppendList> listsById = new Int2ObjectHashMap<>();
-    private final Int2ObjectHashMap<QueuePairSender> sendersByLocalQpn = new Int2ObjectHashMap<>();
+    private final SmallIntMap<CollectorRoutes> collectorsByIp = new SmallIntMap<>();
+    private final SmallIntMap<AppendList> listsById = new SmallIntMap<>();
+    private final SmallIntMap<QueuePairSender> sendersByLocalQpn = new SmallIntMap<>();
     private final QueuePairSender[] senders;
     private final AppendList[] lists;
     private final PostcardHandler[] postcardHandlers;
@@ -680,6 +679,6 @@ public final class TranslatorEngine
         KeyWriteHandler keyWrite;
         KeyIncrementHandler keyIncrement;
         PostcardHandler postcards;
-        final Int2ObjectHashMap<SketchMergeHandler> sketches = new Int2ObjectHashMap<>();
+        final SmallIntMap<SketchMergeHandler> sketches = new SmallIntMap<>();
     }
 }

@@ -595,6 +595,24 @@ public final class FrameDecoder
     }
 
     /**
+     * The same answer as {@link #icrcValid()}, computed with the kept header of the stream the frame belongs to
+     * (for example, the responses of one queue pair), which costs less when the headers repeat.
+     *
+     * @param stream the stream's verifier.
+     * @return whether the frame is RoCEv2 and its ICRC is correct.
+     */
+    public boolean icrcValid(final RepeatedHeaderIcrc stream)
+    {
+        if (icrcState == UNKNOWN)
+        {
+            icrcState = kind == FrameKind.ROCE && stream.verify(buffer, ipOffset, udpOffset + udpLength) ?
+                VALID : INVALID;
+        }
+
+        return icrcState == VALID;
+    }
+
+    /**
      * @return the buffer of the last frame.
      */
     public DirectBuffer buffer()

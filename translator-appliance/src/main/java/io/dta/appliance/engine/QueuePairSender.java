@@ -1,6 +1,7 @@
 package io.dta.appliance.engine;
 
 import io.dta.codec.Psn;
+import io.dta.codec.RepeatedHeaderIcrc;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -59,6 +60,7 @@ public final class QueuePairSender
     private long addressOffset;
     private final FrameSink sink;
     private final EngineCounters counters;
+    private final RepeatedHeaderIcrc responseIcrc = new RepeatedHeaderIcrc();
     private final int requestInterval;
     private final long ackTimeoutNanos;
     private final long silenceTimeoutNanos;
@@ -191,6 +193,14 @@ public final class QueuePairSender
     public QpPath path()
     {
         return path;
+    }
+
+    /**
+     * @return the verifier of this QP's responses' ICRCs, which keeps their repeating header.
+     */
+    public RepeatedHeaderIcrc responseIcrc()
+    {
+        return responseIcrc;
     }
 
     /**

@@ -546,7 +546,7 @@ public final class TranslatorEngine
                 EngineCounter.RESPONSE_DROP_UNKNOWN_QPN : EngineCounter.RESPONSE_DROP_UNKNOWN_SOURCE);
             return;
         }
-        if (!decoder.icrcValid())
+        if (!decoder.icrcValid(sender.responseIcrc()))
         {
             counters.increment(EngineCounter.RESPONSE_DROP_BAD_ICRC);
             return;

@@ -31,7 +31,8 @@ import java.util.SplittableRandom;
  *     <li>REQ for a hosted service port (RDMA-CM TCP service ID, RC, valid QPN, from the translator's address):
  *     the QP takes the REQ's local QPN as its peer and the REQ's starting PSN as its expected PSN, goes to RTR, and
  *     a REP carries its QPN, its own starting PSN (the metadata SEND's PSN) and as responder resources the REQ's
- *     initiator depth, at most {@value ResponderQp#SAVED_ATOMICS} (the atomics it can replay). The REP is re-sent after the REQ's
+ *     initiator depth, at most {@value ResponderQp#SAVED_ATOMICS} (the atomics it can replay; fewer with
+ *     {@link SoftResponder#maxResponderResources(int)}). The REP is re-sent after the REQ's
  *     local CM response timeout, at most max CM retries times; then the attempt is abandoned (QP idle again).
  *     A duplicate REQ (same communication ID and transaction ID) while the REP waits gets the REP again; one of an
  *     established connection is stale and dropped; a REQ with a new communication ID reconnects the QP.</li>
@@ -74,6 +75,7 @@ final class ConnectionResponder
     private final UnsafeBuffer metadata = new UnsafeBuffer(new byte[METADATA_LENGTH]);
     private SplittableRandom random;
     private int madPsn;
+    private int maxResponderResources = ResponderQp.SAVED_ATOMICS;
 
     ConnectionResponder(
         final SoftResponder responder, final ResponderQp[] qps, final TranslatorConfig translator, final long seed)
@@ -105,6 +107,11 @@ final class ConnectionResponder
             .pKey(translator.pKey())
             .opcode(RoceOpcode.RC_SEND_ONLY)
             .ackReq(true);
+    }
+
+    void maxResponderResources(final int limit)
+    {
+        maxResponderResources = limit;
     }
 
     void seed(final long seed)
@@ -219,8 +226,9 @@ final class ConnectionResponder
         qp.cmMaxRetries = req.maxCmRetries();
         qp.cmDisconnected = false;
         qp.cmDeadlineNanos = nowNanos + qp.cmTimeoutNanos;
-        // IBA: the REP grants at most the REQ's initiator depth, and at most the atomics the QP can replay.
-        qp.cmResponderResources = Math.min(req.initiatorDepth(), ResponderQp.SAVED_ATOMICS);
+        // IBA: the REP grants at most the REQ's initiator depth, and at most the atomics the QP can replay (or what
+        // the collector was told to grant).
+        qp.cmResponderResources = Math.min(req.initiatorDepth(), maxResponderResources);
         sendRep(qp, out);
     }
 

@@ -612,6 +612,27 @@ public final class SoftResponder
         return this;
     }
 
+    /**
+     * Limits the responder resources (outstanding atomics) the REPs of negotiated QPs grant: min(the REQ's initiator
+     * depth, {@code limit}); by default {@value ResponderQp#SAVED_ATOMICS}, the atomics a QP can replay. For tests
+     * and demos of a collector whose NIC grants fewer atomics than the translator asks for. Applies to the REQs that
+     * arrive from now on.
+     *
+     * @param limit 0..{@value ResponderQp#SAVED_ATOMICS}.
+     * @return this.
+     * @throws IllegalArgumentException when out of range.
+     */
+    public SoftResponder maxResponderResources(final int limit)
+    {
+        if (limit < 0 || limit > ResponderQp.SAVED_ATOMICS)
+        {
+            throw new IllegalArgumentException("responder resources must be 0.." + ResponderQp.SAVED_ATOMICS +
+                ", was " + limit);
+        }
+        connections.maxResponderResources(limit);
+        return this;
+    }
+
     void count(final ResponderCounter counter)
     {
         counters[counter.ordinal()]++;

@@ -19,6 +19,7 @@ import java.util.zip.CRC32;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Audit of the soft collector's side of connection set-up (translation.md §8, §9; rocev2-reference.md §5.2;
@@ -238,6 +239,24 @@ class ConnectionSpecAuditTest
             assertArrayEquals(expectedRep(c[1]), mad(out.get(0)), "initiator depth " + c[0]);
         }
         assertEquals(cases.length, responder.counter(ResponderCounter.CM_REJS_IN));
+    }
+
+    @Test
+    void shouldGrantNoMoreThanItWasToldToWhenLimited()
+    {
+        // A collector told to grant at most 4 (a NIC with fewer responder resources): min(initiator depth, 4).
+        responder.maxResponderResources(4);
+        final int[][] cases = { { 0, 0 }, { 3, 3 }, { 4, 4 }, { 16, 4 }, { 200, 4 } };
+        for (final int[] c : cases)
+        {
+            out.clear();
+            offer(req(1337, c[0], 2));
+            offer(cmFromTranslator(MadHeaderFlyweight.ATTRIBUTE_REJ, COMM_ID, qp().localCommId(), 1));
+            assertArrayEquals(expectedRep(c[1]), mad(out.get(0)), "initiator depth " + c[0]);
+        }
+        assertThrows(IllegalArgumentException.class, () -> responder.maxResponderResources(-1));
+        assertThrows(IllegalArgumentException.class,
+            () -> responder.maxResponderResources(ResponderQp.SAVED_ATOMICS + 1));
     }
 
     @Test

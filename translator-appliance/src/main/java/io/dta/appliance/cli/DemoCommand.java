@@ -434,6 +434,11 @@ public final class DemoCommand implements Callable<Integer>
             region.put("length", c.advertisedLength());
             region.put("startPsn", String.format("0x%06x", c.startPsn()));
             region.put("attempts", c.attempts());
+            if (c.atomics() > 0)
+            {
+                region.put("maxOutstandingAtomics", c.atomics());
+                region.put("grantedAtomics", c.atomicsLimit());
+            }
             if (null != c.failure())
             {
                 region.put("failure", c.failure());

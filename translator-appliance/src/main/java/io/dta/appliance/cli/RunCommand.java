@@ -203,7 +203,7 @@ public final class RunCommand implements Callable<Integer>
     /**
      * @param connections the connection manager after the run.
      * @return keys {@code summary}, {@code counters} (label to value) and {@code regions} (path, state, attempts,
-     * qpn, rkey, address, startPsn, failure).
+     * qpn, rkey, address, startPsn, for the Key-Increment region maxOutstandingAtomics and grantedAtomics, failure).
      */
     static Map<String, Object> connections(final ConnectionManager connections)
     {
@@ -226,6 +226,11 @@ public final class RunCommand implements Callable<Integer>
             region.put("rkey", c.rkey());
             region.put("address", c.address());
             region.put("startPsn", c.startPsn());
+            if (c.atomics() > 0)
+            {
+                region.put("maxOutstandingAtomics", c.atomics());
+                region.put("grantedAtomics", c.atomicsLimit());
+            }
             if (null != c.failure())
             {
                 region.put("failure", c.failure());
@@ -243,8 +248,9 @@ public final class RunCommand implements Callable<Integer>
             connections.counter(ConnectionCounter.RECONNECT_FAILURES) + " failed reconnection(s)");
         for (final RegionConnection c : connections.connections())
         {
-            out.printf("  %s: %s, attempt %d, QPN 0x%06x, R_Key 0x%08x, address 0x%x, starting PSN 0x%06x%s%n",
+            out.printf("  %s: %s, attempt %d, QPN 0x%06x, R_Key 0x%08x, address 0x%x, starting PSN 0x%06x%s%s%n",
                 c.describe(), c.state(), c.attempts(), c.remoteQpn(), c.rkey(), c.address(), c.startPsn(),
+                0 == c.atomicsLimit() ? "" : ", " + c.atomicsLimit() + " of " + c.atomics() + " outstanding atomics",
                 null == c.failure() ? "" : ": " + c.failure());
         }
     }

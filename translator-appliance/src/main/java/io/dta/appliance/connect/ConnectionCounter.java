@@ -26,7 +26,7 @@ public enum ConnectionCounter
     REPS,
     /** Duplicate REPs, answered with the RTU again. */
     DUPLICATE_REPS,
-    /** REPs with an invalid QPN or contradicting an earlier REP. */
+    /** REPs with an invalid QPN, granting no atomics to a region that needs them, or contradicting an earlier REP. */
     INVALID_REPS,
     /** REJs that failed a connection attempt. */
     REJS,
@@ -76,8 +76,13 @@ public enum ConnectionCounter
     DREPS_SENT,
     /** DREQs and DREPs whose communication IDs (and QPN, transaction ID) match no connection, dropped. */
     UNMATCHED_DISCONNECTS,
-    /** REJ frames sent: a REP refused (invalid QPN, too few responder resources), so the collector stops waiting. */
-    REJS_SENT;
+    /** REJ frames sent: a REP refused (invalid QPN, no responder resources for atomics), so the collector stops waiting. */
+    REJS_SENT,
+    /**
+     * REPs accepted that grant fewer outstanding atomics (responder resources, at least 1) than the REQ asked for
+     * ({@code keyIncrement.maxOutstandingAtomics}): the region's QP runs with the grant.
+     */
+    ATOMICS_REDUCED;
 
     private final String label = name().toLowerCase(Locale.ROOT).replace('_', '-');
 

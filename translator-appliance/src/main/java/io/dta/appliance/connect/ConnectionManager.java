@@ -20,6 +20,7 @@ import io.dta.codec.UdpFlyweight;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ConnectionConfig;
+import io.dta.config.KeyIncrementConfig;
 import io.dta.config.RegionConfig;
 import io.dta.config.TranslatorConfig;
 import org.agrona.DirectBuffer;
@@ -39,7 +40,10 @@ import java.util.SplittableRandom;
  *     timing of the {@code connection} section. Unique communication and transaction IDs per region.</li>
  *     <li>REP: matched by transaction ID and the echoed communication ID (never by arrival order), from the
  *     collector's address, with a valid QPN. The RTU follows; a duplicate REP (the collector's RTU timer) gets the
- *     RTU again. A REJ fails the region with its reason.</li>
+ *     RTU again. A REJ fails the region with its reason. Its responder resources bound the Key-Increment region's
+ *     outstanding atomics: fewer than the REQ asked for (at least 1) is accepted, and the region runs with the grant
+ *     ({@link RegionConnection#atomicsLimit()}, one line logged, counted); 0 fails the region and is answered with a
+ *     REJ (insufficient responder resources).</li>
  *     <li>The collector's metadata SEND (RC SEND Only to the region's local QPN) must carry the REP's starting PSN
  *     (anything else is dropped and counted); it is acknowledged with an RC ACK carrying that PSN and MSN 1, and
  *     duplicates are acknowledged again, also after connection. Its 16 bytes {address u64 LE, length u32 LE, key
@@ -387,18 +391,29 @@ public final class ConnectionManager
                     fail(c, String.format("REP with invalid QPN 0x%06x", qpn));
                     return;
                 }
-                if (rep.responderResources() < c.atomics)
+                final int granted = rep.responderResources();
+                if (c.atomics > 0 && 0 == granted)
                 {
-                    // The collector's QP would refuse (or forget the replies of) the atomics beyond what it grants.
+                    // The collector's QP would refuse every atomic: the region cannot work at all.
                     count(ConnectionCounter.INVALID_REPS);
                     sendRej(c, rep.localCommId(), CmRejFlyweight.REASON_INSUFFICIENT_RESPONDER_RESOURCES, nowNanos);
-                    fail(c, "REP grants " + rep.responderResources() + " outstanding atomics (responder " +
-                        "resources), keyIncrement.maxOutstandingAtomics is " + c.atomics + ": set it to at most " +
-                        rep.responderResources() + (0 == rep.responderResources() ?
-                        " (the collector accepts no atomics: give its QP responder resources)" : ""));
+                    fail(c, "REP grants 0 outstanding atomics (responder resources), keyIncrement." +
+                        "maxOutstandingAtomics is " + c.atomics + ": set it to at most 0 (the collector accepts no " +
+                        "atomics: give its QP responder resources)");
                     return;
                 }
                 count(ConnectionCounter.REPS);
+                // As rdma-core does, run with what the collector grants when it is less than asked: its QP would
+                // refuse (or forget the replies of) the atomics beyond that. Never more than asked (IBA).
+                c.atomicsLimit = Math.min(granted, c.atomics);
+                if (c.atomicsReduced())
+                {
+                    count(ConnectionCounter.ATOMICS_REDUCED);
+                    // Once per set-up attempt, not per frame (duplicate REPs take the other branch).
+                    System.err.println("dta: " + c.region.path() + ": collector grants " + granted +
+                        " outstanding atomics, fewer than maxOutstandingAtomics " + c.atomics + ": using " +
+                        c.atomicsLimit);
+                }
                 c.remoteCommId = rep.localCommId();
                 c.remoteQpn = qpn;
                 c.remoteStartPsn = rep.startingPsn();
@@ -883,7 +898,8 @@ public final class ConnectionManager
 
     /**
      * The configuration the engine runs with: every negotiated region with the QPN, R_Key and address learned,
-     * and its {@code startPsn} the PSN advertised in the REQ (what the collector expects first).
+     * and its {@code startPsn} the PSN advertised in the REQ (what the collector expects first); a Key-Increment
+     * region whose REP granted fewer outstanding atomics has that grant as {@code maxOutstandingAtomics}.
      *
      * @return the connected configuration.
      * @throws IllegalStateException unless every negotiated region is connected; the message lists the failures.
@@ -902,7 +918,7 @@ public final class ConnectionManager
             }
             throw new IllegalStateException("connection set-up incomplete: " + String.join("; ", problems));
         }
-        return config.withRegions((collector, region) ->
+        final ApplianceConfig connected = config.withRegions((collector, region) ->
         {
             for (final RegionConnection c : connections)
             {
@@ -913,10 +929,52 @@ public final class ConnectionManager
             }
             return region;
         });
+        boolean reduced = false;
+        for (final RegionConnection c : connections)
+        {
+            reduced |= c.atomicsReduced();
+        }
+        if (!reduced)
+        {
+            return connected;
+        }
+        final List<CollectorConfig> collectors = new ArrayList<>();
+        for (final CollectorConfig collector : connected.collectors())
+        {
+            collectors.add(withGrantedAtomics(collector));
+        }
+        return new ApplianceConfig(connected.translator(), connected.reports(), connected.redundancy(),
+            connected.append(), connected.postcards(), connected.acks(), connected.resync(), connected.essential(),
+            collectors, connected.connection());
     }
 
     /**
-     * @return a one-line summary, e.g. {@code 7 regions: 7 connected, 0 failed (12 REQs, 7 RTUs, 7 ACKs sent)}.
+     * The collector with {@code keyIncrement.maxOutstandingAtomics} lowered to what its REP granted, if it did.
+     */
+    private CollectorConfig withGrantedAtomics(final CollectorConfig collector)
+    {
+        final KeyIncrementConfig ki = collector.keyIncrement();
+        if (null == ki)
+        {
+            return collector;
+        }
+        for (final RegionConnection c : connections)
+        {
+            if (c.atomicsReduced() && c.region.localQpn() == ki.region().localQpn() &&
+                c.collector.ip() == collector.ip())
+            {
+                return new CollectorConfig(collector.name(), collector.mac(), collector.ip(), collector.pathMtu(),
+                    collector.keyWrite(), new KeyIncrementConfig(ki.region(), c.atomicsLimit, ki.atomicQueueSize()),
+                    collector.postcards(), collector.lists(), collector.sketches());
+            }
+        }
+        return collector;
+    }
+
+    /**
+     * @return a one-line summary, e.g. {@code 7 regions: 7 connected, 0 failed (12 REQs, 7 RTUs, 7 ACKs sent)}, with
+     * the connected regions whose REP granted fewer outstanding atomics than asked, e.g. {@code (12 REQs, 7 RTUs, 7
+     * ACKs sent; fewer atomics granted: collectors[0].keyIncrement 8 of 16)}.
      */
     public String summary()
     {
@@ -927,8 +985,17 @@ public final class ConnectionManager
             connected += RegionConnection.State.CONNECTED == c.state ? 1 : 0;
             failed += RegionConnection.State.FAILED == c.state ? 1 : 0;
         }
+        final StringBuilder reduced = new StringBuilder();
+        for (final RegionConnection c : connections)
+        {
+            if (RegionConnection.State.CONNECTED == c.state && c.atomicsReduced())
+            {
+                reduced.append(reduced.isEmpty() ? "; fewer atomics granted: " : ", ").append(c.region.path())
+                    .append(' ').append(c.atomicsLimit).append(" of ").append(c.atomics);
+            }
+        }
         return connections.length + " negotiated region(s): " + connected + " connected, " + failed + " failed (" +
             counter(ConnectionCounter.REQS_SENT) + " REQs, " + counter(ConnectionCounter.RTUS_SENT) + " RTUs, " +
-            counter(ConnectionCounter.ACKS_SENT) + " ACKs sent)";
+            counter(ConnectionCounter.ACKS_SENT) + " ACKs sent" + reduced + ")";
     }
 }

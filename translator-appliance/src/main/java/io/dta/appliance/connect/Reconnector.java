@@ -12,8 +12,9 @@ import java.util.List;
  * state (the collector sent a fatal NAK 0x61, 0x62 or 0x63, and its own QP is in the error state with it; or the
  * collector left every probe unanswered for {@code connection.silenceTimeoutMillis}: its QP is gone), the
  * region is connected again through the {@link ConnectionManager} (new IDs, new starting PSN) and, once connected,
- * its {@link QueuePairSender} is re-armed with the new QPN, R_Key, address and starting PSN
- * ({@link TranslatorEngine#reconnect}), which re-sends the essential operations the old QP never executed.
+ * its {@link QueuePairSender} is re-armed with the new QPN, R_Key, address, starting PSN and, for the
+ * Key-Increment region, the outstanding atomics the new REP granted ({@link TranslatorEngine#reconnect}), which
+ * re-sends the essential operations the old QP never executed.
  * <p>
  * Bounded: {@code connection.reconnectAttempts} attempts in a row without progress, the first at once and each
  * further one after {@code connection.reconnectBackoffMillis × 2^(n-1)} (at most 64 times that). An attempt made
@@ -143,15 +144,17 @@ public final class Reconnector
         {
             case CONNECTED ->
             {
-                final int resent = engine.reconnect(c.connectedRegion(), nowNanos);
+                // The new REP's grant applies from now on (it may differ from the previous connection's).
+                final int resent = engine.reconnect(c.connectedRegion(), c.atomicsLimit(), nowNanos);
                 connections.count(ConnectionCounter.RECONNECTS);
                 failuresInARow[i]++;
                 armed[i] = true;
                 armedLastAcked[i] = senders[i].lastAckedPsn();
                 phase[i] = RUNNING;
                 System.err.printf("dta: %s reconnected (attempt %d): QPN 0x%06x, R_Key 0x%08x, address 0x%x, " +
-                    "starting PSN 0x%06x; %d essential operation(s) sent again%n", c.describe(), failuresInARow[i],
-                    c.remoteQpn(), c.rkey(), c.address(), c.startPsn(), resent);
+                    "starting PSN 0x%06x%s; %d essential operation(s) sent again%n", c.describe(), failuresInARow[i],
+                    c.remoteQpn(), c.rkey(), c.address(), c.startPsn(),
+                    0 == c.atomicsLimit() ? "" : ", " + c.atomicsLimit() + " outstanding atomics", resent);
                 return 1;
             }
             case FAILED ->

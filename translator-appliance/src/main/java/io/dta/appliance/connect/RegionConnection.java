@@ -47,6 +47,7 @@ public final class RegionConnection
     long remoteCommId;
     int remoteQpn;
     int remoteStartPsn;
+    int atomicsLimit;
     long address;
     long length;
     long rkey;
@@ -82,6 +83,7 @@ public final class RegionConnection
         remoteCommId = 0;
         remoteQpn = 0;
         remoteStartPsn = 0;
+        atomicsLimit = 0;
         address = 0;
         length = 0;
         rkey = 0;
@@ -109,12 +111,31 @@ public final class RegionConnection
     }
 
     /**
-     * @return the outstanding atomics the region's QP may have: its REQ's initiator depth, the least responder
-     * resources its REP must grant ({@code keyIncrement.maxOutstandingAtomics}; 0 for regions written with WRITEs).
+     * @return the outstanding atomics the region's QP asks for: its REQ's initiator depth
+     * ({@code keyIncrement.maxOutstandingAtomics}; 0 for regions written with WRITEs). A REP granting fewer (at least
+     * 1) is accepted, and the QP runs with the grant: {@link #atomicsLimit()}.
      */
     public int atomics()
     {
         return atomics;
+    }
+
+    /**
+     * @return the outstanding atomics the region's QP runs with: the responder resources the accepted REP of this
+     * attempt granted, at most {@link #atomics()} (as rdma-core clamps to what the peer grants); 0 before the REP and
+     * for regions written with WRITEs.
+     */
+    public int atomicsLimit()
+    {
+        return atomicsLimit;
+    }
+
+    /**
+     * @return true when the accepted REP granted fewer outstanding atomics than {@link #atomics()}.
+     */
+    public boolean atomicsReduced()
+    {
+        return atomicsLimit > 0 && atomicsLimit < atomics;
     }
 
     /**

@@ -74,6 +74,22 @@ public final class ClosedLoopDemo
         long timeNanos();
     }
 
+    /**
+     * Sees every frame a link delivers, before its receiver does (tests observe the traffic with it).
+     */
+    @FunctionalInterface
+    public interface FrameTap
+    {
+        /**
+         * @param toCollector true for a frame reaching the collector, false for one reaching the translator.
+         * @param buffer      frame memory (valid during the call only).
+         * @param offset      frame start.
+         * @param length      frame length.
+         * @param nowNanos    virtual time of arrival.
+         */
+        void onFrame(boolean toCollector, DirectBuffer buffer, int offset, int length, long nowNanos);
+    }
+
     private static final long LINK_DELAY_NANOS = 2_000;
     private static final long DRAIN_STEP_NANOS = 10_000;
     private static final long DRAIN_LIMIT_NANOS = 10_000_000_000L;
@@ -105,6 +121,7 @@ public final class ClosedLoopDemo
     private long requestsSeenForDisconnect;
     private long collectorDisconnects;
     private final LongArrayList ignoredSetUpNanos = new LongArrayList();
+    private FrameTap tap;
     private final Histogram latency = new Histogram(3_600_000_000_000L, 3);
     private TranslatorEngine engine;
     private QueuePairSender[] senders;
@@ -345,6 +362,18 @@ public final class ClosedLoopDemo
     }
 
     /**
+     * Shows every delivered frame to {@code tap} (after a loss: lost frames are not shown), in both directions.
+     *
+     * @param tap the observer, or null for none.
+     * @return this.
+     */
+    public ClosedLoopDemo frameTap(final FrameTap tap)
+    {
+        this.tap = tap;
+        return this;
+    }
+
+    /**
      * @return DREQs the collector was made to send ({@link #collectorDisconnectsAt}; 0 or 1, not counting re-sends).
      */
     public long collectorDisconnects()
@@ -436,6 +465,10 @@ public final class ClosedLoopDemo
         final DirectBuffer ring = toCollector.ring();
         final int offset = toCollector.headOffset();
         final int length = toCollector.headLength();
+        if (null != tap)
+        {
+            tap.onFrame(true, ring, offset, length, now);
+        }
         if (null != engine && FrameKind.ROCE == decoder.decode(ring, offset, length))
         {
             final int qp = senderIndex(decoder.ipv4().dst(), decoder.bth().destQp(), false);
@@ -532,6 +565,10 @@ public final class ClosedLoopDemo
         final DirectBuffer ring = toTranslator.ring();
         final int offset = toTranslator.headOffset();
         final int length = toTranslator.headLength();
+        if (null != tap)
+        {
+            tap.onFrame(false, ring, offset, length, now);
+        }
         if (null != connections && connections.onFrame(ring, offset, length, now))
         {
             toTranslator.pop();

@@ -68,7 +68,8 @@ public final class QueuePairSender
     private final long graceNanos;
     private final long gracePackets;
     private final long holdNanos;
-    private final int maxOutstandingAtomics;
+    // Not final: a negotiated region runs with what the collector's REP grants, which a reconnection may change.
+    private int maxOutstandingAtomics;
     private final boolean openLoop;
 
     private final UnsafeBuffer probe;
@@ -103,8 +104,8 @@ public final class QueuePairSender
     private long reconnects;
 
     // Ring indices wrap by mask: the rings are a power of two long (a modulo costs an idiv per atomic).
-    private final int[] atomicPsns;
-    private final int atomicMask;
+    private int[] atomicPsns;
+    private int atomicMask;
     private int atomicHead;
     private int outstandingAtomics;
     private final long[] waitingVa;
@@ -318,6 +319,59 @@ public final class QueuePairSender
         state = State.ACTIVE;
         drainEssentials(nowNanos);
         return resend;
+    }
+
+    /**
+     * @return the limit on unanswered FETCH_ADDs ({@link Integer#MAX_VALUE} open loop, where no credit comes back).
+     */
+    public int maxOutstandingAtomics()
+    {
+        return maxOutstandingAtomics;
+    }
+
+    /**
+     * @return FETCH_ADDs sent and not answered yet (the credit they hold comes back with their response).
+     */
+    public int outstandingAtomics()
+    {
+        return outstandingAtomics;
+    }
+
+    /**
+     * Changes the limit on unanswered FETCH_ADDs: a negotiated region runs with the outstanding atomics its
+     * collector's REP granted (translation.md §8), which a reconnection may change. Safe at any time: when more
+     * atomics are outstanding than the new limit, nothing more is sent until their responses bring the count below
+     * it (they drain; new FETCH_ADDs wait in the bounded queue or the essential ring as usual); a higher limit sends
+     * waiting ones at once. Not for the hot path: growing the limit past what the QP was built for allocates.
+     * Ignored open loop (no limit there).
+     *
+     * @param limit    unanswered FETCH_ADDs allowed, at least 1.
+     * @param nowNanos engine clock.
+     */
+    public void maxOutstandingAtomics(final int limit, final long nowNanos)
+    {
+        if (limit < 1)
+        {
+            throw new IllegalArgumentException(path.name() + ": outstanding atomics must be at least 1, was " + limit);
+        }
+        if (openLoop)
+        {
+            return;
+        }
+        if (limit > atomicPsns.length)
+        {
+            // The ring never shrinks, so it always holds what is outstanding, also above a lowered limit.
+            final int[] grown = new int[BitUtil.findNextPositivePowerOfTwo(limit)];
+            for (int i = 0; i < outstandingAtomics; i++)
+            {
+                grown[i] = atomicPsns[(atomicHead + i) & atomicMask];
+            }
+            atomicPsns = grown;
+            atomicMask = grown.length - 1;
+            atomicHead = 0;
+        }
+        maxOutstandingAtomics = limit;
+        drainEssentials(nowNanos);
     }
 
     /**

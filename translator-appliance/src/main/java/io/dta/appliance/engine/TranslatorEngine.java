@@ -301,10 +301,32 @@ public final class TranslatorEngine
      */
     public int reconnect(final RegionConfig connected, final long nowNanos)
     {
+        return reconnect(connected, 0, nowNanos);
+    }
+
+    /**
+     * Re-arms the QP of a region that was connected again, as {@link #reconnect(RegionConfig, long)}, with the
+     * outstanding atomics the new connection's REP granted: the QP never has more FETCH_ADDs unanswered than that
+     * ({@link QueuePairSender#maxOutstandingAtomics(int, long)}).
+     *
+     * @param connected             the region with its new QPN, R_Key, address and starting PSN.
+     * @param maxOutstandingAtomics the new limit on unanswered FETCH_ADDs; 0 keeps the current one (regions written
+     *                              with WRITEs).
+     * @param nowNanos              engine clock.
+     * @return essential operations that will be sent again.
+     * @throws IllegalArgumentException when no QP of this engine has the region's local QPN.
+     */
+    public int reconnect(final RegionConfig connected, final int maxOutstandingAtomics, final long nowNanos)
+    {
         final QueuePairSender sender = sendersByLocalQpn.get(connected.localQpn());
         if (null == sender)
         {
             throw new IllegalArgumentException(String.format("no QP with local QPN 0x%06x", connected.localQpn()));
+        }
+        if (maxOutstandingAtomics > 0)
+        {
+            // Before the re-arm: the essential operations it sends again must already see the new limit.
+            sender.maxOutstandingAtomics(maxOutstandingAtomics, nowNanos);
         }
         final QpPath old = sender.path();
         final QpPath path = new QpPath(old.name(), old.collectorMac(), old.collectorIp(), old.udpSourcePort(),

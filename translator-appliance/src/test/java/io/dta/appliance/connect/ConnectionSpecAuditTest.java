@@ -229,58 +229,107 @@ class ConnectionSpecAuditTest
     }
 
     @Test
-    void shouldRefuseARepGrantingFewerAtomicsThanItsReqAskedForWithARej()
+    void shouldRefuseARepGrantingNoAtomicsToTheKeyIncrementRegionWithARej()
     {
-        for (final int granted : new int[] { 0, 7 })
-        {
-            final FrameCollector out = new FrameCollector();
-            final ConnectionManager manager = new ConnectionManager(config, out, 5);
-            manager.start(0);
-            final RegionConnection ki = manager.connections().get(1);
-            assertTrue(offer(manager, rep(ki.transactionId(), ki.localCommId(), 0x400, 0x1000, granted, 2)));
-            assertEquals(RegionConnection.State.FAILED, ki.state(), "granted " + granted);
-            assertTrue(ki.failure().startsWith("REP grants " + granted + " outstanding atomics (responder " +
-                "resources), keyIncrement.maxOutstandingAtomics is 8: set it to at most " + granted), ki.failure());
-            assertEquals(1, manager.counter(ConnectionCounter.INVALID_REPS));
-            assertEquals(1, manager.counter(ConnectionCounter.REJS_SENT));
-            assertEquals(0, manager.counter(ConnectionCounter.RTUS_SENT));
-
-            // The REJ: message rejected REP (1 in bits 7..6), reason 27 insufficient responder resources, the
-            // attempt's transaction ID, our communication ID as local, the collector's as remote.
-            final byte[] f = out.frames().get(2).bytes();
-            assertQp1Headers(f, 0xd00d);
-            final byte[] m = new byte[256];
-            m[0] = 1;
-            m[1] = 7;
-            m[2] = 2;
-            m[3] = 3;
-            put64(m, 8, ki.transactionId());
-            put16(m, 16, 0x0012);
-            put32(m, 24, ki.localCommId());
-            put32(m, 28, 0xC0110001L);
-            m[32] = 0x40;
-            put16(m, 34, 27);
-            assertArrayEquals(m, mad(f));
-        }
-
-        // Enough responder resources: the RTU follows.
         final FrameCollector out = new FrameCollector();
         final ConnectionManager manager = new ConnectionManager(config, out, 5);
         manager.start(0);
         final RegionConnection ki = manager.connections().get(1);
-        assertTrue(offer(manager, rep(ki.transactionId(), ki.localCommId(), 0x400, 0x1000, 8, 2)));
-        assertEquals(RegionConnection.State.RTU_SENT, ki.state());
-        final byte[] m = mad(out.frames().get(2).bytes());
-        final byte[] rtu = new byte[256];
-        rtu[0] = 1;
-        rtu[1] = 7;
-        rtu[2] = 2;
-        rtu[3] = 3;
-        put64(rtu, 8, ki.transactionId());
-        put16(rtu, 16, 0x0014);
-        put32(rtu, 24, ki.localCommId());
-        put32(rtu, 28, 0xC0110001L);
-        assertArrayEquals(rtu, m);
+        assertTrue(offer(manager, rep(ki.transactionId(), ki.localCommId(), 0x400, 0x1000, 0, 2)));
+        assertEquals(RegionConnection.State.FAILED, ki.state());
+        assertEquals("REP grants 0 outstanding atomics (responder resources), keyIncrement.maxOutstandingAtomics is " +
+            "8: set it to at most 0 (the collector accepts no atomics: give its QP responder resources)", ki.failure());
+        assertEquals(1, manager.counter(ConnectionCounter.INVALID_REPS));
+        assertEquals(1, manager.counter(ConnectionCounter.REJS_SENT));
+        assertEquals(0, manager.counter(ConnectionCounter.RTUS_SENT));
+        assertEquals(0, manager.counter(ConnectionCounter.ATOMICS_REDUCED));
+        assertEquals(0, ki.atomicsLimit());
+
+        // The REJ: message rejected REP (1 in bits 7..6), reason 27 insufficient responder resources, the
+        // attempt's transaction ID, our communication ID as local, the collector's as remote.
+        final byte[] f = out.frames().get(2).bytes();
+        assertQp1Headers(f, 0xd00d);
+        final byte[] m = new byte[256];
+        m[0] = 1;
+        m[1] = 7;
+        m[2] = 2;
+        m[3] = 3;
+        put64(m, 8, ki.transactionId());
+        put16(m, 16, 0x0012);
+        put32(m, 24, ki.localCommId());
+        put32(m, 28, 0xC0110001L);
+        m[32] = 0x40;
+        put16(m, 34, 27);
+        assertArrayEquals(m, mad(f));
+    }
+
+    @Test
+    void shouldAcceptARepGrantingFewerAtomicsAndRunTheRegionWithTheGrant()
+    {
+        // As rdma-core clamps to the peer's grant: 1..7 of the 8 asked for is accepted (RTU, no REJ), the region
+        // runs with the grant; more than asked (IBA forbids it) is clamped to what was asked.
+        final int[][] cases = { { 1, 1 }, { 4, 4 }, { 7, 7 }, { 8, 8 }, { 200, 8 } };
+        for (final int[] c : cases)
+        {
+            final int granted = c[0];
+            final String why = "granted " + granted;
+            final FrameCollector out = new FrameCollector();
+            final ConnectionManager manager = new ConnectionManager(config, out, 5);
+            manager.start(0);
+            final RegionConnection ki = manager.connections().get(1);
+            final java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            final java.io.PrintStream saved = System.err;
+            System.setErr(new java.io.PrintStream(err, true));
+            try
+            {
+                assertTrue(offer(manager, rep(ki.transactionId(), ki.localCommId(), 0x400, 0x1000, granted, 2)));
+            }
+            finally
+            {
+                System.setErr(saved);
+            }
+            assertEquals(RegionConnection.State.RTU_SENT, ki.state(), why);
+            assertEquals(c[1], ki.atomicsLimit(), why);
+            assertEquals(8, ki.atomics(), why);
+            assertEquals(0, manager.counter(ConnectionCounter.INVALID_REPS), why);
+            assertEquals(0, manager.counter(ConnectionCounter.REJS_SENT), why);
+            assertEquals(1, manager.counter(ConnectionCounter.RTUS_SENT), why);
+            final boolean reduced = c[1] < 8;
+            assertEquals(reduced ? 1 : 0, manager.counter(ConnectionCounter.ATOMICS_REDUCED), why);
+            assertEquals(reduced ? "dta: collectors[0].keyIncrement: collector grants " + granted + " outstanding " +
+                "atomics, fewer than maxOutstandingAtomics 8: using " + granted + System.lineSeparator() : "",
+                err.toString(), why);
+
+            final byte[] m = mad(out.frames().get(2).bytes());
+            final byte[] rtu = new byte[256];
+            rtu[0] = 1;
+            rtu[1] = 7;
+            rtu[2] = 2;
+            rtu[3] = 3;
+            put64(rtu, 8, ki.transactionId());
+            put16(rtu, 16, 0x0014);
+            put32(rtu, 24, ki.localCommId());
+            put32(rtu, 28, 0xC0110001L);
+            assertArrayEquals(rtu, m, why);
+
+            // The metadata SENDs of both regions: connected, and the engine's configuration carries the grant.
+            final RegionConnection kw = manager.connections().get(0);
+            assertTrue(offer(manager, rep(kw.transactionId(), kw.localCommId(), 0x401, 0x2000, 0, 2)));
+            final UnsafeBuffer payload = new UnsafeBuffer(new byte[16]);
+            payload.putLong(0, 0x00007f0000100000L, ByteOrder.LITTLE_ENDIAN);
+            payload.putInt(8, 4096, ByteOrder.LITTLE_ENDIAN);
+            assertTrue(offer(manager, frame(collector().opcode(RoceOpcode.RC_SEND_ONLY).destQp(0x123456).psn(0x1000)
+                .ackReq(true).payload(payload, 0, 16))));
+            assertTrue(offer(manager, frame(collector().opcode(RoceOpcode.RC_SEND_ONLY).destQp(0x539).psn(0x2000)
+                .ackReq(true).payload(payload, 0, 16))));
+            assertTrue(manager.allConnected(), why);
+            final ApplianceConfig connected = manager.connectedConfig();
+            assertEquals(c[1], connected.collectors().get(0).keyIncrement().maxOutstandingAtomics(), why);
+            assertEquals(0x400, connected.collectors().get(0).keyIncrement().region().qpn(), why);
+            assertEquals(0x401, connected.collectors().get(0).keyWrite().region().qpn(), why);
+            assertEquals(reduced, manager.summary().endsWith("ACKs sent; fewer atomics granted: " +
+                "collectors[0].keyIncrement " + granted + " of 8)"), why + ": " + manager.summary());
+        }
     }
 
     @Test

@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PrimitiveTranslationTest
@@ -82,6 +83,59 @@ class PrimitiveTranslationTest
         assertEquals(12, frames.get(3).addend());
         assertEquals(1, h.count(EngineCounter.DROP_ATOMIC_QUEUE_FULL));
         assertEquals(1, h.count(EngineCounter.OPERATIONS_DROPPED_ATOMIC_QUEUE_FULL), "N = 1: one operation");
+    }
+
+    @Test
+    void shouldLowerTheAtomicLimitWhileMoreAreOutstandingAndRaiseItPastTheRingItWasBuiltFor()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg()); // maxAtomics 4, queue 8
+        final QueuePairSender ki = h.sender(KI_QPN);
+        for (int i = 0; i < 12; i++)
+        {
+            h.feed(report(DtaOpcode.KEY_INCREMENT, keyIncrement(1, i, i + 1)));
+        }
+        assertEquals(4, h.settle().size());
+        assertEquals(4, ki.outstandingAtomics());
+
+        // A new grant of 2 with 4 outstanding: they drain, nothing new goes out until fewer than 2 are unanswered.
+        ki.maxOutstandingAtomics(2, h.now);
+        assertEquals(2, ki.maxOutstandingAtomics());
+        assertEquals(0, h.settle().size());
+        h.feed(atomicAck(KI_QPN, 0x100));
+        assertEquals(0, h.settle().size(), "3 outstanding, limit 2");
+        h.feed(atomicAck(KI_QPN, 0x101));
+        assertEquals(0, h.settle().size(), "2 outstanding, limit 2");
+        h.feed(atomicAck(KI_QPN, 0x102));
+        List<Request> frames = h.settle();
+        assertEquals(1, frames.size());
+        assertEquals(5, frames.get(0).addend());
+        assertEquals(0x104, frames.get(0).psn());
+        assertEquals(2, ki.outstandingAtomics());
+        assertEquals(0, h.count(EngineCounter.DROP_ATOMIC_QUEUE_FULL), "the waiting ones are kept");
+
+        // Raised to 6, past the 4-entry ring: the waiting ones go at once, and the grown ring keeps the order.
+        ki.maxOutstandingAtomics(6, h.now);
+        frames = h.settle();
+        assertEquals(4, frames.size());
+        for (int i = 0; i < 4; i++)
+        {
+            assertEquals(6 + i, frames.get(i).addend());
+            assertEquals(0x105 + i, frames.get(i).psn());
+        }
+        assertEquals(6, ki.outstandingAtomics());
+        h.feed(atomicAck(KI_QPN, 0x103));
+        frames = h.settle();
+        assertEquals(1, frames.size(), "0x103 answered: one credit");
+        assertEquals(10, frames.get(0).addend());
+        assertEquals(6, ki.outstandingAtomics());
+        h.feed(atomicAck(KI_QPN, 0x107));
+        frames = h.settle();
+        assertEquals(2, frames.size(), "the last two waiting");
+        assertEquals(List.of(0x10a, 0x10b), frames.stream().map(Request::psn).toList());
+        assertEquals(4, ki.outstandingAtomics(), "0x108 to 0x10b");
+        h.feed(atomicAck(KI_QPN, 0x10b));
+        assertEquals(0, ki.outstandingAtomics());
+        assertThrows(IllegalArgumentException.class, () -> ki.maxOutstandingAtomics(0, h.now));
     }
 
     // ------------------------------------------------------------------ Append

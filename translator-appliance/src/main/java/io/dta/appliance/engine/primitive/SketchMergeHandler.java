@@ -380,9 +380,14 @@ public final class SketchMergeHandler
             else
             {
                 // The switch is answering: NACK again only if it stops short of the gap's end for a whole interval.
-                // A later due time keeps the cached earliest one a lower bound.
+                // After backed-off retries that can be sooner than the retry was due, so the earliest may move.
                 retriesSent[progress] = 0;
-                retryDueNanos[progress] = nowNanos + retryNanos;
+                final long due = nowNanos + retryNanos;
+                retryDueNanos[progress] = due;
+                if (due - nextRetryNanos < 0)
+                {
+                    nextRetryNanos = due;
+                }
             }
         }
         final int[] contributed = contributions[area];

@@ -11,6 +11,12 @@ Given a seed, writes into an output directory:
                   with scapy through dta_model.py) and sketch NACKs to the switches,
   summary.json    counters the Java side compares with the engine's.
 
+NACK retries (docs/sketch.md): a gap NACK arms a timer per (epoch, switch); if no column of the switch arrives for
+nackRetryMicros the NACK is sent again for the switch's next expected column, the interval doubling per retry, up
+to nackRetries times, then the gap is given up. Progress restarts the interval and the count; the gap filling (the
+switch's next column passing every column seen from it) or the epoch closing ends the retries. The simulated
+switches rewind on their own schedule, so some retries go out before the rewind arrives.
+
 The model keeps the collector memory the WRITEs produce and checks, for every epoch still in memory, that the
 cells equal the element-wise sum (Count-Min saturating at 2^32-1, Count sketch saturating at the int32 bounds) or
 max (HyperLogLog) of what the switches contributed, and that complete epochs hold every switch's whole sketch.
@@ -45,13 +51,25 @@ class Area:
         self.armed = [True] * switches
         self.nack_t = [0] * switches
         self.written = 0
+        # NACK retries: one past the highest column seen per switch, armed, retries sent, next due time
+        self.seen_end = [0] * switches
+        self.retry_armed = [False] * switches
+        self.retries = [0] * switches
+        self.due = [0] * switches
 
 
 class SketchModel:
-    def __init__(self, collector_ip, sid, kind, rows, cols, switches, batch, epochs, timeout_us, qp, counts, memory):
+    def __init__(self, collector_ip, sid, kind, rows, cols, switches, batch, epochs, timeout_us, retry_us, retries,
+                 qp, counts, memory, switch_ip):
         self.collector_ip, self.sid, self.kind = collector_ip, sid, kind
         self.rows, self.cols, self.switches, self.batch, self.epochs = rows, cols, switches, batch, epochs
         self.timeout_ns, self.qp, self.counts, self.memory = timeout_us * 1000, qp, counts, memory
+        # retry_us None: the key is left out of the configuration and defaults to epochTimeoutMicros / 32
+        self.retry_us = retry_us
+        self.retry_ns = (retry_us if retry_us is not None else max(1, timeout_us // 32)) * 1000
+        self.max_retries = retries
+        self.switch_ip = switch_ip
+        self.nacks = []
         self.area_bytes = 64 + rows * cols * 4
         self.areas = [None] * epochs
 
@@ -96,6 +114,7 @@ class SketchModel:
             self.run(a, ar.written, n, now)
             ar.written += n
         ar.state = 2 if why == "completed" else 3
+        ar.retry_armed = [False] * self.switches
         self.counts[why] += 1
         self.header(a, now)
 
@@ -135,14 +154,22 @@ class SketchModel:
         if col < ar.next[sw]:
             return "duplicate"
         if col > ar.next[sw]:
+            ar.seen_end[sw] = max(ar.seen_end[sw], col + 1)
             if ar.armed[sw] or now - ar.nack_t[sw] >= NACK_REARM_NS:
                 ar.armed[sw] = False
                 ar.nack_t[sw] = now
+                if self.max_retries > 0:
+                    ar.retry_armed[sw], ar.retries[sw], ar.due[sw] = True, 0, now + self.retry_ns
                 return ("nack", ar.next[sw])
             return "gap"
         self.merge(ar, col, values)
         ar.next[sw] += 1
         ar.armed[sw] = True
+        if ar.retry_armed[sw]:
+            if ar.next[sw] >= ar.seen_end[sw]:
+                ar.retry_armed[sw] = False
+            else:
+                ar.retries[sw], ar.due[sw] = 0, now + self.retry_ns
         completed = min(ar.next)
         while completed - ar.written >= self.batch:
             self.run(a, ar.written, self.batch, now)
@@ -156,6 +183,24 @@ class SketchModel:
                and now - self.areas[a].opened >= self.timeout_ns]
         for a in sorted(due, key=lambda x: self.areas[x].epoch):
             self.close(a, "timedOut", now)
+        for a in range(self.epochs):
+            ar = self.areas[a]
+            if ar is None or ar.state != 1:
+                continue
+            for sw in range(self.switches):
+                if not ar.retry_armed[sw] or now < ar.due[sw]:
+                    continue
+                if ar.retries[sw] >= self.max_retries:
+                    ar.retry_armed[sw] = False
+                    self.counts["gapsAbandoned"] += 1
+                    continue
+                self.nacks.append((now, nack_frame(self.switch_ip(self, sw), self.sid, sw, ar.epoch, ar.next[sw])))
+                self.counts["nacks"] += 1
+                self.counts["nackRetries"] += 1
+                ar.armed[sw] = False
+                ar.nack_t[sw] = now
+                ar.retries[sw] += 1
+                ar.due[sw] = now + (self.retry_ns << ar.retries[sw])
 
     def flush(self, now):
         for a in sorted((a for a in range(self.epochs) if self.areas[a] is not None and self.areas[a].state == 1),
@@ -217,23 +262,30 @@ def main():
     col_b = {"mac": "02:00:0a:00:00:34", "ip": "10.0.0.52"}
     counts = {k: 0 for k in ("reports", "merged", "badRows", "badSwitch", "badColumn", "staleEpoch", "epochClosed",
                              "duplicate", "gap", "nacks", "noRoute", "columnWrites", "opened", "completed",
-                             "timedOut", "superseded", "flushed", "saturated")}
-    # (collector, id, type, rows, columns, switches, batchColumns, epochs, epochTimeoutMicros, localQpn, start PSN)
+                             "timedOut", "superseded", "flushed", "saturated", "nackRetries",
+                             "gapsAbandoned")}
+    # (collector, id, type, rows, columns, switches, batchColumns, epochs, epochTimeoutMicros, nackRetryMicros
+    #  (None: default), nackRetries, localQpn, start PSN)
     specs = [
-        (col_a, 1, "count-min", 3, 16, 3, 4, 2, 2000, 0x541, 0xFFFFF0),
-        (col_a, 2, "count-sketch", 2, 8, 2, 2, 3, 1500, 0x542, 0),
-        (col_a, 3, "hyperloglog", 1, 32, 4, 8, 2, 3000, 0x543, 0xFFFFFE),
-        (col_b, 1, "count-min", 1, 4, 1, 4, 1, 800, 0x544, 0x10),
+        (col_a, 1, "count-min", 3, 16, 3, 4, 2, 2000, 20, 3, 0x541, 0xFFFFF0),
+        (col_a, 2, "count-sketch", 2, 8, 2, 2, 3, 1500, None, 4, 0x542, 0),
+        (col_a, 3, "hyperloglog", 1, 32, 4, 8, 2, 3000, 5, 0, 0x543, 0xFFFFFE),
+        (col_b, 1, "count-min", 1, 4, 1, 4, 1, 800, 4, 2, 0x544, 0x10),
     ]
     sketches, memories = [], []
-    for i, (col, sid, kind, rows, cols, switches, batch, epochs, timeout, lqpn, psn) in enumerate(specs):
+
+    def switch_ip(sk, sw):
+        return "10.2.%d.%d" % (sketches.index(sk), sw + 1)
+
+    for i, (col, sid, kind, rows, cols, switches, batch, epochs, timeout, retry, retries, lqpn, psn) in \
+            enumerate(specs):
         length = epochs * (64 + rows * cols * 4)
         qp = m.Qp("%s/sketch%d" % (col["ip"], sid), col, lqpn, 0x470 + i, 0x3300 + i, 0x7F0000800000 + i * 0x10000,
                   length, psn)
         memory = bytearray(length)
         memories.append(memory)
-        sketches.append(SketchModel(col["ip"], sid, kind, rows, cols, switches, batch, epochs, timeout, qp, counts,
-                                    memory))
+        sketches.append(SketchModel(col["ip"], sid, kind, rows, cols, switches, batch, epochs, timeout, retry,
+                                    retries, qp, counts, memory, switch_ip))
     senders = [sk.qp for sk in sketches]
     by_route = {(sk.collector_ip, sk.sid): sk for sk in sketches}
 
@@ -267,9 +319,6 @@ def main():
             nacks.append((now, nack_frame(switch_ip, sid, sw, epoch, outcome[1])))
         else:
             counts[outcome] += 1
-
-    def switch_ip(sk, sw):
-        return "10.2.%d.%d" % (sketches.index(sk), sw + 1)
 
     # Per sketch: the epochs to run (mostly consecutive, sometimes a jump by the ring size over an open epoch).
     plans = {}
@@ -380,7 +429,8 @@ def main():
 
     os.makedirs(a.out, exist_ok=True)
     m.write_pcap(os.path.join(a.out, "reports.pcap"), reports)
-    expected = sorted([f for qp in senders for f in qp.out] + nacks, key=lambda f: f[0])
+    expected = sorted([f for qp in senders for f in qp.out] + nacks + [f for sk in sketches for f in sk.nacks],
+                      key=lambda f: f[0])
     m.write_pcap(os.path.join(a.out, "expected.pcap"), expected)
     for sk, memory in zip(sketches, memories):
         with open(os.path.join(a.out, "memory-%s-%d.bin" % (sk.collector_ip, sk.sid)), "wb") as f:
@@ -397,9 +447,10 @@ def config_yaml(sketches):
     def sketch_lines(col_ip):
         return "".join(
             "      - {id: %d, type: %s, rows: %d, columns: %d, switches: %d, batchColumns: %d, epochs: %d, "
-            "epochTimeoutMicros: %d, localQpn: 0x%x, qpn: 0x%x, rkey: 0x%x, address: 0x%x, length: %d, "
-            "startPsn: 0x%x}\n"
+            "epochTimeoutMicros: %d, %snackRetries: %d, localQpn: 0x%x, qpn: 0x%x, rkey: 0x%x, address: 0x%x, "
+            "length: %d, startPsn: 0x%x}\n"
             % (sk.sid, sk.kind, sk.rows, sk.cols, sk.switches, sk.batch, sk.epochs, sk.timeout_ns // 1000,
+               "" if sk.retry_us is None else "nackRetryMicros: %d, " % sk.retry_us, sk.max_retries,
                sk.qp.local_qpn, sk.qp.qpn, sk.qp.rkey, sk.qp.base, sk.qp.length, sk.qp.start_psn)
             for sk in sketches if sk.collector_ip == col_ip)
     return f"""# generated by sketch_model.py

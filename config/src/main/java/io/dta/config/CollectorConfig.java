@@ -66,7 +66,8 @@ public record CollectorConfig(
         for (final SketchConfig k : sketches)
         {
             newSketches.add(new SketchConfig(k.id(), k.type(), k.rows(), k.columns(), k.switches(),
-                k.batchColumns(), k.epochs(), k.epochTimeoutMicros(), mapper.apply(k.region())));
+                k.batchColumns(), k.epochs(), k.epochTimeoutMicros(), k.nackRetryMicros(), k.nackRetries(),
+                mapper.apply(k.region())));
         }
         return new CollectorConfig(
             name, mac, ip, pathMtu, newKeyWrite, newKeyIncrement, newPostcards, newLists, newSketches);

@@ -420,6 +420,19 @@ final class ConfigMapper
         final int epochs = (int)s.integer("epochs", 1, SketchConfig.MAX_EPOCHS, SketchConfig.DEFAULT_EPOCHS);
         final long epochTimeout = s.integer(
             "epochTimeoutMicros", 1, MAX_MICROS, SketchConfig.DEFAULT_EPOCH_TIMEOUT_MICROS);
+        final boolean timeoutOk = !hasProblem(s.pathOf("epochTimeoutMicros"));
+        final long nackRetry = s.integer("nackRetryMicros", 1, MAX_MICROS,
+            SketchConfig.defaultNackRetryMicros(timeoutOk ? epochTimeout : SketchConfig.DEFAULT_EPOCH_TIMEOUT_MICROS));
+        if (timeoutOk && s.present("nackRetryMicros") && !hasProblem(s.pathOf("nackRetryMicros")) &&
+            nackRetry >= epochTimeout)
+        {
+            // The first retry would come after the epoch closed: a setting that silently does nothing. The default
+            // is always below (it is only not for a 1 us timeout, where retries cannot help anyway).
+            problem(s.pathOf("nackRetryMicros"), nackRetry + " is not below epochTimeoutMicros " + epochTimeout +
+                "; a retry that late would find the epoch closed");
+        }
+        final int nackRetries = (int)s.integer(
+            "nackRetries", 0, SketchConfig.MAX_NACK_RETRIES, SketchConfig.DEFAULT_NACK_RETRIES);
         final RegionConfig region = region(s);
         s.finish();
 
@@ -443,7 +456,7 @@ final class ConfigMapper
             }
         }
         return new SketchConfig(
-            id, type, rows, columns, switches, batchColumns, epochs, epochTimeout, region);
+            id, type, rows, columns, switches, batchColumns, epochs, epochTimeout, nackRetry, nackRetries, region);
     }
 
     private RegionConfig region(final Section s)

@@ -15,6 +15,11 @@ package io.dta.config;
  * @param epochs             epoch areas in the ring, 1..{@link #MAX_EPOCHS}, default 2.
  * @param epochTimeoutMicros an epoch still incomplete after this long is closed with what it has, default
  *                           1000000.
+ * @param nackRetryMicros    a switch whose column gap is still open this long after its NACK is NACKed again (the
+ *                           NACK or the switch's resent columns may have been lost), the interval doubling with each
+ *                           retry; 1..epochTimeoutMicros - 1, default {@link #defaultNackRetryMicros(long)}.
+ * @param nackRetries        timer re-sends of a NACK before the gap is given up, 0..{@link #MAX_NACK_RETRIES}
+ *                           (0: no timer re-sends), default {@link #DEFAULT_NACK_RETRIES}.
  * @param region             the region and its QP.
  */
 public record SketchConfig(
@@ -26,6 +31,8 @@ public record SketchConfig(
     int batchColumns,
     int epochs,
     long epochTimeoutMicros,
+    long nackRetryMicros,
+    int nackRetries,
     RegionConfig region)
 {
     /**
@@ -83,6 +90,64 @@ public record SketchConfig(
      * Default epoch timeout.
      */
     public static final long DEFAULT_EPOCH_TIMEOUT_MICROS = 1_000_000;
+
+    /**
+     * Default timer re-sends of a sketch NACK: with the default interval the fourth goes out at 15/32 of the epoch
+     * timeout after the NACK, and the gap is given up at 31/32.
+     */
+    public static final int DEFAULT_NACK_RETRIES = 4;
+
+    /**
+     * Most timer re-sends of a sketch NACK (the interval doubles with each; 2^16 intervals outlast any epoch).
+     */
+    public static final int MAX_NACK_RETRIES = 16;
+
+    /**
+     * The epoch timeout divided by this is the default NACK retry interval.
+     */
+    public static final int DEFAULT_NACK_RETRY_DIVISOR = 32;
+
+    /**
+     * A sketch with the other settings' defaults for the NACK retries ({@link #defaultNackRetryMicros(long)},
+     * {@link #DEFAULT_NACK_RETRIES}).
+     *
+     * @param id                 see the record.
+     * @param type               see the record.
+     * @param rows               see the record.
+     * @param columns            see the record.
+     * @param switches           see the record.
+     * @param batchColumns       see the record.
+     * @param epochs             see the record.
+     * @param epochTimeoutMicros see the record.
+     * @param region             see the record.
+     */
+    public SketchConfig(
+        final long id,
+        final SketchType type,
+        final int rows,
+        final int columns,
+        final int switches,
+        final int batchColumns,
+        final int epochs,
+        final long epochTimeoutMicros,
+        final RegionConfig region)
+    {
+        this(id, type, rows, columns, switches, batchColumns, epochs, epochTimeoutMicros,
+            defaultNackRetryMicros(epochTimeoutMicros), DEFAULT_NACK_RETRIES, region);
+    }
+
+    /**
+     * Default NACK retry interval for an epoch timeout: {@code max(1, epochTimeoutMicros / 32)}, so that the
+     * default {@link #DEFAULT_NACK_RETRIES} doubling retries (at 1, 3, 7 and 15 intervals after the NACK, given up
+     * at 31) all fall within the epoch timeout.
+     *
+     * @param epochTimeoutMicros the sketch's epoch timeout.
+     * @return microseconds.
+     */
+    public static long defaultNackRetryMicros(final long epochTimeoutMicros)
+    {
+        return Math.max(1, epochTimeoutMicros / DEFAULT_NACK_RETRY_DIVISOR);
+    }
 
     /**
      * Bytes of one epoch area.

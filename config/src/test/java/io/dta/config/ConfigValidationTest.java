@@ -188,7 +188,16 @@ class ConfigValidationTest
                 "collectors[0].sketches[0].batchColumns: 8 columns x 64 rows x 4 = 2048 bytes per WRITE, more " +
                 "than the collector's pathMtu 1024"),
             Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "switches", 0,
-                "collectors[0].sketches[0].switches: 0 is out of range 1..256"));
+                "collectors[0].sketches[0].switches: 0 is out of range 1..256"),
+            Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "nackRetryMicros", 0,
+                "collectors[0].sketches[0].nackRetryMicros: 0 is out of range 1..3600000000"),
+            Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "nackRetryMicros", 1_000_000,
+                "collectors[0].sketches[0].nackRetryMicros: 1000000 is not below epochTimeoutMicros 1000000; a " +
+                "retry that late would find the epoch closed"),
+            Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "nackRetries", 17,
+                "collectors[0].sketches[0].nackRetries: 17 is out of range 0..16"),
+            Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "nackRetries", -1,
+                "collectors[0].sketches[0].nackRetries: -1 is out of range 0..16"));
     }
 
     @ParameterizedTest(name = "{1} = {2}")
@@ -217,6 +226,24 @@ class ConfigValidationTest
             ConfigFormat.JSON);
         ConfigLoader.load(exampleWith("collectors[0].sketches[0]",
             ConfigTestSupport.sketch("count-sketch", 4, 1024, 32896)), ConfigFormat.JSON);
+    }
+
+    @Test
+    void shouldDeriveTheNackRetryIntervalFromTheEpochTimeoutUnlessGiven()
+    {
+        final Map<String, Object> sketch = ConfigTestSupport.sketch("count-min", 2, 8, 4096);
+        sketch.put("epochTimeoutMicros", 64_000);
+        final SketchConfig derived = ConfigLoader.load(exampleWith("collectors[0].sketches[0]", sketch),
+            ConfigFormat.JSON).collectors().get(0).sketches().get(0);
+        assertEquals(2_000, derived.nackRetryMicros(), "a 32nd of the epoch timeout");
+        assertEquals(4, derived.nackRetries());
+
+        sketch.put("nackRetryMicros", 63_999);
+        sketch.put("nackRetries", 0);
+        final SketchConfig given = ConfigLoader.load(exampleWith("collectors[0].sketches[0]", sketch),
+            ConfigFormat.JSON).collectors().get(0).sketches().get(0);
+        assertEquals(63_999, given.nackRetryMicros());
+        assertEquals(0, given.nackRetries(), "0 turns the timer re-sends off");
     }
 
     @Test

@@ -432,7 +432,7 @@ public final class EngineBench
         final List<SketchConfig> sketches = new ArrayList<>(c.sketches());
         final SketchConfig s = sketches.get(0);
         sketches.set(0, new SketchConfig(s.id(), s.type(), s.rows(), s.columns(), switches, s.batchColumns(),
-            s.epochs(), s.epochTimeoutMicros(), s.region()));
+            s.epochs(), s.epochTimeoutMicros(), s.nackRetryMicros(), s.nackRetries(), s.region()));
         out.set(0, new CollectorConfig(c.name(), c.mac(), c.ip(), c.pathMtu(), c.keyWrite(), c.keyIncrement(),
             c.postcards(), c.lists(), sketches));
         return out;

@@ -92,8 +92,19 @@ public enum EngineCounter
      * to the int32 bounds.
      */
     SKETCH_CELLS_SATURATED("sketch cells saturated"),
-    /** NACKs sent to switches for a sketch column gap. */
+    /** NACKs sent to switches for a sketch column gap, the timer's re-sends ({@link #SKETCH_NACK_RETRIES}) too. */
     SKETCH_NACKS_OUT("sketch NACKs out"),
+    /**
+     * Sketch NACKs re-sent by the timer: a switch's column gap was still open {@code nackRetryMicros} (doubling with
+     * each retry) after its last NACK, with no column from it since (the NACK or its resent columns were lost).
+     * Also counted in {@link #SKETCH_NACKS_OUT}.
+     */
+    SKETCH_NACK_RETRIES("sketch NACKs re-sent by the retry timer"),
+    /**
+     * Sketch column gaps given up: {@code nackRetries} timer re-sends went unanswered, so the switch is not asked
+     * again; its epoch closes incomplete without the missing columns unless the switch resumes by itself.
+     */
+    SKETCH_NACK_GAPS_ABANDONED("sketch column gaps given up after the NACK retries"),
     /** RDMA WRITEs of merged sketch columns (runs of up to batchColumns columns). */
     SKETCH_COLUMN_WRITES("sketch column-run WRITEs"),
     /** Sketch epochs opened (each one an epoch-header WRITE with state open). */

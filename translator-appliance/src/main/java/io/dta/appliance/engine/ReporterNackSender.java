@@ -1,5 +1,6 @@
 package io.dta.appliance.engine;
 
+import io.dta.appliance.engine.primitive.SketchNackSink;
 import io.dta.codec.DtaNackFlyweight;
 import io.dta.codec.DtaOpcode;
 import io.dta.codec.EthernetFlyweight;
@@ -17,8 +18,10 @@ import org.agrona.MutableDirectBuffer;
  * <p>
  * Both NACK kinds carry the report's VLAN tags (TPIDs and TCIs, outer first, as received), so the answer goes back
  * on the reporter's VLAN even when the reporter sits behind a trunk port; an untagged report gets an untagged NACK.
+ * A sketch NACK can also be addressed from what a {@link io.dta.appliance.engine.primitive.SketchMergeHandler} kept
+ * of the report (its retry timer): the frame is the same.
  */
-final class ReporterNackSender
+final class ReporterNackSender implements SketchNackSink
 {
     private static final int NACK_FRAME_MIN = 60;
     // Offsets from the IPv4 header: the Ethernet header before it is 14 bytes plus 4 per VLAN tag of the report.
@@ -65,7 +68,7 @@ final class ReporterNackSender
         }
         final MutableDirectBuffer out = sink.buffer();
         out.setMemory(offset, length, (byte)0);
-        putEthernet(out, offset, report);
+        putEthernet(out, offset, report.ethernet().srcMac(), report.vlanTagCount(), vlanTags(report));
         final int ip = offset + ipOffset;
         ipv4.wrap(out, ip)
             .versionAndIhl(5)
@@ -95,19 +98,33 @@ final class ReporterNackSender
         final FrameDecoder report, final int sketchId, final int switchId, final long epoch, final int column,
         final long nowNanos)
     {
-        final int ipOffset = ethernetLength(report);
+        sendSketchNack(report.ethernet().srcMac(), report.ipv4().src(), report.vlanTagCount(), vlanTags(report),
+            sketchId, switchId, epoch, column, nowNanos);
+    }
+
+    /**
+     * {@inheritDoc}
+     * <p>
+     * The frame {@link #sendSketch} builds from a report, built from the report's source MAC, source IP and VLAN
+     * tags.
+     */
+    public boolean sendSketchNack(
+        final long mac, final int ip, final int vlanTagCount, final long vlanTags, final int sketchId,
+        final int switchId, final long epoch, final int column, final long nowNanos)
+    {
+        final int ipOffset = EthernetFlyweight.HEADER_LENGTH + EthernetFlyweight.VLAN_TAG_LENGTH * vlanTagCount;
         final int length = frameLength(ipOffset + Ipv4Flyweight.MIN_HEADER_LENGTH + SKETCH_UDP_LENGTH);
         final int offset = sink.claim(length);
         if (offset < 0)
         {
             counters.increment(EngineCounter.DROP_TX_FULL);
-            return;
+            return false;
         }
         final MutableDirectBuffer out = sink.buffer();
         out.setMemory(offset, length, (byte)0);
-        putEthernet(out, offset, report);
-        final int ip = offset + ipOffset;
-        ipv4.wrap(out, ip)
+        putEthernet(out, offset, mac, vlanTagCount, vlanTags);
+        final int ipHeader = offset + ipOffset;
+        ipv4.wrap(out, ipHeader)
             .versionAndIhl(5)
             .tos(0)
             .totalLength(Ipv4Flyweight.MIN_HEADER_LENGTH + SKETCH_UDP_LENGTH)
@@ -117,15 +134,32 @@ final class ReporterNackSender
             .protocol(Ipv4Flyweight.PROTOCOL_UDP)
             .headerChecksum(0)
             .src(sourceIp)
-            .dst(report.ipv4().src())
+            .dst(ip)
             .updateChecksum();
-        udp.wrap(out, ip + UDP_OFFSET).srcPort(reportPort).dstPort(nackPort).length(SKETCH_UDP_LENGTH).checksum(0);
-        out.putByte(ip + NACK_OFFSET, (byte)DtaOpcode.SKETCH_MERGE);
-        out.putByte(ip + NACK_OFFSET + 2, (byte)DtaNackFlyweight.NACK_FLAG);
-        sketchNack.wrap(out, ip + NACK_OFFSET + SKETCH_BASE_LENGTH).sketchId(sketchId).switchId(switchId)
+        udp.wrap(out, ipHeader + UDP_OFFSET).srcPort(reportPort).dstPort(nackPort).length(SKETCH_UDP_LENGTH)
+            .checksum(0);
+        out.putByte(ipHeader + NACK_OFFSET, (byte)DtaOpcode.SKETCH_MERGE);
+        out.putByte(ipHeader + NACK_OFFSET + 2, (byte)DtaNackFlyweight.NACK_FLAG);
+        sketchNack.wrap(out, ipHeader + NACK_OFFSET + SKETCH_BASE_LENGTH).sketchId(sketchId).switchId(switchId)
             .epoch(epoch).column(column).reserved(0);
         sink.commit(offset, length, nowNanos);
         counters.increment(EngineCounter.SKETCH_NACKS_OUT);
+        return true;
+    }
+
+    /**
+     * The report's VLAN tags as received (TPID and whole TCI, outer first), packed as {@link SketchNackSink}
+     * describes.
+     */
+    static long vlanTags(final FrameDecoder report)
+    {
+        final EthernetFlyweight received = report.ethernet();
+        long tags = 0;
+        for (int i = 0, n = report.vlanTagCount(); i < n; i++)
+        {
+            tags |= SketchNackSink.packVlanTag(i, received.vlanTpid(i), received.vlanTci(i));
+        }
+        return tags;
     }
 
     private static int ethernetLength(final FrameDecoder report)
@@ -147,15 +181,14 @@ final class ReporterNackSender
      * TCI, so PCP and DEI come back too), then IPv4. Expects the frame zeroed, as the tag count of the flyweight
      * is read back from the bytes written.
      */
-    private void putEthernet(final MutableDirectBuffer out, final int offset, final FrameDecoder report)
+    private void putEthernet(
+        final MutableDirectBuffer out, final int offset, final long dstMac, final int vlanTagCount, final long vlanTags)
     {
-        final EthernetFlyweight received = report.ethernet();
-        ethernet.wrap(out, offset).dstMac(received.srcMac()).srcMac(sourceMac);
-        final int tags = report.vlanTagCount();
-        for (int i = 0; i < tags; i++)
+        ethernet.wrap(out, offset).dstMac(dstMac).srcMac(sourceMac);
+        for (int i = 0; i < vlanTagCount; i++)
         {
-            final int tci = received.vlanTci(i);
-            ethernet.vlanTag(i, received.vlanTpid(i), tci >>> 13, (tci & 0x1000) != 0, tci & 0x0FFF);
+            final int tci = SketchNackSink.vlanTci(vlanTags, i);
+            ethernet.vlanTag(i, SketchNackSink.vlanTpid(vlanTags, i), tci >>> 13, (tci & 0x1000) != 0, tci & 0x0FFF);
         }
         ethernet.innerEtherType(EthernetFlyweight.ETHER_TYPE_IPV4);
     }

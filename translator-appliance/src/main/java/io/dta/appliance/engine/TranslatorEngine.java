@@ -191,7 +191,7 @@ public final class TranslatorEngine
                 final RegionConfig r = sketch.region();
                 final QueuePairSender s = sender(config, collector, r, "sketch" + sketch.id(), 16, 1, sink, hold,
                     SketchMergeHandler.maxPayload(sketch));
-                final SketchMergeHandler handler = new SketchMergeHandler(sketch, s, counters);
+                final SketchMergeHandler handler = new SketchMergeHandler(sketch, s, counters, nackSender);
                 routes.sketches.put((int)sketch.id(), handler);
                 allSketches.add(handler);
                 allSenders.add(s);
@@ -544,8 +544,14 @@ public final class TranslatorEngine
         final int outcome = handler.onColumn(column, nowNanos);
         if (SketchMergeHandler.NACK == outcome)
         {
-            nackSender.sendSketch(decoder, column.sketchId(), column.switchId(), column.epoch(), handler.nackColumn(),
-                nowNanos);
+            // The handler keeps the addressing to NACK the switch again from its timer if the gap stays open.
+            final long mac = decoder.ethernet().srcMac();
+            final int ip = decoder.ipv4().src();
+            final int tagCount = decoder.vlanTagCount();
+            final long tags = ReporterNackSender.vlanTags(decoder);
+            nackSender.sendSketchNack(mac, ip, tagCount, tags, column.sketchId(), column.switchId(), column.epoch(),
+                handler.nackColumn(), nowNanos);
+            handler.armNackRetry(mac, ip, tagCount, tags, nowNanos);
         }
         return SketchMergeHandler.MERGED == outcome;
     }
@@ -599,8 +605,8 @@ public final class TranslatorEngine
     }
 
     /**
-     * Runs the timers: idle Append batches, idle postcards, sketch epoch timeouts, held frames, ACK timeouts and
-     * grace ends. Cheap when
+     * Runs the timers: idle Append batches, idle postcards, sketch epoch timeouts and NACK retries, held frames, ACK
+     * timeouts and grace ends. Cheap when
      * called often: it does nothing until the clock moved by {@link #TIMER_GRANULARITY_NANOS}.
      *
      * @param nowNanos engine clock.

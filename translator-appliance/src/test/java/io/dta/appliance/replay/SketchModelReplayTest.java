@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * open epoch's area, malformed and stale columns, counters near the saturation bounds) and computes every frame
  * an open-loop replay must emit: the WRITEs of each sketch QP and the NACKs to each switch, byte for byte and in
  * order, plus the counters. The model also checks that the collector memory those WRITEs build holds the
- * element-wise merge of what the switches contributed.
+ * element-wise merge of what the switches contributed. The model also times the NACK retries (re-sent NACKs and
+ * given-up gaps), so their frames and counters are compared too.
  */
 class SketchModelReplayTest
 {
@@ -85,6 +86,8 @@ class SketchModelReplayTest
             Map.entry("duplicate", EngineCounter.DROP_SKETCH_DUPLICATE),
             Map.entry("gap", EngineCounter.DROP_SKETCH_GAP),
             Map.entry("nacks", EngineCounter.SKETCH_NACKS_OUT),
+            Map.entry("nackRetries", EngineCounter.SKETCH_NACK_RETRIES),
+            Map.entry("gapsAbandoned", EngineCounter.SKETCH_NACK_GAPS_ABANDONED),
             Map.entry("noRoute", EngineCounter.DROP_NO_ROUTE),
             Map.entry("columnWrites", EngineCounter.SKETCH_COLUMN_WRITES),
             Map.entry("opened", EngineCounter.SKETCH_EPOCHS_OPENED),

@@ -31,6 +31,14 @@ import java.util.Arrays;
  * Report accounting: a column-run WRITE carries the column reports merged into its columns (each merged report
  * falls in exactly one run of its epoch), so a run the QP drops (essential ring full) counts them as dropped
  * reports; headers carry none.
+ * <p>
+ * NACK retries: a NACK or the columns it asks for may be lost, and a switch that had already sent its last column
+ * would then never be asked again. So after a {@link #NACK} outcome the engine hands the report's addressing to
+ * {@link #armNackRetry}, kept per (epoch area, switch) in preallocated arrays, and {@link #poll} NACKs the switch
+ * again from its next expected column when the gap is still open {@code nackRetryMicros} later, doubling the
+ * interval with each retry, up to {@code nackRetries} times; then the gap is given up. A column that makes progress
+ * restarts the interval and the count (the switch is answering), the gap being filled (the switch's next expected
+ * column passed every column seen from it) or the epoch closing ends the retries.
  */
 public final class SketchMergeHandler
 {
@@ -102,15 +110,48 @@ public final class SketchMergeHandler
     private long nextDeadlineNanos;
     private int nackColumn;
 
+    // NACK retries, per (area, switch) like nextColumn: one past the highest column seen from the switch (the gap
+    // is open while nextColumn is below it), whether a retry is armed, retries sent, when the next one is due, and
+    // the addressing of the report that was NACKed.
+    private final long retryNanos;
+    private final int maxRetries;
+    private final SketchNackSink nackSink;
+    private final int[] seenEnd;
+    private final boolean[] retryArmed;
+    private final int[] retriesSent;
+    private final long[] retryDueNanos;
+    private final long[] replyMac;
+    private final int[] replyIp;
+    private final int[] replyTagCount;
+    private final long[] replyTags;
+    private int armedRetries;
+    private long nextRetryNanos;
+    private int nackSlot = -1;
+
     private final UnsafeBuffer run;
     private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(SketchConfig.EPOCH_HEADER_BYTES));
 
     /**
+     * A handler whose NACK retries go nowhere ({@link SketchNackSink#NONE}).
+     *
      * @param config   the sketch.
      * @param sender   the sketch's QP, built with room for {@link #maxPayload(SketchConfig)}.
      * @param counters engine counters.
      */
     public SketchMergeHandler(final SketchConfig config, final QueuePairSender sender, final EngineCounters counters)
+    {
+        this(config, sender, counters, SketchNackSink.NONE);
+    }
+
+    /**
+     * @param config   the sketch.
+     * @param sender   the sketch's QP, built with room for {@link #maxPayload(SketchConfig)}.
+     * @param counters engine counters.
+     * @param nackSink where the timer's NACK retries go.
+     */
+    public SketchMergeHandler(
+        final SketchConfig config, final QueuePairSender sender, final EngineCounters counters,
+        final SketchNackSink nackSink)
     {
         this.sketchId = (int)config.id();
         this.type = config.type();
@@ -156,6 +197,17 @@ public final class SketchMergeHandler
         nextColumn = new int[epochs * switches];
         nackArmed = new boolean[epochs * switches];
         nackNanos = new long[epochs * switches];
+        retryNanos = config.nackRetryMicros() * 1000;
+        maxRetries = config.nackRetries();
+        this.nackSink = nackSink;
+        seenEnd = new int[epochs * switches];
+        retryArmed = new boolean[epochs * switches];
+        retriesSent = new int[epochs * switches];
+        retryDueNanos = new long[epochs * switches];
+        replyMac = new long[epochs * switches];
+        replyIp = new int[epochs * switches];
+        replyTagCount = new int[epochs * switches];
+        replyTags = new long[epochs * switches];
         run = new UnsafeBuffer(ByteBuffer.allocateDirect(batchColumns * rows * SketchConfig.CELL_BYTES));
     }
 
@@ -195,6 +247,53 @@ public final class SketchMergeHandler
     }
 
     /**
+     * @return (switch, epoch) gaps whose NACK the timer will re-send unless the gap fills first.
+     */
+    public int armedNackRetries()
+    {
+        return armedRetries;
+    }
+
+    /**
+     * After a {@link #NACK} outcome, once the NACK was sent: keeps the report's addressing for the switch and arms
+     * its retry, due {@code nackRetryMicros} from now (a later NACK of the same gap re-arms it with a fresh count).
+     * Does nothing without a preceding {@link #NACK} outcome or with {@code nackRetries} 0.
+     *
+     * @param mac          the switch's MAC (the report's Ethernet source).
+     * @param ip           the switch's IPv4 address (the report's source).
+     * @param vlanTagCount the report's VLAN tags, 0..2.
+     * @param vlanTags     the tags, packed as {@link SketchNackSink} describes.
+     * @param nowNanos     engine clock.
+     */
+    public void armNackRetry(
+        final long mac, final int ip, final int vlanTagCount, final long vlanTags, final long nowNanos)
+    {
+        final int slot = nackSlot;
+        nackSlot = -1;
+        if (slot < 0 || 0 == maxRetries)
+        {
+            return;
+        }
+        replyMac[slot] = mac;
+        replyIp[slot] = ip;
+        replyTagCount[slot] = vlanTagCount;
+        replyTags[slot] = vlanTags;
+        retriesSent[slot] = 0;
+        final long due = nowNanos + retryNanos;
+        retryDueNanos[slot] = due;
+        if (!retryArmed[slot])
+        {
+            retryArmed[slot] = true;
+            armedRetries++;
+        }
+        // With one retry armed its due time is the earliest; otherwise the cached one stays a lower bound.
+        if (1 == armedRetries || due - nextRetryNanos < 0)
+        {
+            nextRetryNanos = due;
+        }
+    }
+
+    /**
      * Takes one column report.
      *
      * @param column   the decoded sub-header (all its counters present).
@@ -203,6 +302,7 @@ public final class SketchMergeHandler
      */
     public int onColumn(final SketchColumnFlyweight column, final long nowNanos)
     {
+        nackSlot = -1;
         if (column.rows() != rows)
         {
             counters.increment(EngineCounter.DROP_SKETCH_BAD_ROWS);
@@ -252,11 +352,16 @@ public final class SketchMergeHandler
         if (c > expected)
         {
             counters.increment(EngineCounter.DROP_SKETCH_GAP);
+            if (c >= seenEnd[progress])
+            {
+                seenEnd[progress] = c + 1;
+            }
             if (nackArmed[progress] || nowNanos - nackNanos[progress] >= NACK_REARM_NANOS)
             {
                 nackArmed[progress] = false;
                 nackNanos[progress] = nowNanos;
                 nackColumn = expected;
+                nackSlot = progress;
                 return NACK;
             }
             return DROPPED;
@@ -266,6 +371,25 @@ public final class SketchMergeHandler
         counters.increment(EngineCounter.SKETCH_COLUMNS_MERGED);
         nextColumn[progress] = c + 1;
         nackArmed[progress] = true;
+        if (retryArmed[progress])
+        {
+            if (c + 1 >= seenEnd[progress])
+            {
+                disarmRetry(progress);
+            }
+            else
+            {
+                // The switch is answering: NACK again only if it stops short of the gap's end for a whole interval.
+                // After backed-off retries that can be sooner than the retry was due, so the earliest may move.
+                retriesSent[progress] = 0;
+                final long due = nowNanos + retryNanos;
+                retryDueNanos[progress] = due;
+                if (due - nextRetryNanos < 0)
+                {
+                    nextRetryNanos = due;
+                }
+            }
+        }
         final int[] contributed = contributions[area];
         if (++contributed[c] == switches && c == areaCompleted[area])
         {
@@ -353,6 +477,7 @@ public final class SketchMergeHandler
         final int from = area * switches;
         Arrays.fill(nextColumn, from, from + switches, 0);
         Arrays.fill(nackArmed, from, from + switches, true);
+        Arrays.fill(seenEnd, from, from + switches, 0);
         if (0 == openAreas++ || nowNanos + timeoutNanos - nextDeadlineNanos < 0)
         {
             nextDeadlineNanos = nowNanos + timeoutNanos;
@@ -375,6 +500,16 @@ public final class SketchMergeHandler
         final boolean lost = areaWriteLost[area];
         areaState[area] = (byte)(CLOSED_COMPLETE == why && !lost ? STATE_COMPLETE : STATE_INCOMPLETE);
         openAreas--;
+        if (0 != armedRetries)
+        {
+            for (int slot = area * switches, end = slot + switches; slot < end; slot++)
+            {
+                if (retryArmed[slot])
+                {
+                    disarmRetry(slot);
+                }
+            }
+        }
         counters.increment(switch (why)
         {
             case CLOSED_COMPLETE -> lost ? EngineCounter.SKETCH_EPOCHS_WRITE_LOST :
@@ -461,26 +596,82 @@ public final class SketchMergeHandler
     }
 
     /**
-     * Closes, as incomplete, every epoch open for longer than {@code epochTimeoutMicros}, oldest epoch first.
+     * Runs the timers: closes, as incomplete, every epoch open for longer than {@code epochTimeoutMicros}, oldest
+     * epoch first; then re-sends the NACKs whose retry is due, or gives their gaps up when {@code nackRetries}
+     * retries went unanswered. Cheap when nothing is due.
      *
      * @param nowNanos engine clock.
-     * @return epochs closed.
+     * @return epochs closed plus NACKs re-sent plus gaps given up.
      */
     public int poll(final long nowNanos)
     {
-        if (0 == openAreas || nowNanos - nextDeadlineNanos < 0)
+        int work = 0;
+        if (0 != openAreas && nowNanos - nextDeadlineNanos >= 0)
         {
-            return 0;
+            int area;
+            while ((area = oldestOpen(nowNanos - timeoutNanos)) >= 0)
+            {
+                close(area, CLOSED_TIMEOUT, nowNanos);
+                work++;
+            }
+            recomputeDeadline();
         }
-        int closed = 0;
-        int area;
-        while ((area = oldestOpen(nowNanos - timeoutNanos)) >= 0)
+        // After the timeouts: an epoch closing now gets no retry.
+        if (0 != armedRetries && nowNanos - nextRetryNanos >= 0)
         {
-            close(area, CLOSED_TIMEOUT, nowNanos);
-            closed++;
+            work += retryNacks(nowNanos);
         }
-        recomputeDeadline();
-        return closed;
+        return work;
+    }
+
+    private int retryNacks(final long nowNanos)
+    {
+        int work = 0;
+        long earliest = 0;
+        boolean any = false;
+        for (int slot = 0, slots = retryArmed.length; slot < slots; slot++)
+        {
+            if (!retryArmed[slot])
+            {
+                continue;
+            }
+            long due = retryDueNanos[slot];
+            if (nowNanos - due >= 0)
+            {
+                work++;
+                if (retriesSent[slot] >= maxRetries)
+                {
+                    disarmRetry(slot);
+                    counters.increment(EngineCounter.SKETCH_NACK_GAPS_ABANDONED);
+                    continue;
+                }
+                final int area = slot / switches;
+                final int expected = nextColumn[slot];
+                if (nackSink.sendSketchNack(replyMac[slot], replyIp[slot], replyTagCount[slot], replyTags[slot],
+                    sketchId, slot - area * switches, areaEpoch[area], expected, nowNanos))
+                {
+                    counters.increment(EngineCounter.SKETCH_NACK_RETRIES);
+                }
+                // A retry is a NACK of the episode: gap columns right behind it are not NACKed once more.
+                nackArmed[slot] = false;
+                nackNanos[slot] = nowNanos;
+                due = nowNanos + (retryNanos << ++retriesSent[slot]);
+                retryDueNanos[slot] = due;
+            }
+            if (!any || due - earliest < 0)
+            {
+                earliest = due;
+                any = true;
+            }
+        }
+        nextRetryNanos = earliest;
+        return work;
+    }
+
+    private void disarmRetry(final int slot)
+    {
+        retryArmed[slot] = false;
+        armedRetries--;
     }
 
     /**

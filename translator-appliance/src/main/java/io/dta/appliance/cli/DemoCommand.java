@@ -6,6 +6,7 @@ import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.connect.RegionConnection;
 import io.dta.appliance.demo.ClosedLoopDemo;
 import io.dta.appliance.demo.DemoNegotiation;
+import io.dta.appliance.demo.GeneratedReportSource;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.gen.GeneratorSettings;
@@ -28,13 +29,11 @@ import io.dta.config.ListConfig;
 import io.dta.config.SketchConfig;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -260,66 +259,27 @@ public final class DemoCommand implements Callable<Integer>
     private static ClosedLoopDemo.ReportSource generatedSource(
         final ReportGenerator generator, final long count, final Samples samples)
     {
-        final UnsafeBuffer frame = new UnsafeBuffer(ByteBuffer.allocateDirect(ReportGenerator.MAX_FRAME_LENGTH));
-        return new ClosedLoopDemo.ReportSource()
+        return new GeneratedReportSource(generator, count, g ->
         {
-            private long produced;
-            private int length;
-
-            @Override
-            public boolean next()
+            if (null == g.badKind())
             {
-                if (produced == count)
+                final Primitive p = g.primitive();
+                if (Primitive.KEY_WRITE == p)
                 {
-                    return false;
+                    samples.keyWriteKey = g.key();
+                    samples.keyWriteRedundancy = g.redundancy();
                 }
-                length = generator.next(frame, 0);
-                produced++;
-                if (null == generator.badKind())
+                else if (Primitive.KEY_INCREMENT == p)
                 {
-                    final Primitive p = generator.primitive();
-                    if (Primitive.KEY_WRITE == p)
-                    {
-                        samples.keyWriteKey = generator.key();
-                        samples.keyWriteRedundancy = generator.redundancy();
-                    }
-                    else if (Primitive.KEY_INCREMENT == p)
-                    {
-                        samples.counterKey = generator.key();
-                        samples.counterRedundancy = generator.redundancy();
-                    }
-                    else if (Primitive.POSTCARD == p)
-                    {
-                        samples.postcardKey = generator.key();
-                    }
+                    samples.counterKey = g.key();
+                    samples.counterRedundancy = g.redundancy();
                 }
-                return true;
+                else if (Primitive.POSTCARD == p)
+                {
+                    samples.postcardKey = g.key();
+                }
             }
-
-            @Override
-            public DirectBuffer buffer()
-            {
-                return frame;
-            }
-
-            @Override
-            public int offset()
-            {
-                return 0;
-            }
-
-            @Override
-            public int length()
-            {
-                return length;
-            }
-
-            @Override
-            public long timeNanos()
-            {
-                return generator.timestampNanos();
-            }
-        };
+        });
     }
 
     private Map<String, Object> summary(

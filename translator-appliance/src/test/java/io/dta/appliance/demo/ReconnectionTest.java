@@ -14,12 +14,10 @@ import io.dta.config.CollectorConfig;
 import io.dta.config.ConfigDefaults;
 import io.dta.config.ConfigLoader;
 import io.dta.config.RegionConfig;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -295,47 +293,6 @@ class ReconnectionTest
 
     private static ClosedLoopDemo.ReportSource source(final ReportGenerator generator)
     {
-        final UnsafeBuffer frame = new UnsafeBuffer(ByteBuffer.allocateDirect(ReportGenerator.MAX_FRAME_LENGTH));
-        return new ClosedLoopDemo.ReportSource()
-        {
-            private int produced;
-            private int length;
-
-            @Override
-            public boolean next()
-            {
-                if (produced == REPORTS)
-                {
-                    return false;
-                }
-                produced++;
-                length = generator.next(frame, 0);
-                return true;
-            }
-
-            @Override
-            public DirectBuffer buffer()
-            {
-                return frame;
-            }
-
-            @Override
-            public int offset()
-            {
-                return 0;
-            }
-
-            @Override
-            public int length()
-            {
-                return length;
-            }
-
-            @Override
-            public long timeNanos()
-            {
-                return generator.timestampNanos();
-            }
-        };
+        return new GeneratedReportSource(generator, REPORTS);
     }
 }

@@ -7,13 +7,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -225,26 +222,6 @@ class CmDisconnectTest
 
     private List<String> tshark(final Path file, final String... fields) throws Exception
     {
-        final List<String> command = new ArrayList<>(List.of("tshark", "-n", "-r", file.toString(), "-T", "fields",
-            "-o", "infiniband.identify_payload:FALSE"));
-        for (final String field : fields)
-        {
-            command.add("-e");
-            command.add(field);
-        }
-        final Path stderr = dir.resolve("stderr.txt");
-        final Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-        final List<String> lines = new ArrayList<>();
-        try (var reader = process.inputReader(StandardCharsets.UTF_8))
-        {
-            String line;
-            while (null != (line = reader.readLine()))
-            {
-                lines.add(line);
-            }
-        }
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "tshark timed out");
-        assertEquals(0, process.exitValue(), Files.readString(stderr));
-        return lines;
+        return Tshark.fields(file, dir, fields);
     }
 }

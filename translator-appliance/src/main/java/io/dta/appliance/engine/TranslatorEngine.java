@@ -396,8 +396,12 @@ public final class TranslatorEngine
             return;
         }
         final DtaBaseHeaderFlyweight base = decoder.dtaBase();
-        final boolean essential = base.hasSeqnum() && base.essential();
-        if (base.immediate())
+        // The flags byte read once (three accessors would each find and read it); only the three-byte form
+        // carries the sequence number that essential and retransmittable reports need.
+        final int flags = base.flags();
+        final boolean sequenced = base.hasSeqnum();
+        final boolean essential = sequenced && 0 != (flags & DtaBaseHeaderFlyweight.FLAG_ESSENTIAL);
+        if (0 != (flags & DtaBaseHeaderFlyweight.FLAG_IMMEDIATE))
         {
             counters.increment(EngineCounter.IMMEDIATE_REPORTS);
         }
@@ -405,7 +409,8 @@ public final class TranslatorEngine
         {
             counters.increment(EngineCounter.ESSENTIAL_REPORTS);
         }
-        if (base.hasSeqnum() && base.retransmittable() && !checkSequence(base.seqnum(), nowNanos))
+        if (sequenced && 0 != (flags & DtaBaseHeaderFlyweight.FLAG_RETRANSMITTABLE) &&
+            !checkSequence(base.seqnum(), nowNanos))
         {
             return;
         }

@@ -45,8 +45,9 @@ public final class BenchCommand implements Callable<Integer>
     @Option(names = "--reports", defaultValue = "20000000", description = "reports measured (default: ${DEFAULT-VALUE})")
     private long reports;
 
-    @Option(names = "--warmup", defaultValue = "5000000", description = "reports fed before measuring (default: ${DEFAULT-VALUE})")
-    private long warmup;
+    @Option(names = "--warmup", description = "reports fed before measuring (default: 5000000; sketch: 20000000, "
+        + "its WRITEs and their ACKs being hundreds of times rarer than its columns)")
+    private Long warmup;
 
     @Option(names = "--redundancy", defaultValue = "1", description = "N of Key-Write / Key-Increment (default: ${DEFAULT-VALUE})")
     private int redundancy;
@@ -117,6 +118,13 @@ public final class BenchCommand implements Callable<Integer>
         {
             System.err.println("dta bench: --rounds must be positive");
             return 2;
+        }
+        if (null == warmup)
+        {
+            // A sketch column leads to a WRITE every batchColumns columns and an ACK every 64 WRITEs: with the
+            // usual warm-up the response path was still being compiled in the measured phase, and the JIT's first
+            // runs of it allocated (128 bytes in every measured sketch run).
+            warmup = BenchPrimitive.SKETCH == primitive ? 20_000_000L : 5_000_000L;
         }
         if (reports <= 0 || warmup < 0)
         {

@@ -76,7 +76,10 @@ public enum ConnectionCounter
     DREPS_SENT,
     /** DREQs and DREPs whose communication IDs (and QPN, transaction ID) match no connection, dropped. */
     UNMATCHED_DISCONNECTS,
-    /** REJ frames sent: a REP refused (invalid QPN, no responder resources for atomics), so the collector stops waiting. */
+    /**
+     * REJ frames sent: a REP refused (invalid QPN, no responder resources for atomics), so the collector stops
+     * waiting.
+     */
     REJS_SENT,
     /**
      * REPs accepted that grant fewer outstanding atomics (responder resources, at least 1) than the REQ asked for

@@ -175,7 +175,8 @@ class SketchSpecAuditTest
     /** docs/sketch.md: cell (r, c) at 64 + (c x rows + r) x 4 in its area, little-endian. */
     private int cell(final long epoch, final int c, final int r)
     {
-        return ByteBuffer.wrap(memory).order(ByteOrder.LITTLE_ENDIAN).getInt(areaOffset(epoch) + 64 + (c * rows + r) * 4);
+        return ByteBuffer.wrap(memory).order(ByteOrder.LITTLE_ENDIAN)
+            .getInt(areaOffset(epoch) + 64 + (c * rows + r) * 4);
     }
 
     private int headerState(final long epoch)

@@ -601,6 +601,42 @@ public final class SoftResponder
     }
 
     /**
+     * Ends every connected negotiated QP's connection, as {@link #disconnect} does for one: what a collector does
+     * when it stops, so that its translators learn at once that their QPs are gone instead of after a silence.
+     *
+     * @param nowNanos the current time.
+     * @param out      where the DREQs go.
+     * @return DREQs sent (QPs that were connected).
+     */
+    public int disconnectAll(final long nowNanos, final ResponseSink out)
+    {
+        int sent = 0;
+        for (final ResponderQp qp : qps)
+        {
+            if (connections.disconnect(qp, nowNanos, out))
+            {
+                sent++;
+            }
+        }
+        return sent;
+    }
+
+    /**
+     * @return whether a DREQ of this collector still waits for its DREP (or for its last CM timeout).
+     */
+    public boolean disconnecting()
+    {
+        for (final ResponderQp qp : qps)
+        {
+            if (ResponderQp.Connection.DREQ_SENT == qp.connection)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Re-seeds the generator of communication IDs and starting PSNs of negotiated connections (tests, demos).
      *
      * @param seed the seed.

@@ -195,6 +195,35 @@ class ConnectionResponderDisconnectTest
     }
 
     @Test
+    void shouldDisconnectEveryConnectedQpAtOnceAndReportWhileItWaits()
+    {
+        assertFalse(responder.disconnecting());
+        assertEquals(1, responder.disconnectAll(0, out), "the one connected QP");
+        assertTrue(responder.disconnecting());
+        final long tid = assertDreq(out.last());
+        assertEquals(0, responder.disconnectAll(0, out), "nothing left to disconnect");
+        offer(drep(COMM_ID, collectorCommId, tid));
+        assertFalse(responder.disconnecting());
+        assertEquals(ResponderQp.Connection.LISTEN, qp().connection());
+
+        // Without a DREP the wait ends with the last CM timeout.
+        offer(req(COMM_ID + 3, TID + 3));
+        decode(out.last());
+        mad.wrap(decoder.buffer(), decoder.payloadOffset());
+        final long secondCommId = new CmRepFlyweight().wrap(decoder.buffer(), mad.dataOffset()).localCommId();
+        offer(rtu(COMM_ID + 3, secondCommId, TID + 3));
+        assertEquals(1, responder.disconnectAll(0, out));
+        final long timeout = CmReqFlyweight.timeoutNanos(CM_TIMEOUT);
+        for (int i = 1; i <= CM_RETRIES; i++)
+        {
+            responder.poll(i * timeout, out);
+            assertTrue(responder.disconnecting(), "retry " + i);
+        }
+        responder.poll((CM_RETRIES + 1) * timeout, out);
+        assertFalse(responder.disconnecting());
+    }
+
+    @Test
     void shouldAnswerTheTranslatorsDreqWhileItsOwnIsOut()
     {
         assertTrue(responder.disconnect(COLLECTOR_IP, keyWrite.qpn(), 0, out));

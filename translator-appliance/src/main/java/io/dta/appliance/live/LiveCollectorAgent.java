@@ -119,7 +119,8 @@ public final class LiveCollectorAgent extends LiveAgent
     @Override
     protected boolean reads(final int role, final boolean linksReady, final boolean draining)
     {
-        return !draining;
+        // While stopping, only to hear the DREPs of the collector's own DREQs.
+        return !draining || responder.disconnecting();
     }
 
     /**
@@ -128,7 +129,14 @@ public final class LiveCollectorAgent extends LiveAgent
     @Override
     protected void startDrain(final long nowNanos)
     {
-        // The responder holds nothing back: every response is sent at once.
+        // The responder holds nothing back (every response is sent at once), but its negotiated connections end
+        // with a DREQ each, so that translators reconnect or give up now rather than after a silence timeout.
+        final int disconnecting = responder.disconnectAll(nowNanos, responses);
+        if (disconnecting > 0)
+        {
+            // Once, at the stop: not the hot path.
+            System.err.println(roleName() + ": disconnecting " + disconnecting + " negotiated connection(s)");
+        }
     }
 
     /**
@@ -137,7 +145,7 @@ public final class LiveCollectorAgent extends LiveAgent
     @Override
     protected boolean drained()
     {
-        return true;
+        return !responder.disconnecting();
     }
 
     /**

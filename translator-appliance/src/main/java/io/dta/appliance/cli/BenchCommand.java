@@ -1,6 +1,7 @@
 package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.dta.appliance.bench.BenchPrimitive;
 import io.dta.appliance.bench.EngineBench;
 import io.dta.appliance.dpdk.CReference;
@@ -15,6 +16,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -187,6 +189,8 @@ public final class BenchCommand implements Callable<Integer>
         }
         out.put("reportsPerCpuSecond", Math.round(r.reportsPerCpuSecond()));
         out.put("agronaBoundsChecks", DirectBuffer.SHOULD_BOUNDS_CHECK);
+        out.put("compressedOops", Boolean.parseBoolean(ManagementFactory
+            .getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption("UseCompressedOops").getValue()));
         if (json)
         {
             System.out.println(new ObjectMapper().writeValueAsString(out));

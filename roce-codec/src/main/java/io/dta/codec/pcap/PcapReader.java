@@ -482,25 +482,40 @@ public final class PcapReader implements AutoCloseable
         readIndex = GLOBAL_HEADER_LENGTH;
     }
 
-    private boolean nextRecord() throws IOException
+    /**
+     * Brings the next {@code length} bytes (a record or block header) into the buffer.
+     *
+     * @return false at a clean end of the file (no byte left), which marks the reader finished.
+     * @throws IOException when the file ends inside the header, naming its byte offset.
+     */
+    private boolean headerAvailable(final int length, final String what) throws IOException
     {
-        if (dataLimit - readIndex < RECORD_HEADER_LENGTH)
+        if (dataLimit - readIndex < length)
         {
             fill();
         }
-
-        final long offset = bufferFileOffset + readIndex;
         final int available = dataLimit - readIndex;
         if (0 == available)
         {
             finished = true;
             return false;
         }
-        if (available < RECORD_HEADER_LENGTH)
+        if (available < length)
         {
-            throw failure(offset, "truncated packet record header at byte offset " + offset + ": need " +
-                RECORD_HEADER_LENGTH + " bytes, " + available + " remain");
+            final long offset = bufferFileOffset + readIndex;
+            throw failure(offset, "truncated " + what + " at byte offset " + offset + ": need " + length +
+                " bytes, " + available + " remain");
         }
+        return true;
+    }
+
+    private boolean nextRecord() throws IOException
+    {
+        if (!headerAvailable(RECORD_HEADER_LENGTH, "packet record header"))
+        {
+            return false;
+        }
+        final long offset = bufferFileOffset + readIndex;
 
         final long included = buffer.getInt(readIndex + INCL_LEN_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
         final long original = buffer.getInt(readIndex + ORIG_LEN_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
@@ -560,23 +575,11 @@ public final class PcapReader implements AutoCloseable
     {
         while (true)
         {
-            if (dataLimit - readIndex < BLOCK_HEADER_LENGTH)
+            if (!headerAvailable(BLOCK_HEADER_LENGTH, "block header"))
             {
-                fill();
-            }
-
-            final long offset = bufferFileOffset + readIndex;
-            final int available = dataLimit - readIndex;
-            if (0 == available)
-            {
-                finished = true;
                 return false;
             }
-            if (available < BLOCK_HEADER_LENGTH)
-            {
-                throw failure(offset, "truncated block header at byte offset " + offset + ": need " +
-                    BLOCK_HEADER_LENGTH + " bytes, " + available + " remain");
-            }
+            final long offset = bufferFileOffset + readIndex;
 
             final int type = buffer.getInt(readIndex + BLOCK_TYPE_OFFSET, fileByteOrder);
             if (SECTION_HEADER_BLOCK_TYPE == type)

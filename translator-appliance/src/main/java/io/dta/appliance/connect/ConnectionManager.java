@@ -253,19 +253,24 @@ public final class ConnectionManager
         return (timing.maxCmRetries() + 1L) * cmTimeoutNanos;
     }
 
+    private int regionsIn(final RegionConnection.State state)
+    {
+        int count = 0;
+        for (final RegionConnection c : connections)
+        {
+            count += state == c.state ? 1 : 0;
+        }
+        return count;
+    }
+
     /**
      * @return a one-line summary of a disconnection, e.g. {@code 3 negotiated region(s) disconnected: 3 by DREP, 0
      * without an answer (4 DREQs sent)}; a region still waiting for its DREP counts as without an answer.
      */
     public String disconnectSummary()
     {
-        int disconnected = 0;
-        int waiting = 0;
-        for (final RegionConnection c : connections)
-        {
-            disconnected += RegionConnection.State.DISCONNECTED == c.state ? 1 : 0;
-            waiting += RegionConnection.State.DISCONNECTING == c.state ? 1 : 0;
-        }
+        final int disconnected = regionsIn(RegionConnection.State.DISCONNECTED);
+        final int waiting = regionsIn(RegionConnection.State.DISCONNECTING);
         return (disconnected + waiting) + " negotiated region(s) disconnected: " + counter(ConnectionCounter.DREPS) +
             " by DREP, " + (counter(ConnectionCounter.DISCONNECT_TIMEOUTS) + waiting) + " without an answer (" +
             counter(ConnectionCounter.DREQS_SENT) + " DREQs sent)";
@@ -978,13 +983,8 @@ public final class ConnectionManager
      */
     public String summary()
     {
-        int connected = 0;
-        int failed = 0;
-        for (final RegionConnection c : connections)
-        {
-            connected += RegionConnection.State.CONNECTED == c.state ? 1 : 0;
-            failed += RegionConnection.State.FAILED == c.state ? 1 : 0;
-        }
+        final int connected = regionsIn(RegionConnection.State.CONNECTED);
+        final int failed = regionsIn(RegionConnection.State.FAILED);
         final StringBuilder reduced = new StringBuilder();
         for (final RegionConnection c : connections)
         {

@@ -26,7 +26,8 @@ import java.util.List;
  * microsecond precision). To keep the nanoseconds of a nanosecond capture, and so the engine's timer decisions
  * identical to the Java replay's, the record headers of the same file are read alongside; each mbuf is checked
  * against its record (same length, same microsecond) so the two can never drift apart silently. The output
- * capture's timestamps are {@code net_pcap}'s (time of writing, microseconds), not the engine clock.
+ * capture is written by {@code net_pcap} (stamped with the time of writing), then re-stamped with the engine clock of
+ * each frame ({@link FrameTimeLog}), so that it is byte-identical to the Java replay's.
  * <p>
  * DPDK allows one EAL per process, so one process runs one DPDK replay.
  */
@@ -68,7 +69,8 @@ public final class DpdkReplay
             Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-replay"), 0, 256, vdevs.toArray(new String[0])),
             extraEalArgs);
         try (Eal eal = Eal.init(args);
-            Mempool pool = Mempool.create("replay_pool", POOL_SIZE, 256, Mempool.DEFAULT_DATA_ROOM))
+            Mempool pool = Mempool.create("replay_pool", POOL_SIZE, 256, Mempool.DEFAULT_DATA_ROOM);
+            FrameTimeLog times = new FrameTimeLog(output.toAbsolutePath().getParent()))
         {
             final EthPort out = EthPort.open(eal.portId("net_pcap0"), pool, 1024, 1024, true);
             final EthPort back = null == responses ? null :
@@ -78,6 +80,7 @@ public final class DpdkReplay
                 Cursor in = new Cursor(out, reports);
                 Cursor answers = null == back ? null : new Cursor(back, responses))
             {
+                sink.logTimes(times);
                 engine = new TranslatorEngine(config, sink, null != responses);
                 boolean haveIn = in.next();
                 boolean haveBack = null != answers && answers.next();
@@ -104,8 +107,9 @@ public final class DpdkReplay
             {
                 back.close();
             }
-            // Closing the port closes its tx capture.
+            // Closing the port closes its tx capture; then its net_pcap times (of writing) become the engine's.
             out.close();
+            times.restamp(output);
             return engine;
         }
     }

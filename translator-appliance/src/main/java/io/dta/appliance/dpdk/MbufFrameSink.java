@@ -21,6 +21,7 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
     private final boolean lossless;
     private final MbufStash stash;
     private final MbufArray tx;
+    private FrameTimeLog timeLog;
     private int txCount;
     private long framesSent;
     private long framesDropped;
@@ -63,6 +64,7 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
     @Override
     public void commit(final int offset, final int length, final long timeNanos)
     {
+        noteTime(timeNanos);
         enqueue(stash.take(length));
     }
 
@@ -81,7 +83,26 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
     @Override
     public void commitHeld(final HeldFrame frame, final int length, final long timeNanos)
     {
+        noteTime(timeNanos);
         enqueue(stash.takeLent(frame, length));
+    }
+
+    /**
+     * Notes the engine clock of every frame from now on (replay: the output capture is re-stamped with them).
+     *
+     * @param log where the times go.
+     */
+    void logTimes(final FrameTimeLog log)
+    {
+        timeLog = log;
+    }
+
+    private void noteTime(final long timeNanos)
+    {
+        if (null != timeLog)
+        {
+            timeLog.record(timeNanos);
+        }
     }
 
     /**

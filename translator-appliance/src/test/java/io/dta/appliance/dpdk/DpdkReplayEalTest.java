@@ -72,6 +72,14 @@ class DpdkReplayEalTest
                 "\ndpdk " + HexFormat.of().formatHex(actual.get(index)));
         }
         assertEquals(expected.size(), actual.size(), "frame count, seed " + SEED);
+        // Record headers too: the DPDK output is re-stamped with the engine clock, as the Java replay stamps its own.
+        assertEquals(-1L, Files.mismatch(dir.resolve("java.pcap"), dir.resolve("dpdk.pcap")),
+            "the two output captures differ byte for byte (record headers), seed " + SEED);
+        try (var left = Files.list(dir))
+        {
+            assertFalse(left.anyMatch(p -> p.getFileName().toString().startsWith(".dta-")),
+                "temporary files of the re-stamping left behind");
+        }
         for (final EngineCounter counter : EngineCounter.values())
         {
             assertEquals(java.counters().get(counter), dpdk.counters().get(counter), counter + ", seed " + SEED);

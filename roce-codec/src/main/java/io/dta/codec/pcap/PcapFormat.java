@@ -28,8 +28,20 @@ public final class PcapFormat
     /** Supported minor version. */
     public static final int VERSION_MINOR = 4;
 
-    /** LINKTYPE_ETHERNET, the only link type supported. */
+    /** LINKTYPE_ETHERNET: Ethernet frames without FCS, read as they are and the only link type written. */
     public static final int LINKTYPE_ETHERNET = 1;
+
+    /** LINKTYPE_RAW: raw IPv4 or IPv6 packets, read as Ethernet frames through {@link LinkLayerAdapter}. */
+    public static final int LINKTYPE_RAW = 101;
+
+    /** LINKTYPE_LINUX_SLL: Linux cooked capture, read as Ethernet frames through {@link LinkLayerAdapter}. */
+    public static final int LINKTYPE_LINUX_SLL = 113;
+
+    /** LINKTYPE_IPV4: raw IPv4 packets, read as Ethernet frames through {@link LinkLayerAdapter}. */
+    public static final int LINKTYPE_IPV4 = 228;
+
+    /** LINKTYPE_LINUX_SLL2: Linux cooked capture v2, read as Ethernet frames through {@link LinkLayerAdapter}. */
+    public static final int LINKTYPE_LINUX_SLL2 = 276;
 
     /** Default snap length written by {@link PcapWriter}. */
     public static final int DEFAULT_SNAP_LENGTH = 65535;

@@ -75,8 +75,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Streaming, zero-allocation-per-packet cursor over a classic libpcap or a pcapng file with Ethernet link type; the
- * format is detected from the first four bytes and the API is the same for both.
+ * Streaming, zero-allocation-per-packet cursor over a classic libpcap or a pcapng file that presents every packet as
+ * an Ethernet frame; the format is detected from the first four bytes and the API is the same for both.
  * <p>
  * The file is read through one large reusable direct {@link ByteBuffer} (4 MiB by default) which is compacted and
  * refilled as the cursor advances, so files of any size stream in constant memory. Usage:
@@ -89,11 +89,19 @@ import org.agrona.concurrent.UnsafeBuffer;
  *     }
  * }
  * }</pre>
- * The packet bytes are exposed in place: {@link #buffer()} is always the same {@link UnsafeBuffer} instance, wrapping
+ * The packet bytes are exposed through {@link #buffer()}, always the same {@link UnsafeBuffer} instance, wrapping
  * the reader's direct {@link ByteBuffer} (so {@code buffer().byteBuffer()} is non-null), and the current packet lies
  * at {@link #offset()} for {@link #capturedLength()} bytes. They are valid only until the next call to
  * {@link #next()} or {@link #close()}. Callers may change the position and limit of {@code buffer().byteBuffer()}
  * (e.g. for {@code CRC32.update(ByteBuffer)}); the reader never relies on them between calls.
+ * <p>
+ * <b>Link types.</b> Ethernet packets (link type 1, without FCS) are exposed in place, where they were read from
+ * the file, with no copy. Linux cooked captures (SLL 113, SLL2 276, as {@code tcpdump -i any} writes) and raw IP
+ * packets (RAW 101, IPV4 228, as scapy writes bare {@code IP()} packets) are presented as Ethernet frames too:
+ * {@link LinkLayerAdapter} writes each into a scratch area after the read area of the same buffer, and
+ * {@link #offset()}, {@link #capturedLength()} and {@link #originalLength()} describe that frame (see
+ * {@link LinkLayerAdapter} for the mapping, and {@link #destinationMac(long)}). {@link #linkType()} tells which
+ * link type the current packet had in the file. Other link types are refused.
  * <p>
  * Every call to {@link #next()} either consumes a whole record (pcapng: every block up to and including the next
  * packet block), reports a clean end of file, or throws a {@link PcapFormatException} naming the file byte offset of
@@ -108,8 +116,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * ({@link #linkType()}, {@link #snapLength()}, {@link #nanosecondResolution()}) describe the current packet's
  * interface and {@link #fileByteOrder()} the current section; before the first packet they hold the pcapng defaults
  * (Ethernet, snap length 0, microseconds) and the first section's byte order. A Simple Packet Block has no
- * timestamp: {@link #timestampNanos()} reports 0 for it. A packet on an interface whose link type is not Ethernet
- * (or which declares an FCS) is refused when it is reached, so unused interfaces of other types do no harm. Memory
+ * timestamp: {@link #timestampNanos()} reports 0 for it. Interfaces of a section may have different link types; a
+ * packet on an interface whose link type is not supported (or which declares an FCS) is refused when it is reached,
+ * so unused interfaces of other types do no harm. Memory
  * is allocated per interface only (at most {@link PcapngFormat#MAX_INTERFACES} per section), never per packet.
  * Not thread-safe.
  */
@@ -133,6 +142,9 @@ public final class PcapReader implements AutoCloseable
     private final FileChannel channel;
     private final ByteBuffer byteBuffer;
     private final UnsafeBuffer buffer;
+    /** Bytes of the buffer used for file data; the scratch area for adapted frames follows them. */
+    private final int readCapacity;
+    private final LinkLayerAdapter adapter = new LinkLayerAdapter();
     private final boolean pcapng;
     private ByteOrder fileByteOrder;
     private boolean nanosecondResolution;
@@ -177,7 +189,8 @@ public final class PcapReader implements AutoCloseable
      * Open a pcap or pcapng file and parse its global header (pcapng: its first Section Header Block).
      *
      * @param path           of the file.
-     * @param bufferCapacity of the reusable read buffer, at least {@link #MIN_BUFFER_CAPACITY}.
+     * @param bufferCapacity of the reusable read buffer, at least {@link #MIN_BUFFER_CAPACITY} (a scratch area for
+     *                       the frames of non-Ethernet packets is added to it).
      * @throws PcapFormatException if the file is not a supported classic pcap or pcapng capture.
      * @throws IOException         if the file cannot be opened or read.
      */
@@ -191,8 +204,11 @@ public final class PcapReader implements AutoCloseable
 
         this.path = path;
         this.channel = FileChannel.open(path, StandardOpenOption.READ);
-        // Plain allocateDirect (not an aligned slice) so BufferUtil.free can release it eagerly on close.
-        this.byteBuffer = ByteBuffer.allocateDirect(bufferCapacity);
+        // Plain allocateDirect (not an aligned slice) so BufferUtil.free can release it eagerly on close. The scratch
+        // area after the read area holds the frame of a non-Ethernet packet, so buffer() is one instance for all.
+        this.readCapacity = bufferCapacity;
+        this.byteBuffer = ByteBuffer.allocateDirect(
+            bufferCapacity + MAX_CAPTURED_LENGTH + LinkLayerAdapter.MAX_GROWTH);
         this.buffer = new UnsafeBuffer(byteBuffer);
 
         try
@@ -291,9 +307,11 @@ public final class PcapReader implements AutoCloseable
     }
 
     /**
-     * Number of packet bytes present in the file for the current record.
+     * Number of bytes of the current packet's frame: the bytes present in the file for the current record, adjusted
+     * for a non-Ethernet link type by {@link LinkLayerAdapter#frameLength(int, long)} (0 when the record is shorter
+     * than its cooked header).
      *
-     * @return captured length of the current packet.
+     * @return captured length of the current packet's frame.
      */
     public int capturedLength()
     {
@@ -301,10 +319,10 @@ public final class PcapReader implements AutoCloseable
     }
 
     /**
-     * Length of the current packet on the wire, at least {@link #capturedLength()}; values above
-     * {@link Integer#MAX_VALUE} are clamped.
+     * Length of the current packet on the wire, at least {@link #capturedLength()}, adjusted for a non-Ethernet link
+     * type as {@link #capturedLength()} is; values above {@link Integer#MAX_VALUE} are clamped.
      *
-     * @return original length of the current packet.
+     * @return original length of the current packet's frame.
      */
     public int originalLength()
     {
@@ -312,8 +330,9 @@ public final class PcapReader implements AutoCloseable
     }
 
     /**
-     * The buffer holding the current packet in place; always the same instance, wrapping a direct ByteBuffer.
-     * Contents are valid until the next call to {@link #next()} or {@link #close()}.
+     * The buffer holding the current packet's Ethernet frame (in place for an Ethernet packet); always the same
+     * instance, wrapping a direct ByteBuffer. Contents are valid until the next call to {@link #next()} or
+     * {@link #close()}.
      *
      * @return the buffer holding the current packet.
      */
@@ -386,14 +405,38 @@ public final class PcapReader implements AutoCloseable
     }
 
     /**
-     * Link type of the file (pcapng: of the current packet's interface); always {@link PcapFormat#LINKTYPE_ETHERNET}
-     * since packets of other link types are refused.
+     * Link type of the file (pcapng: of the current packet's interface, {@link PcapFormat#LINKTYPE_ETHERNET} before
+     * the first packet): one that {@link LinkLayerAdapter#isSupported(int)} accepts. Whatever it is, the packet is
+     * exposed as an Ethernet frame.
      *
      * @return link type of the file or of the current packet's interface.
      */
     public int linkType()
     {
         return linkType;
+    }
+
+    /**
+     * Destination MAC of the Ethernet header synthesized for packets of a non-Ethernet link type.
+     *
+     * @return the destination MAC in the low 48 bits, {@link LinkLayerAdapter#DEFAULT_DESTINATION_MAC} unless set.
+     */
+    public long destinationMac()
+    {
+        return adapter.destinationMac();
+    }
+
+    /**
+     * Set the destination MAC of the Ethernet header synthesized for packets of a non-Ethernet link type; readers
+     * of report captures give the appliance's own MAC ({@code translator.mac}). Takes effect from the next packet.
+     *
+     * @param mac destination MAC in the low 48 bits.
+     * @return this.
+     */
+    public PcapReader destinationMac(final long mac)
+    {
+        adapter.destinationMac(mac);
+        return this;
     }
 
     /**
@@ -471,11 +514,14 @@ public final class PcapReader implements AutoCloseable
         }
 
         final long network = buffer.getInt(NETWORK_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
-        if (LINKTYPE_ETHERNET != network)
+        // The upper bits of the field (FCS length, class) must be clear: none of the supported types has an FCS.
+        if (network > 0xFFFF || !LinkLayerAdapter.isSupported((int)network))
         {
             throw failure(0, "unsupported link type " + (network & 0xFFFF) + " (link type field 0x" +
-                hex((int)network) + ") at byte offset 0: only link type 1 (Ethernet, without FCS) is supported");
+                hex((int)network) + ") at byte offset 0: the supported link types are " +
+                LinkLayerAdapter.SUPPORTED_LINK_TYPES);
         }
+        linkType = (int)network;
 
         final long snap = buffer.getInt(SNAPLEN_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
         snapLength = (int)Math.min(snap, Integer.MAX_VALUE);
@@ -548,8 +594,22 @@ public final class PcapReader implements AutoCloseable
         originalLength = (int)Math.min(original, Integer.MAX_VALUE);
         packetOffset = readIndex + RECORD_HEADER_LENGTH;
         readIndex += recordLength;
+        if (LINKTYPE_ETHERNET != linkType)
+        {
+            adapt(original);
+        }
 
         return true;
+    }
+
+    /**
+     * Replace the current packet, of a non-Ethernet link type, by its Ethernet frame in the scratch area.
+     */
+    private void adapt(final long original)
+    {
+        capturedLength = adapter.toEthernet(linkType, buffer, packetOffset, capturedLength, buffer, readCapacity);
+        originalLength = (int)Math.min(LinkLayerAdapter.frameLength(linkType, original), Integer.MAX_VALUE);
+        packetOffset = readCapacity;
     }
 
     private void checkLengths(final long offset, final long captured, final long original)
@@ -801,13 +861,13 @@ public final class PcapReader implements AutoCloseable
 
         final int interfaceLinkTypeField = interfaces.linkType(id);
         final int fcs = interfaces.fcsLength(id);
-        if (LINKTYPE_ETHERNET != interfaceLinkTypeField || 0 != fcs)
+        if (!LinkLayerAdapter.isSupported(interfaceLinkTypeField) || 0 != fcs)
         {
             throw failure(offset, "unsupported link type " + interfaceLinkTypeField +
                 (0 != fcs ? " with a " + fcs + "-byte FCS" : "") +
                 " of interface " + id + " (defined at byte offset " + interfaces.blockOffset(id) + ") for the " +
-                blockName(type) + " at byte offset " + offset +
-                ": only link type 1 (Ethernet, without FCS) is supported");
+                blockName(type) + " at byte offset " + offset + ": the supported link types are " +
+                LinkLayerAdapter.SUPPORTED_LINK_TYPES);
         }
 
         final int tsresol = interfaces.tsresol(id);
@@ -834,6 +894,10 @@ public final class PcapReader implements AutoCloseable
         linkType = interfaceLinkTypeField;
         nanosecondResolution = PcapngInterfaces.nanosecondOrFiner(tsresol);
         readIndex += length;
+        if (LINKTYPE_ETHERNET != linkType)
+        {
+            adapt(original);
+        }
     }
 
     private void checkBlockLength(final long offset, final int type, final long length, final int minimum)
@@ -986,7 +1050,7 @@ public final class PcapReader implements AutoCloseable
             dataLimit = remaining;
         }
 
-        byteBuffer.limit(byteBuffer.capacity()).position(dataLimit);
+        byteBuffer.limit(readCapacity).position(dataLimit);
         while (byteBuffer.hasRemaining())
         {
             final int read = channel.read(byteBuffer);

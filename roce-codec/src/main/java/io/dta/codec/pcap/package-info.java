@@ -1,20 +1,27 @@
 /**
- * Streaming reader for classic libpcap and pcapng capture files and writer for classic libpcap files, Ethernet link
- * type only.
+ * Streaming reader for classic libpcap and pcapng capture files, presenting every packet as an Ethernet frame, and
+ * writer for classic libpcap Ethernet files.
  * <p>
  * <b>Supported input.</b> The format is detected from the first four bytes, transparently for callers.
  * <ul>
  *     <li>Classic pcap: magic {@code a1b2c3d4} (microsecond timestamps) and {@code a1b23c4d} (nanosecond
- *     timestamps), in either byte order, version 2.4, link type 1 (Ethernet without FCS). Other link types (the
- *     message names the link type), other versions and the "modified" a1b2cd34 variant are refused.</li>
+ *     timestamps), in either byte order, version 2.4, of a supported link type (below). Other link types (the
+ *     message names the link type and lists the supported ones), other versions and the "modified" a1b2cd34
+ *     variant are refused.</li>
  *     <li>pcapng (block type {@code 0a0d0d0a}, draft-ietf-opsawg-pcapng), as written by dumpcap, tshark, Wireshark
  *     and editcap: any number of sections, each in its own byte order with its own Interface Description Blocks
  *     (link type, snap length, {@code if_tsresol} in base 10 or 2 with microseconds by default, {@code if_tsoffset});
  *     Enhanced Packet Blocks, Simple Packet Blocks (no timestamp: reported as 0) and the obsolete Packet Block. Every
  *     other block (name resolution, interface statistics, decryption secrets, custom...) is skipped by its length,
- *     streamed past whatever its size. A packet on an interface whose link type is not 1, or which declares an FCS
- *     ({@code if_fcslen}), is refused naming the link type, the interface and the block.</li>
+ *     streamed past whatever its size. The interfaces of a section may have different link types. A packet on an
+ *     interface whose link type is not supported, or which declares an FCS ({@code if_fcslen}), is refused naming
+ *     the link type, the interface and the block.</li>
  * </ul>
+ * <b>Link types.</b> 1 (Ethernet without FCS) is read in place. 113 and 276 (Linux cooked SLL and SLL2, from
+ * {@code tcpdump -i any}) and 101 and 228 (raw IP and IPv4, e.g. from scapy) are presented as Ethernet frames by
+ * {@link io.dta.codec.pcap.LinkLayerAdapter}, which documents the mapping (synthesized MACs, EtherType, VLAN tags,
+ * truncated cooked headers); {@link io.dta.codec.pcap.PcapNormalizer} writes an Ethernet copy of such a capture for
+ * consumers of the file itself (DPDK's {@code net_pcap}).
  * Anything else is refused with a {@link io.dta.codec.pcap.PcapFormatException} whose message names the file byte
  * offset of the header, record or block at fault.
  * <p>

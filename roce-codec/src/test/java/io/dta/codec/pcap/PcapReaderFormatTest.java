@@ -143,12 +143,14 @@ class PcapReaderFormatTest
     void shouldRefuseOtherLinkTypeNamingIt() throws Exception
     {
         final byte[] file = new PcapFileBuilder(ByteOrder.LITTLE_ENDIAN)
-            .globalHeader(PcapFormat.MAGIC_MICROSECONDS, 65535, 101)
+            .globalHeader(PcapFormat.MAGIC_MICROSECONDS, 65535, 105) // IEEE 802.11
             .toByteArray();
 
         final PcapFormatException ex = assertThrows(PcapFormatException.class, () -> open(file));
-        assertContains(ex, "unsupported link type 101");
+        assertContains(ex, "unsupported link type 105");
         assertContains(ex, "at byte offset 0");
+        assertContains(ex, "the supported link types are 1 (Ethernet, without FCS), 113 (Linux cooked SLL), " +
+            "276 (Linux cooked SLL2), 101 (raw IP) and 228 (IPv4)");
     }
 
     @Test

@@ -240,7 +240,7 @@ class PcapngReaderTest
         final PcapngFileBuilder builder = new PcapngFileBuilder(ByteOrder.LITTLE_ENDIAN)
             .section(ByteOrder.LITTLE_ENDIAN);
         builder.interfaceDescription(1, 65535)
-            .interfaceDescription(113, 65535) // Linux cooked capture, unused so far
+            .interfaceDescription(105, 65535) // IEEE 802.11, unused so far
             .interfaceDescription(1, 65535, builder.option(13, new byte[] { 4 }))
             .enhancedPacket(0, 1, PcapFileBuilder.pattern(10, 1));
         final int cookedOffset = builder.size();
@@ -251,8 +251,8 @@ class PcapngReaderTest
         {
             assertTrue(reader.next());
             final PcapFormatException ex = assertThrows(PcapFormatException.class, reader::next);
-            assertContains(ex, "unsupported link type 113 of interface 1 (defined at byte offset 48) for the " +
-                "enhanced packet block at byte offset " + cookedOffset);
+            assertContains(ex, "unsupported link type 105 of interface 1 (defined at byte offset 48) for the " +
+                "enhanced packet block at byte offset " + cookedOffset + ": the supported link types are 1 ");
             assertEquals(cookedOffset, ex.byteOffset());
         }
 

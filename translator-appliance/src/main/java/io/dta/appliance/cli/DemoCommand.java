@@ -154,7 +154,7 @@ public final class DemoCommand implements Callable<Integer>
             }
             if (null != in)
             {
-                try (PcapReader reader = new PcapReader(in))
+                try (PcapReader reader = new PcapReader(in).destinationMac(translatorSide.translator().mac()))
                 {
                     demo.run(pcapSource(reader));
                 }

@@ -1,6 +1,7 @@
 package io.dta.appliance.dpdk;
 
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.codec.pcap.PcapNormalizer;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.config.ApplianceConfig;
 import io.dta.dpdk.Eal;
@@ -11,6 +12,7 @@ import io.dta.dpdk.Mempool;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +30,13 @@ import java.util.List;
  * against its record (same length, same microsecond) so the two can never drift apart silently. The output
  * capture is written by {@code net_pcap} (stamped with the time of writing), then re-stamped with the engine clock of
  * each frame ({@link FrameTimeLog}), so that it is byte-identical to the Java replay's.
+ * <p>
+ * Link types: {@code net_pcap} hands the bytes of every record to the port as they are, whatever the capture's link
+ * type. So a capture with packets of another link type than Ethernet (Linux cooked SLL/SLL2, raw IP/IPv4: see
+ * {@link io.dta.codec.pcap.LinkLayerAdapter}) is first copied, as the Ethernet frames the Java replay sees, to a
+ * temporary classic capture with nanosecond timestamps ({@link PcapNormalizer}) next to the output capture, which
+ * is fed to {@code net_pcap} instead and deleted at the end. Ethernet captures, classic or pcapng, are fed as they
+ * are.
  * <p>
  * DPDK allows one EAL per process, so one process runs one DPDK replay.
  */
@@ -50,9 +59,75 @@ public final class DpdkReplay
      * @param output      capture to write the RoCEv2 frames to.
      * @param extraEalArgs EAL arguments appended to the defaults ({@code -l 0 --no-huge -m 256 --no-pci}).
      * @return the engine after the run.
-     * @throws IOException if a capture cannot be read.
+     * @throws IOException if a capture cannot be read, or the Ethernet copy of a non-Ethernet one written.
      */
     public static TranslatorEngine run(
+        final ApplianceConfig config,
+        final Path reports,
+        final Path responses,
+        final Path output,
+        final List<String> extraEalArgs) throws IOException
+    {
+        final long mac = config.translator().mac();
+        final Path directory = output.toAbsolutePath().getParent();
+        Path reportsCopy = null;
+        Path responsesCopy = null;
+        try
+        {
+            reportsCopy = ethernetCopy(reports, directory, mac);
+            responsesCopy = null == responses ? null : ethernetCopy(responses, directory, mac);
+            return runEal(
+                config,
+                null == reportsCopy ? reports : reportsCopy,
+                null == responsesCopy ? responses : responsesCopy,
+                output,
+                extraEalArgs);
+        }
+        finally
+        {
+            deleteQuietly(reportsCopy);
+            deleteQuietly(responsesCopy);
+        }
+    }
+
+    /**
+     * The Ethernet copy of a capture that has non-Ethernet packets, in {@code directory}, or null if it has none.
+     */
+    private static Path ethernetCopy(final Path capture, final Path directory, final long mac) throws IOException
+    {
+        if (!PcapNormalizer.needsNormalizing(capture))
+        {
+            return null;
+        }
+        final Path copy = Files.createTempFile(directory, ".dta-replay-ethernet-", ".pcap");
+        try
+        {
+            PcapNormalizer.normalize(capture, copy, mac);
+            return copy;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            deleteQuietly(copy);
+            throw ex;
+        }
+    }
+
+    private static void deleteQuietly(final Path file)
+    {
+        if (null != file)
+        {
+            try
+            {
+                Files.deleteIfExists(file);
+            }
+            catch (final IOException ignore)
+            {
+                // A leftover temporary copy must not hide the outcome of the replay.
+            }
+        }
+    }
+
+    private static TranslatorEngine runEal(
         final ApplianceConfig config,
         final Path reports,
         final Path responses,

@@ -15,6 +15,10 @@ import java.nio.file.Path;
  * (a response and a report with the same timestamp: the response first). At end of input the partial batches,
  * cached postcards and held frames are flushed. Without a responses capture the run is open loop: no ACK can
  * come, so ACK timeouts and probes are off.
+ * <p>
+ * Both captures may be of any link type {@link PcapReader} reads (Ethernet, Linux cooked SLL/SLL2, raw IP/IPv4,
+ * per pcapng interface); a non-Ethernet packet is translated as the Ethernet frame the reader presents it as, with
+ * the appliance's own MAC ({@code translator.mac}) as its destination.
  */
 public final class Replay
 {
@@ -36,8 +40,9 @@ public final class Replay
         final ApplianceConfig config, final Path reports, final Path responses, final Path output) throws IOException
     {
         try (PcapFrameSink sink = new PcapFrameSink(new PcapWriter(output, true));
-            PcapReader in = new PcapReader(reports);
-            PcapReader back = null == responses ? null : new PcapReader(responses))
+            PcapReader in = new PcapReader(reports).destinationMac(config.translator().mac());
+            PcapReader back = null == responses ? null :
+                new PcapReader(responses).destinationMac(config.translator().mac()))
         {
             final TranslatorEngine engine = new TranslatorEngine(config, sink, null != responses);
             boolean haveIn = in.next();

@@ -5,8 +5,9 @@ Given a seed, writes into an output directory:
   config.yaml     the translator configuration the model assumes (four sketches on two collectors),
   reports.pcap    Sketch-Merge column reports from simulated switches: interleaved across switches, sketches and
                   overlapping epochs, with duplicates, gaps (the switch rewinds a little later, as a NACK would make
-                  it), missing switches (epoch timeout), epochs that take the area of an open older epoch, stale
-                  and malformed columns, counters near the saturation bounds, both base-header forms,
+                  it), lost tails (the switch resends them when a timer NACK reaches it), missing switches (epoch
+                  timeout), epochs that take the area of an open older epoch, stale and malformed columns, counters
+                  near the saturation bounds, both base-header forms,
   expected.pcap   the frames the translator must emit in an open-loop replay: RoCEv2 WRITEs per sketch QP (built
                   with scapy through dta_model.py) and sketch NACKs to the switches,
   summary.json    counters the Java side compares with the engine's.
@@ -16,6 +17,14 @@ nackRetryMicros the NACK is sent again for the switch's next expected column, th
 to nackRetries times, then the gap is given up. Progress restarts the interval and the count; the gap filling (the
 switch's next column passing every column seen from it) or the epoch closing ends the retries. The simulated
 switches rewind on their own schedule, so some retries go out before the rewind arrives.
+
+Tail NACKs: the same timer watches every switch from its first merged column (or once its gap fills) until it has
+sent its last column. It looks at the multiples of nackRetryMicros of the clock, at least one interval after the
+watch began or after its previous look; a look that finds the switch's next expected column where the previous one
+left it (no progress) NACKs the switch from that column, and from then on the tail is a gap ending at the last
+column. Some simulated switches lose their last columns and wait: a timer NACK that reaches them (a quarter are
+lost) makes them resend from the NACKed column, so their epochs complete unless every NACK is lost or a newer epoch
+takes the area first. A retry is sent here always (the replay's output never refuses a frame).
 
 The model keeps the collector memory the WRITEs produce and checks, for every epoch still in memory, that the
 cells equal the element-wise sum (Count-Min saturating at 2^32-1, Count sketch saturating at the int32 bounds) or
@@ -51,11 +60,14 @@ class Area:
         self.armed = [True] * switches
         self.nack_t = [0] * switches
         self.written = 0
-        # NACK retries: one past the highest column seen per switch, armed, retries sent, next due time
+        # NACK retries: the gap's end (one past the highest column seen per switch, or cols once its tail was
+        # NACKed), the timer's state ("off", "gap": retry the NACK when due, "tail": look for progress when due),
+        # retries sent, next due time, next expected column at the tail watch's previous look
         self.seen_end = [0] * switches
-        self.retry_armed = [False] * switches
+        self.retry = ["off"] * switches
         self.retries = [0] * switches
         self.due = [0] * switches
+        self.mark = [0] * switches
 
 
 class SketchModel:
@@ -70,6 +82,8 @@ class SketchModel:
         self.max_retries = retries
         self.switch_ip = switch_ip
         self.nacks = []
+        # the simulated switches hear the timer's NACKs that are not lost: on_nack(sw, epoch, column)
+        self.on_nack = lambda sw, epoch, col: None
         self.area_bytes = 64 + rows * cols * 4
         self.areas = [None] * epochs
 
@@ -114,7 +128,7 @@ class SketchModel:
             self.run(a, ar.written, n, now)
             ar.written += n
         ar.state = 2 if why == "completed" else 3
-        ar.retry_armed = [False] * self.switches
+        ar.retry = ["off"] * self.switches
         self.counts[why] += 1
         self.header(a, now)
 
@@ -159,17 +173,22 @@ class SketchModel:
                 ar.armed[sw] = False
                 ar.nack_t[sw] = now
                 if self.max_retries > 0:
-                    ar.retry_armed[sw], ar.retries[sw], ar.due[sw] = True, 0, now + self.retry_ns
+                    ar.retry[sw], ar.retries[sw], ar.due[sw] = "gap", 0, now + self.retry_ns
                 return ("nack", ar.next[sw])
             return "gap"
         self.merge(ar, col, values)
         ar.next[sw] += 1
         ar.armed[sw] = True
-        if ar.retry_armed[sw]:
+        if ar.retry[sw] == "gap":
             if ar.next[sw] >= ar.seen_end[sw]:
-                ar.retry_armed[sw] = False
+                if ar.next[sw] < self.cols:
+                    self.watch_tail(ar, sw, now)
+                else:
+                    ar.retry[sw] = "off"
             else:
                 ar.retries[sw], ar.due[sw] = 0, now + self.retry_ns
+        elif col == 0 and ar.retry[sw] == "off" and self.max_retries > 0 and self.cols > 1:
+            self.watch_tail(ar, sw, now)
         completed = min(ar.next)
         while completed - ar.written >= self.batch:
             self.run(a, ar.written, self.batch, now)
@@ -177,6 +196,21 @@ class SketchModel:
         if completed == self.cols:
             self.close(a, "completed", now)
         return "merged"
+
+    def next_look(self, now):
+        """The first multiple of the interval at least one interval after now."""
+        at = now + self.retry_ns
+        return at if at % self.retry_ns == 0 else at - at % self.retry_ns + self.retry_ns
+
+    def watch_tail(self, ar, sw, now):
+        ar.retry[sw], ar.retries[sw], ar.mark[sw], ar.due[sw] = "tail", 0, ar.next[sw], self.next_look(now)
+
+    def timer_nack(self, ar, sw, now):
+        self.nacks.append((now, nack_frame(self.switch_ip(self, sw), self.sid, sw, ar.epoch, ar.next[sw])))
+        self.counts["nacks"] += 1
+        ar.armed[sw] = False
+        ar.nack_t[sw] = now
+        self.on_nack(sw, ar.epoch, ar.next[sw])
 
     def poll(self, now):
         due = [a for a in range(self.epochs) if self.areas[a] is not None and self.areas[a].state == 1
@@ -188,19 +222,27 @@ class SketchModel:
             if ar is None or ar.state != 1:
                 continue
             for sw in range(self.switches):
-                if not ar.retry_armed[sw] or now < ar.due[sw]:
+                if ar.retry[sw] == "off" or now < ar.due[sw]:
+                    continue
+                if ar.retry[sw] == "tail":
+                    if ar.next[sw] == self.cols:
+                        ar.retry[sw] = "off"
+                    elif ar.next[sw] != ar.mark[sw]:
+                        ar.mark[sw], ar.due[sw] = ar.next[sw], self.next_look(now)
+                    else:
+                        self.counts["tailNacks"] += 1
+                        ar.seen_end[sw], ar.retry[sw], ar.retries[sw], ar.due[sw] = self.cols, "gap", 0, \
+                            now + self.retry_ns
+                        self.timer_nack(ar, sw, now)
                     continue
                 if ar.retries[sw] >= self.max_retries:
-                    ar.retry_armed[sw] = False
+                    ar.retry[sw] = "off"
                     self.counts["gapsAbandoned"] += 1
                     continue
-                self.nacks.append((now, nack_frame(self.switch_ip(self, sw), self.sid, sw, ar.epoch, ar.next[sw])))
-                self.counts["nacks"] += 1
                 self.counts["nackRetries"] += 1
-                ar.armed[sw] = False
-                ar.nack_t[sw] = now
                 ar.retries[sw] += 1
                 ar.due[sw] = now + (self.retry_ns << ar.retries[sw])
+                self.timer_nack(ar, sw, now)
 
     def flush(self, now):
         for a in sorted((a for a in range(self.epochs) if self.areas[a] is not None and self.areas[a].state == 1),
@@ -222,13 +264,15 @@ def column_frame(switch_ip, collector_ip, form, sid, sw, epoch, col, rows, value
 class Stream:
     """One switch sending one epoch of one sketch, column by column."""
 
-    def __init__(self, sk, epoch, sw, values, stop_at):
+    def __init__(self, sk, epoch, sw, values, stop_at, tail_from=None):
         self.sk, self.epoch, self.sw, self.values, self.stop_at = sk, epoch, sw, values, stop_at
         self.next = 0
         self.rewind_in, self.rewind_to = 0, None
+        # columns from tail_from on are lost on the first pass; then the switch waits for a NACK
+        self.tail_from, self.waiting, self.resumed = tail_from, False, False
 
     def done(self):
-        return self.next >= self.stop_at and self.rewind_to is None
+        return self.next >= self.stop_at and self.rewind_to is None and self.tail_from is None
 
 
 def switch_sketch(rnd, sk):
@@ -263,7 +307,8 @@ def main():
     counts = {k: 0 for k in ("reports", "merged", "badRows", "badSwitch", "badColumn", "staleEpoch", "epochClosed",
                              "duplicate", "gap", "nacks", "noRoute", "columnWrites", "opened", "completed",
                              "timedOut", "superseded", "flushed", "saturated", "nackRetries",
-                             "gapsAbandoned")}
+                             "gapsAbandoned", "tailNacks", "tailsLost", "tailsResumed",
+                             "tailsRecovered")}
     # (collector, id, type, rows, columns, switches, batchColumns, epochs, epochTimeoutMicros, nackRetryMicros
     #  (None: default), nackRetries, localQpn, start PSN)
     specs = [
@@ -294,13 +339,21 @@ def main():
     reports, nacks = [], []
     now = 1_000_000_000_000
 
+    polled = [None]
+
     def poll(t):
+        if polled[0] == t:
+            return
+        polled[0] = t
         for qp in senders:
             qp.poll(t)
         for sk in sketches:
             sk.poll(t)
 
     def send(switch_ip, collector_ip, sid, sw, epoch, col, rows, values):
+        # The replay runs the engine's timers when it reads a frame, before the frame: so does the model, and only
+        # then (a lost column is time passing with no poll).
+        poll(now)
         form = 3 if rnd.random() < 0.7 else 2
         flags = rnd.choice([0, 0, 0x20, 0x80]) if form == 3 else 0
         reports.append((now, column_frame(switch_ip, collector_ip, form, sid, sw, epoch, col, rows, values, flags)))
@@ -339,14 +392,33 @@ def main():
         missing = rnd.randrange(sk.switches) if rnd.random() < (0.6 if last else 0.25) else None
         for sw in range(sk.switches):
             stop = sk.cols if sw != missing else rnd.randint(0, sk.cols - 1)
-            streams.append(Stream(sk, epoch, sw, switch_sketch(rnd, sk), stop))
+            tail_from = None
+            if sw != missing and sk.cols > 1 and rnd.random() < 0.25:
+                tail_from = sk.cols - rnd.randint(1, min(3, sk.cols - 1))
+                counts["tailsLost"] += 1
+            streams.append(Stream(sk, epoch, sw, switch_sketch(rnd, sk), stop, tail_from))
+
+    def heard(sk, sw, epoch, col):
+        """A timer NACK reaches a switch waiting after it lost its last columns (unless the NACK is lost)."""
+        for t in streams:
+            if t.waiting and t.sk is sk and t.sw == sw and t.epoch == epoch and rnd.random() >= 0.25:
+                t.waiting, t.tail_from, t.next, t.resumed = False, None, col, True
+                counts["tailsResumed"] += 1
+
+    for sk in sketches:
+        sk.on_nack = lambda sw, epoch, col, sk=sk: heard(sk, sw, epoch, col)
 
     for sk in sketches:
         start_epoch(sk)
 
     while streams:
         now += rnd.choice([1, 1, 1, 2, 2, 3]) * 1000 if rnd.random() > 0.002 else rnd.randint(200, 3000) * 1000
-        poll(now)
+        # a waiting switch gives up once its epoch is closed (its NACKs all lost, given up, or the epoch timed out)
+        for t in [t for t in streams if t.waiting]:
+            ar = t.sk.areas[t.epoch % t.sk.epochs]
+            if ar.epoch != t.epoch or ar.state != 1:
+                streams.remove(t)
+        active = [t for t in streams if not t.waiting]
         x = rnd.random()
         if x < 0.01:
             # malformed or unroutable columns
@@ -363,7 +435,13 @@ def main():
             else:
                 send(switch_ip(sk, 0), sk.collector_ip, 99, 0, 0, 0, sk.rows, vals)
             continue
-        st = rnd.choice(streams)
+        if not active:
+            # Only switches waiting for a tail NACK: an unroutable report lets the replay's timers run now too.
+            now += rnd.randint(2, 20) * 1000
+            sk = rnd.choice(sketches)
+            send(switch_ip(sk, 0), sk.collector_ip, 99, 0, 0, 0, sk.rows, [0] * sk.rows)
+            continue
+        st = rnd.choice(active)
         sk = st.sk
         ip = switch_ip(sk, st.sw)
         if x < 0.015:
@@ -380,7 +458,8 @@ def main():
             st.rewind_to, st.rewind_in = st.next, rnd.randint(1, 4)
             st.next += 1
         c = st.next
-        send(ip, sk.collector_ip, sk.sid, st.sw, st.epoch, c, sk.rows, st.values[c])
+        if st.tail_from is None or c < st.tail_from:
+            send(ip, sk.collector_ip, sk.sid, st.sw, st.epoch, c, sk.rows, st.values[c])
         st.next += 1
         if st.rewind_to is not None:
             st.rewind_in -= 1
@@ -388,12 +467,25 @@ def main():
                 st.next, st.rewind_to = st.rewind_to, None
         if st.done():
             streams.remove(st)
+            ar = sk.areas[st.epoch % sk.epochs]
+            if st.resumed and ar.epoch == st.epoch and (ar.state == 1 or ar.state == 2):
+                # a lost tail, recovered through a tail NACK: the switch has contributed every column
+                assert ar.next[st.sw] == sk.cols, (sk.sid, st.epoch, st.sw, ar.next[st.sw])
+                counts["tailsRecovered"] += 1
+        elif st.next >= st.stop_at and st.rewind_to is None:
+            st.waiting = True
         # the next epoch of a sketch starts once most of the current one has been sent (epochs overlap)
         for s2 in sketches:
             if started[id(s2)] < a.epochs:
                 mine = [t for t in streams if t.sk is s2]
                 if not mine or (len(mine) <= s2.switches // 2 and rnd.random() < 0.2):
                     start_epoch(s2)
+
+    # Switches waiting for a tail NACK let the clock run on with no report: a last, unroutable report marks the end
+    # of the input at the time of the model's last poll, so that the replay polls as far.
+    if not reports or reports[-1][0] != now:
+        send(switch_ip(sketches[0], 0), sketches[0].collector_ip, 99, 0, 0, 0, sketches[0].rows,
+             [0] * sketches[0].rows)
 
     # end of input: the replay flushes at the time of the last frame it read
     for sk in sketches:

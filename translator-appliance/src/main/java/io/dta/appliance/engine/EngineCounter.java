@@ -92,7 +92,10 @@ public enum EngineCounter
      * to the int32 bounds.
      */
     SKETCH_CELLS_SATURATED("sketch cells saturated"),
-    /** NACKs sent to switches for a sketch column gap, the timer's re-sends ({@link #SKETCH_NACK_RETRIES}) too. */
+    /**
+     * NACKs sent to switches for a sketch column gap, the timer's re-sends ({@link #SKETCH_NACK_RETRIES}) and tail
+     * NACKs ({@link #SKETCH_TAIL_NACKS}) too.
+     */
     SKETCH_NACKS_OUT("sketch NACKs out"),
     /**
      * Sketch NACKs re-sent by the timer: a switch's column gap was still open {@code nackRetryMicros} (doubling with
@@ -101,8 +104,17 @@ public enum EngineCounter
      */
     SKETCH_NACK_RETRIES("sketch NACKs re-sent by the retry timer"),
     /**
-     * Sketch column gaps given up: {@code nackRetries} timer re-sends went unanswered, so the switch is not asked
-     * again; its epoch closes incomplete without the missing columns unless the switch resumes by itself.
+     * Sketch NACKs the timer sent to a switch that stopped short of its last column with no gap to show it (its
+     * last columns were lost): no progress between two looks of the timer, {@code nackRetryMicros} apart, so silent
+     * for at least that long. The tail is then a gap like any other: its re-sends count as
+     * {@link #SKETCH_NACK_RETRIES}, giving it up as {@link #SKETCH_NACK_GAPS_ABANDONED}. Also counted in
+     * {@link #SKETCH_NACKS_OUT}.
+     */
+    SKETCH_TAIL_NACKS("sketch NACKs for a silent switch's missing last columns"),
+    /**
+     * Sketch column gaps given up (missing tails included, see {@link #SKETCH_TAIL_NACKS}): {@code nackRetries}
+     * timer re-sends went unanswered, so the switch is not asked again; its epoch closes incomplete without the
+     * missing columns unless the switch resumes by itself.
      */
     SKETCH_NACK_GAPS_ABANDONED("sketch column gaps given up after the NACK retries"),
     /** RDMA WRITEs of merged sketch columns (runs of up to batchColumns columns). */

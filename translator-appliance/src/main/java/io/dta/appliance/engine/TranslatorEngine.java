@@ -547,6 +547,10 @@ public final class TranslatorEngine
         }
         // Sketch WRITEs are always essential (the merged column is the only copy); the report's own flag is moot.
         final int outcome = handler.onColumn(column, nowNanos);
+        if (SketchMergeHandler.MERGED == outcome)
+        {
+            return true;
+        }
         if (SketchMergeHandler.NACK == outcome)
         {
             // The handler keeps the addressing to NACK the switch again from its timer if the gap stays open.
@@ -557,8 +561,16 @@ public final class TranslatorEngine
             nackSender.sendSketchNack(mac, ip, tagCount, tags, column.sketchId(), column.switchId(), column.epoch(),
                 handler.nackColumn(), nowNanos);
             handler.armNackRetry(mac, ip, tagCount, tags, nowNanos);
+            return false;
         }
-        return SketchMergeHandler.MERGED == outcome;
+        if (SketchMergeHandler.MERGED_FIRST == outcome)
+        {
+            // Once per switch and epoch: the addressing to NACK the switch if it stops short of its last column.
+            handler.watchTail(decoder.ethernet().srcMac(), decoder.ipv4().src(), decoder.vlanTagCount(),
+                ReporterNackSender.vlanTags(decoder), nowNanos);
+            return true;
+        }
+        return false;
     }
 
     private void onResponse(final long nowNanos)

@@ -100,6 +100,17 @@ class SketchNackRetryTest
         engine.pollNow(now);
     }
 
+    /**
+     * Advances the clock one microsecond at a time, polling at each, as a running engine does.
+     */
+    private void advanceInSteps(final int micros)
+    {
+        for (int i = 0; i < micros; i++)
+        {
+            advance(MICROS);
+        }
+    }
+
     private long count(final EngineCounter counter)
     {
         return engine.counters().get(counter);
@@ -265,7 +276,7 @@ class SketchNackRetryTest
     void shouldStopRetryingOnceTheGapFillsAndRestartTheIntervalOnProgress()
     {
         setUp(4, 2, 2, 10_000, "nackRetryMicros: 100, nackRetries: 3,");
-        send(0, 7, 0, 1);  // switch 0 stays short, so the epoch stays open
+        // Switch 0 sends nothing, so the epoch stays open (a switch never heard from has no address to NACK).
         send(1, 7, 0, 10);
         send(1, 7, 3, 40);  // gap: columns 1 and 2 missing
         assertEquals(1, drain().size());
@@ -298,7 +309,6 @@ class SketchNackRetryTest
     void shouldRetryOneIntervalAfterProgressEvenWhenTheBackedOffRetryWasDueLater()
     {
         setUp(4, 2, 2, 10_000, "nackRetryMicros: 100, nackRetries: 3,");
-        send(0, 7, 0, 1);
         send(1, 7, 0, 10);
         send(1, 7, 3, 40);
         assertEquals(1, drain().size());
@@ -375,7 +385,10 @@ class SketchNackRetryTest
     {
         setUp(4, 2, 1, 10_000, "nackRetryMicros: 100, nackRetries: 4,");
         lastColumnSentAndNackLost(7);
-        send(0, 8, 0, 1);
+        for (int c = 0; c < 4; c++)
+        {
+            send(0, 8, c, 1);  // the whole sketch, so switch 0 has no tail to NACK in epoch 8
+        }
         assertEquals(1, count(EngineCounter.SKETCH_EPOCHS_SUPERSEDED));
         advance(5_000 * MICROS);
         assertTrue(drain().isEmpty());
@@ -440,31 +453,283 @@ class SketchNackRetryTest
     }
 
     /**
+     * Switch 1 loses its last two columns: no later column shows a gap, but the sketch has 4 columns, so once a
+     * look of the timer (every {@code nackRetryMicros}, on multiples of it) finds no progress since the previous one
+     * it is NACKed from its next expected column, with the addressing of the report that opened its progress. It
+     * restarts from there and the epoch completes exactly.
+     */
+    @Test
+    void shouldNackASwitchThatLostItsLastColumnsAndCompleteTheEpoch()
+    {
+        setUp(4, 2, 2, 10_000, "nackRetryMicros: 100, nackRetries: 3,");
+        assertEquals(0, now % (100 * MICROS), "the test starts on a look of the timer");
+        for (int c = 0; c < 4; c++)
+        {
+            send(0, 7, c, 1 + c);
+        }
+        final byte[] opening = column(1, 7, 0, 10);
+        feed(opening);
+        send(1, 7, 1, 20);  // columns 2 and 3 are lost
+        drain();
+        assertTrue(nacks.isEmpty(), "no gap to see");
+
+        advance(100 * MICROS);
+        assertTrue(drain().isEmpty(), "the look at 100 us sees progress: column 1 came after the watch began");
+        advance(99 * MICROS);
+        assertTrue(drain().isEmpty());
+        advance(MICROS);
+        final List<byte[]> tail = drain();
+        assertEquals(1, tail.size(), "the look at 200 us finds no progress since the one at 100 us");
+        final byte[] body = ByteBuffer.allocate(15).put((byte)0x05).put((byte)0).put((byte)0x80)
+            .putShort((short)SKETCH_ID).putShort((short)1).putInt(7).putShort((short)2).putShort((short)0).array();
+        NackFrameAssertions.assertNack(tail.get(0), opening, new int[0], TestFrames.APPLIANCE_IP, switchIp(1), body,
+            "tail NACK: ");
+        assertEquals(1, count(EngineCounter.SKETCH_TAIL_NACKS));
+        assertEquals(1, count(EngineCounter.SKETCH_NACKS_OUT));
+        assertEquals(0, count(EngineCounter.SKETCH_NACK_RETRIES));
+
+        send(1, 7, 2, 30);
+        send(1, 7, 3, 40);
+        advance(TranslatorEngine.HOLD_NANOS);
+        drain();
+        assertEquals(1, count(EngineCounter.SKETCH_EPOCHS_COMPLETED));
+        assertEquals(2, headerState(7));
+        assertEquals(2, headerContributors(7));
+        assertArrayEquals(new int[] {11, 22, 33, 44}, new int[] {cell(7, 0), cell(7, 1), cell(7, 2), cell(7, 3)});
+        advance(20_000 * MICROS);
+        assertTrue(drain().isEmpty(), "nothing more once the epoch closed");
+        assertEquals(1, count(EngineCounter.SKETCH_TAIL_NACKS));
+        assertEquals(0, count(EngineCounter.SKETCH_NACK_RETRIES));
+    }
+
+    /**
+     * The tail NACK carries the MAC, VLAN tags and IP of the report that opened the switch's progress (802.1ad outer,
+     * 802.1Q inner), and a switch whose first column arrives between two looks is looked at on the first multiple of
+     * {@code nackRetryMicros} at least one interval later.
+     */
+    @Test
+    void shouldSendTheTailNackWithTheTagsAndAddressOfTheReportThatOpenedTheSwitchsProgress()
+    {
+        setUp(4, 1, 2, 10_000, "nackRetryMicros: 100, nackRetries: 2,");
+        final int[] tags = {0x88A8, 0x1064, 0x8100, 0x2007};
+        final long start = now;
+        advance(30 * MICROS);
+        final byte[] opening = withSourceMac(TestFrames.tagged(column(0, 9, 0, 1), tags), 0);
+        feed(opening);
+        advance(169 * MICROS);
+        assertTrue(drain().isEmpty(), "first look at 200 us: the first multiple of 100 us at least 100 us later");
+        advance(MICROS);
+        final List<byte[]> tail = drain();
+        assertEquals(1, tail.size());
+        assertEquals(200 * MICROS, now - start);
+        final byte[] body = ByteBuffer.allocate(15).put((byte)0x05).put((byte)0).put((byte)0x80)
+            .putShort((short)SKETCH_ID).putShort((short)0).putInt(9).putShort((short)1).putShort((short)0).array();
+        NackFrameAssertions.assertNack(tail.get(0), opening, tags, TestFrames.APPLIANCE_IP, switchIp(0), body,
+            "tagged tail NACK: ");
+        advance(100 * MICROS);
+        final List<byte[]> retried = drain();
+        assertEquals(1, retried.size(), "retried like a gap's NACK");
+        assertArrayEquals(tail.get(0), retried.get(0), "the same frame again");
+        assertEquals(1, count(EngineCounter.SKETCH_NACK_RETRIES));
+    }
+
+    /**
+     * A tail NACK nobody answers is retried like a gap's NACK: {@code nackRetryMicros} after it, the interval
+     * doubling, {@code nackRetries} times, then given up (counted) and never asked again by the timer.
+     */
+    @Test
+    void shouldRetryAnUnansweredTailNackWithTheGapBackOffAndGiveItUp()
+    {
+        setUp(4, 2, 2, 10_000, "nackRetryMicros: 100, nackRetries: 3,");
+        final long start = now;
+        for (int c = 0; c < 4; c++)
+        {
+            send(0, 7, c, 1 + c);
+        }
+        send(1, 7, 0, 10);
+        drain();
+        final List<Long> nackTimes = new ArrayList<>();
+        long abandonedAt = -1;
+        while (now - start < 5_000 * MICROS)
+        {
+            advance(10 * MICROS);
+            for (final byte[] nack : drain())
+            {
+                assertEquals(1, nackSwitch(nack));
+                assertEquals(1, nackColumn(nack));
+                nackTimes.add((now - start) / MICROS);
+            }
+            if (abandonedAt < 0 && 1 == count(EngineCounter.SKETCH_NACK_GAPS_ABANDONED))
+            {
+                abandonedAt = (now - start) / MICROS;
+            }
+        }
+        assertEquals(List.of(100L, 200L, 400L, 800L), nackTimes, "the tail NACK, then retries after 100, 200, 400 us");
+        assertEquals(1600, abandonedAt, "given up 800 us after the third retry");
+        assertEquals(1, count(EngineCounter.SKETCH_TAIL_NACKS));
+        assertEquals(3, count(EngineCounter.SKETCH_NACK_RETRIES));
+        assertEquals(4, count(EngineCounter.SKETCH_NACKS_OUT));
+        assertEquals(1, count(EngineCounter.SKETCH_NACK_GAPS_ABANDONED));
+        assertEquals(0, count(EngineCounter.SKETCH_EPOCHS_TIMED_OUT), "the epoch is still open");
+    }
+
+    /**
+     * A slow switch is not harmed: a column every 90 us keeps it from ever being NACKed (each look sees progress);
+     * when it pauses longer, the tail NACK crosses its next column in flight, it restarts from the NACKed column, and
+     * the duplicate is dropped as any duplicate: the epoch completes exactly, with no retry.
+     */
+    @Test
+    void shouldLeaveASlowSwitchAloneAndDropTheDuplicateOfItsRestart()
+    {
+        setUp(8, 2, 2, 10_000, "nackRetryMicros: 100, nackRetries: 3,");
+        final long start = now;
+        for (int c = 0; c < 8; c++)
+        {
+            send(0, 7, c, 100);
+        }
+        send(1, 7, 0, 1);
+        for (int c = 1; c < 4; c++)
+        {
+            advanceInSteps(90);
+            send(1, 7, c, 1 + c);
+        }
+        advanceInSteps(129);  // 399 us
+        assertTrue(drain().isEmpty(), "a column every 90 us: progress at every look");
+        advance(MICROS);
+        final List<byte[]> tail = drain();
+        assertEquals(1, tail.size(), "the look at 400 us finds no progress since 300 us");
+        assertEquals(4, nackColumn(tail.get(0)));
+        assertEquals(400 * MICROS, now - start);
+
+        advance(5 * MICROS);
+        send(1, 7, 4, 5);  // in flight when the NACK left
+        advance(5 * MICROS);
+        for (int c = 4; c < 8; c++)  // the switch restarts from column 4
+        {
+            send(1, 7, c, 1 + c);
+        }
+        advance(TranslatorEngine.HOLD_NANOS);
+        drain();
+        assertEquals(1, count(EngineCounter.DROP_SKETCH_DUPLICATE), "column 4 again");
+        assertEquals(1, count(EngineCounter.SKETCH_EPOCHS_COMPLETED));
+        assertEquals(2, headerState(7));
+        for (int c = 0; c < 8; c++)
+        {
+            assertEquals(101 + c, cell(7, c), "column " + c + " merged once");
+        }
+        assertEquals(1, count(EngineCounter.SKETCH_TAIL_NACKS));
+        assertEquals(0, count(EngineCounter.SKETCH_NACK_RETRIES));
+        advance(5_000 * MICROS);
+        assertTrue(drain().isEmpty());
+    }
+
+    /**
+     * A retry the output cannot take (transmit full, counted as {@code DROP_TX_FULL}) uses up no retry: it is tried
+     * again after the same interval, and all {@code nackRetries} retries still go out before the gap is given up.
+     */
+    @Test
+    void shouldNotUseUpAGapRetryThatCouldNotBeSent()
+    {
+        setUp(4, 2, 2, 10_000, "nackRetryMicros: 100, nackRetries: 3,");
+        final long start = now;
+        lastColumnSentAndNackLost(7);
+        advance(99 * MICROS);
+        assertTrue(drain().isEmpty());
+        final long txFull = count(EngineCounter.DROP_TX_FULL);
+        out.refuseClaims(true);
+        advance(MICROS);
+        out.refuseClaims(false);
+        assertEquals(txFull + 1, count(EngineCounter.DROP_TX_FULL), "the first retry could not be sent");
+        assertEquals(0, count(EngineCounter.SKETCH_NACK_RETRIES));
+        assertEquals(1, count(EngineCounter.SKETCH_NACKS_OUT), "only the first NACK left");
+
+        final List<Long> retryTimes = new ArrayList<>();
+        long abandonedAt = -1;
+        while (now - start < 3_000 * MICROS)
+        {
+            advance(10 * MICROS);
+            for (final byte[] nack : drain())
+            {
+                assertEquals(1, nackColumn(nack));
+                retryTimes.add((now - start) / MICROS);
+            }
+            if (abandonedAt < 0 && 1 == count(EngineCounter.SKETCH_NACK_GAPS_ABANDONED))
+            {
+                abandonedAt = (now - start) / MICROS;
+            }
+        }
+        assertEquals(List.of(200L, 400L, 800L), retryTimes,
+            "tried again 100 us after the unsent one, then after 200 and 400 us: three retries sent");
+        assertEquals(1600, abandonedAt);
+        assertEquals(3, count(EngineCounter.SKETCH_NACK_RETRIES));
+        assertEquals(txFull + 1, count(EngineCounter.DROP_TX_FULL));
+    }
+
+    /**
+     * A tail NACK the output cannot take counts for nothing: the switch stays watched and is NACKed at the next look
+     * if still silent, and its retries then follow as usual.
+     */
+    @Test
+    void shouldTryATailNackThatCouldNotBeSentAgainAtTheNextLook()
+    {
+        setUp(4, 1, 2, 10_000, "nackRetryMicros: 100, nackRetries: 1,");
+        final long start = now;
+        send(0, 7, 0, 1);
+        advance(99 * MICROS);
+        drain();
+        final long txFull = count(EngineCounter.DROP_TX_FULL);
+        out.refuseClaims(true);
+        advance(MICROS);
+        out.refuseClaims(false);
+        assertEquals(txFull + 1, count(EngineCounter.DROP_TX_FULL));
+        assertEquals(0, count(EngineCounter.SKETCH_TAIL_NACKS));
+        final List<Long> nackTimes = new ArrayList<>();
+        while (now - start < 1_000 * MICROS)
+        {
+            advance(10 * MICROS);
+            for (final byte[] ignored : drain())
+            {
+                nackTimes.add((now - start) / MICROS);
+            }
+        }
+        assertEquals(List.of(200L, 300L), nackTimes, "the tail NACK at the next look, its one retry 100 us later");
+        assertEquals(1, count(EngineCounter.SKETCH_TAIL_NACKS));
+        assertEquals(1, count(EngineCounter.SKETCH_NACK_RETRIES));
+        assertEquals(1, count(EngineCounter.SKETCH_NACK_GAPS_ABANDONED));
+    }
+
+    /**
      * Random loss of columns and NACKs on several switches: the switches answer the NACKs that reach them; with
      * retries every epoch completes exactly, however many NACKs are lost (each NACK is lost with probability 1/4,
-     * so 12 retries all lost, 4^-13, practically never happens). A switch's last column always arrives the first
-     * time: losing only the tail leaves no gap to see, which no NACK can address.
+     * so 12 retries all lost, 4^-13, practically never happens). Any column may be lost, the last ones too (a lost
+     * tail shows no gap: the tail NACK asks for it); only one random column per switch arrives the first time, since
+     * the translator cannot NACK a switch it never heard from.
      */
     @Test
     void shouldCompleteEveryEpochExactlyThroughRandomColumnAndNackLoss()
     {
         final long seed = System.nanoTime();
         final SplittableRandom random = new SplittableRandom(seed);
+        long tailNacks = 0;
         for (int run = 0; run < 200; run++)
         {
             final String ctx = "seed=" + seed + " run=" + run;
             try
             {
-                randomLossRun(random);
+                tailNacks += randomLossRun(random);
             }
             catch (final AssertionError ex)
             {
                 fail(ctx + ": " + ex.getMessage(), ex);
             }
         }
+        assertTrue(tailNacks > 0, "seed=" + seed + ": some runs lost a tail and needed a tail NACK");
     }
 
-    private void randomLossRun(final SplittableRandom random)
+    /**
+     * @return tail NACKs of the run.
+     */
+    private long randomLossRun(final SplittableRandom random)
     {
         final int switches = 1 + random.nextInt(4);
         final int cols = 1 << (1 + random.nextInt(4));
@@ -480,12 +745,17 @@ class SketchNackRetryTest
                 values[s][c] = random.nextInt(1000);
             }
         }
+        final int[] kept = new int[switches];
+        for (int s = 0; s < switches; s++)
+        {
+            kept[s] = random.nextInt(cols);
+        }
         // Every switch streams its columns once, losing some; afterwards it only answers NACKs that reach it.
         for (int c = 0; c < cols; c++)
         {
             for (int s = 0; s < switches; s++)
             {
-                if (random.nextInt(4) != 0 || c == cols - 1)
+                if (random.nextInt(4) != 0 || c == kept[s])
                 {
                     send(s, epoch, c, values[s][c]);
                 }
@@ -514,8 +784,8 @@ class SketchNackRetryTest
         advance(TranslatorEngine.HOLD_NANOS);
         drain();
         assertEquals(1, count(EngineCounter.SKETCH_EPOCHS_COMPLETED), "retries: " +
-            count(EngineCounter.SKETCH_NACK_RETRIES) + ", abandoned: " +
-            count(EngineCounter.SKETCH_NACK_GAPS_ABANDONED));
+            count(EngineCounter.SKETCH_NACK_RETRIES) + ", tail NACKs: " + count(EngineCounter.SKETCH_TAIL_NACKS) +
+            ", abandoned: " + count(EngineCounter.SKETCH_NACK_GAPS_ABANDONED));
         assertEquals(2, headerState(epoch));
         for (int c = 0; c < cols; c++)
         {
@@ -526,11 +796,12 @@ class SketchNackRetryTest
             }
             assertEquals(sum, cell(epoch, c), "column " + c);
         }
+        return count(EngineCounter.SKETCH_TAIL_NACKS);
     }
 
     /**
-     * Gaps, timer retries and completion epoch after epoch allocate nothing: prebuilt frames (only their epoch
-     * field changes) into a sink that keeps nothing.
+     * Gaps, timer retries, tail watches, tail NACKs and completion epoch after epoch allocate nothing: prebuilt
+     * frames (only their epoch field changes) into a sink that keeps nothing.
      */
     @Test
     void shouldNotAllocateWhileRetryingNacks()
@@ -586,7 +857,8 @@ class SketchNackRetryTest
         final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
         assertTrue(allocated < 10_000, "allocated " + allocated + " bytes for " + rounds + " epochs with a retry");
         assertEquals(2L * rounds, quiet.counters().get(EngineCounter.SKETCH_NACK_RETRIES));
-        assertEquals(4L * rounds, nackFrames[0]);
+        assertEquals(2L * rounds, quiet.counters().get(EngineCounter.SKETCH_TAIL_NACKS));
+        assertEquals(6L * rounds, nackFrames[0]);
         assertEquals(2L * rounds, quiet.counters().get(EngineCounter.SKETCH_EPOCHS_COMPLETED));
         assertEquals(0, quiet.counters().get(EngineCounter.SKETCH_EPOCHS_TIMED_OUT));
     }
@@ -607,14 +879,14 @@ class SketchNackRetryTest
             onFrame(quiet, frames[0][c]);
         }
         onFrame(quiet, frames[1][0]);
-        onFrame(quiet, frames[1][2]);
-        onFrame(quiet, frames[1][3]);
+        onFrame(quiet, frames[1][2]);  // its NACK is lost, and so is column 3
         now += 100 * MICROS;
         quiet.pollNow(now);  // the retry
-        for (int c = 1; c < 4; c++)
-        {
-            onFrame(quiet, frames[1][c]);
-        }
+        onFrame(quiet, frames[1][1]);
+        onFrame(quiet, frames[1][2]);  // the gap is filled, column 3 is lost this time
+        now += 200 * MICROS;
+        quiet.pollNow(now);  // a look finds no progress: the tail NACK
+        onFrame(quiet, frames[1][3]);
         now += TranslatorEngine.HOLD_NANOS;
         quiet.pollNow(now);
     }

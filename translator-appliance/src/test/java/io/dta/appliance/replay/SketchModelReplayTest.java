@@ -31,7 +31,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * an open-loop replay must emit: the WRITEs of each sketch QP and the NACKs to each switch, byte for byte and in
  * order, plus the counters. The model also checks that the collector memory those WRITEs build holds the
  * element-wise merge of what the switches contributed. The model also times the NACK retries (re-sent NACKs and
- * given-up gaps), so their frames and counters are compared too.
+ * given-up gaps) and the tail NACKs (switches that lost their last columns and went silent), so their frames and
+ * counters are compared too; some of its switches lose their tails and resend them when a timer NACK reaches
+ * them, and the model checks that those switches then contributed every column.
  */
 class SketchModelReplayTest
 {
@@ -88,6 +90,7 @@ class SketchModelReplayTest
             Map.entry("nacks", EngineCounter.SKETCH_NACKS_OUT),
             Map.entry("nackRetries", EngineCounter.SKETCH_NACK_RETRIES),
             Map.entry("gapsAbandoned", EngineCounter.SKETCH_NACK_GAPS_ABANDONED),
+            Map.entry("tailNacks", EngineCounter.SKETCH_TAIL_NACKS),
             Map.entry("noRoute", EngineCounter.DROP_NO_ROUTE),
             Map.entry("columnWrites", EngineCounter.SKETCH_COLUMN_WRITES),
             Map.entry("opened", EngineCounter.SKETCH_EPOCHS_OPENED),
@@ -104,6 +107,7 @@ class SketchModelReplayTest
         assertEquals(summary.get("merged").asLong(), engine.counters().get(EngineCounter.REPORTS_TRANSLATED), ctx);
         assertEquals(0, engine.counters().get(EngineCounter.DROP_BACKLOG_FULL), ctx);
         assertTrue(summary.get("cellsChecked").asLong() > 0, ctx);
+        assertTrue(summary.get("tailsRecovered").asLong() > 0, ctx + ": the traffic recovers lost tails");
         for (final var sender : engine.senders())
         {
             // Open loop: nothing will answer, so a sent essential WRITE must not keep its ring entry.

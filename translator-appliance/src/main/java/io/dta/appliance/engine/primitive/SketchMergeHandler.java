@@ -38,7 +38,16 @@ import java.util.Arrays;
  * again from its next expected column when the gap is still open {@code nackRetryMicros} later, doubling the
  * interval with each retry, up to {@code nackRetries} times; then the gap is given up. A column that makes progress
  * restarts the interval and the count (the switch is answering), the gap being filled (the switch's next expected
- * column passed every column seen from it) or the epoch closing ends the retries.
+ * column passed every column seen from it) or the epoch closing ends the retries. A retry the output cannot take
+ * counts for nothing and is tried again after the same interval.
+ * <p>
+ * Tail loss: a switch that loses only its last columns shows no gap, but the handler knows the sketch's width. So
+ * the same timer also watches every switch that has started an epoch and not yet sent its last column: the
+ * {@link #MERGED_FIRST} outcome (the switch's first column merged) hands the report's addressing to
+ * {@link #watchTail}, and after a gap fills the watch goes on. The timer looks at watched switches on a grid of
+ * {@code nackRetryMicros} on the engine clock (one scan serves every switch) and NACKs, from its next expected
+ * column, a switch that made no progress between two looks; from then on that tail is a gap ending at the last
+ * column, retried like any other. The watch costs a column nothing: progress is read by the timer.
  */
 public final class SketchMergeHandler
 {
@@ -48,6 +57,11 @@ public final class SketchMergeHandler
     public static final int DROPPED = 1;
     /** {@link #onColumn} outcome: a gap; dropped, counted, and a NACK for {@link #nackColumn()} is due. */
     public static final int NACK = 2;
+    /**
+     * {@link #onColumn} outcome: the column was merged and opened its switch's progress in the epoch; hand the
+     * report's addressing to {@link #watchTail} so the switch can be NACKed if it stops short of its last column.
+     */
+    public static final int MERGED_FIRST = 3;
 
     /**
      * After a NACK, further gap columns of the same switch and epoch are not NACKed again until the switch makes
@@ -80,6 +94,12 @@ public final class SketchMergeHandler
     private static final int CLOSED_SUPERSEDED = 2;
     private static final int CLOSED_FLUSH = 3;
 
+    // What the timer does for an (area, switch): nothing; re-send the NACK of an open gap when due (progress, seen
+    // per column, restarts the interval); or watch for a missing tail (progress read by the timer at each look).
+    private static final byte RETRY_OFF = 0;
+    private static final byte RETRY_GAP = 1;
+    private static final byte RETRY_TAIL = 2;
+
     private final int sketchId;
     private final SketchType type;
     private final int typeCode;
@@ -110,15 +130,17 @@ public final class SketchMergeHandler
     private long nextDeadlineNanos;
     private int nackColumn;
 
-    // NACK retries, per (area, switch) like nextColumn: one past the highest column seen from the switch (the gap
-    // is open while nextColumn is below it), whether a retry is armed, retries sent, when the next one is due, and
-    // the addressing of the report that was NACKed.
+    // NACK retries, per (area, switch) like nextColumn: the end of the gap (one past the highest column seen from
+    // the switch, or columns once its tail was NACKed; the gap is open while nextColumn is below it), what the timer
+    // does for it, retries sent, when it is due next, the next expected column at the last look of a tail watch, and
+    // the addressing of the report that was NACKed or that opened the switch's progress.
     private final long retryNanos;
     private final int maxRetries;
     private final SketchNackSink nackSink;
     private final int[] seenEnd;
-    private final boolean[] retryArmed;
+    private final byte[] retryState;
     private final int[] retriesSent;
+    private final int[] tailMark;
     private final long[] retryDueNanos;
     private final long[] replyMac;
     private final int[] replyIp;
@@ -126,7 +148,7 @@ public final class SketchMergeHandler
     private final long[] replyTags;
     private int armedRetries;
     private long nextRetryNanos;
-    private int nackSlot = -1;
+    private int replySlot = -1;
 
     private final UnsafeBuffer run;
     private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(SketchConfig.EPOCH_HEADER_BYTES));
@@ -201,8 +223,9 @@ public final class SketchMergeHandler
         maxRetries = config.nackRetries();
         this.nackSink = nackSink;
         seenEnd = new int[epochs * switches];
-        retryArmed = new boolean[epochs * switches];
+        retryState = new byte[epochs * switches];
         retriesSent = new int[epochs * switches];
+        tailMark = new int[epochs * switches];
         retryDueNanos = new long[epochs * switches];
         replyMac = new long[epochs * switches];
         replyIp = new int[epochs * switches];
@@ -247,7 +270,8 @@ public final class SketchMergeHandler
     }
 
     /**
-     * @return (switch, epoch) gaps whose NACK the timer will re-send unless the gap fills first.
+     * @return (switch, epoch) pairs the timer is armed for: gaps whose NACK it will re-send unless the gap fills
+     * first, and switches it watches for a missing tail.
      */
     public int armedNackRetries()
     {
@@ -268,25 +292,61 @@ public final class SketchMergeHandler
     public void armNackRetry(
         final long mac, final int ip, final int vlanTagCount, final long vlanTags, final long nowNanos)
     {
-        final int slot = nackSlot;
-        nackSlot = -1;
+        final int slot = replySlot;
+        replySlot = -1;
         if (slot < 0 || 0 == maxRetries)
         {
             return;
         }
+        keepReply(slot, mac, ip, vlanTagCount, vlanTags);
+        arm(slot, RETRY_GAP, nowNanos + retryNanos);
+    }
+
+    /**
+     * After a {@link #MERGED_FIRST} outcome: keeps the report's addressing for the switch and watches it for a
+     * missing tail: at the first look of the timer at least {@code nackRetryMicros} from now (looks fall on
+     * multiples of {@code nackRetryMicros} of the engine clock) and at each look after it, a switch that has not
+     * sent its last column and made no progress since the previous look is NACKed from its next expected column.
+     * Does nothing without a preceding {@link #MERGED_FIRST} outcome.
+     *
+     * @param mac          the switch's MAC (the report's Ethernet source).
+     * @param ip           the switch's IPv4 address (the report's source).
+     * @param vlanTagCount the report's VLAN tags, 0..2.
+     * @param vlanTags     the tags, packed as {@link SketchNackSink} describes.
+     * @param nowNanos     engine clock.
+     */
+    public void watchTail(
+        final long mac, final int ip, final int vlanTagCount, final long vlanTags, final long nowNanos)
+    {
+        final int slot = replySlot;
+        replySlot = -1;
+        if (slot < 0)
+        {
+            return;
+        }
+        keepReply(slot, mac, ip, vlanTagCount, vlanTags);
+        tailMark[slot] = nextColumn[slot];
+        arm(slot, RETRY_TAIL, nextLook(nowNanos));
+    }
+
+    private void keepReply(final int slot, final long mac, final int ip, final int vlanTagCount, final long vlanTags)
+    {
         replyMac[slot] = mac;
         replyIp[slot] = ip;
         replyTagCount[slot] = vlanTagCount;
         replyTags[slot] = vlanTags;
+    }
+
+    private void arm(final int slot, final byte state, final long due)
+    {
         retriesSent[slot] = 0;
-        final long due = nowNanos + retryNanos;
         retryDueNanos[slot] = due;
-        if (!retryArmed[slot])
+        if (RETRY_OFF == retryState[slot])
         {
-            retryArmed[slot] = true;
             armedRetries++;
         }
-        // With one retry armed its due time is the earliest; otherwise the cached one stays a lower bound.
+        retryState[slot] = state;
+        // With one slot armed its due time is the earliest; otherwise the cached one stays a lower bound.
         if (1 == armedRetries || due - nextRetryNanos < 0)
         {
             nextRetryNanos = due;
@@ -294,15 +354,26 @@ public final class SketchMergeHandler
     }
 
     /**
+     * The first look of a tail watch at least one interval after {@code nowNanos}: the next multiple of the interval
+     * on the engine clock, so that the watches of every switch fall due together and one scan serves them all.
+     */
+    private long nextLook(final long nowNanos)
+    {
+        final long at = nowNanos + retryNanos;
+        final long past = Math.floorMod(at, retryNanos);
+        return 0 == past ? at : at - past + retryNanos;
+    }
+
+    /**
      * Takes one column report.
      *
      * @param column   the decoded sub-header (all its counters present).
      * @param nowNanos engine clock.
-     * @return {@link #MERGED}, {@link #DROPPED} or {@link #NACK}.
+     * @return {@link #MERGED}, {@link #MERGED_FIRST}, {@link #DROPPED} or {@link #NACK}.
      */
     public int onColumn(final SketchColumnFlyweight column, final long nowNanos)
     {
-        nackSlot = -1;
+        replySlot = -1;
         if (column.rows() != rows)
         {
             counters.increment(EngineCounter.DROP_SKETCH_BAD_ROWS);
@@ -361,7 +432,7 @@ public final class SketchMergeHandler
                 nackArmed[progress] = false;
                 nackNanos[progress] = nowNanos;
                 nackColumn = expected;
-                nackSlot = progress;
+                replySlot = progress;
                 return NACK;
             }
             return DROPPED;
@@ -371,11 +442,22 @@ public final class SketchMergeHandler
         counters.increment(EngineCounter.SKETCH_COLUMNS_MERGED);
         nextColumn[progress] = c + 1;
         nackArmed[progress] = true;
-        if (retryArmed[progress])
+        int outcome = MERGED;
+        final byte retry = retryState[progress];
+        if (RETRY_GAP == retry)
         {
             if (c + 1 >= seenEnd[progress])
             {
-                disarmRetry(progress);
+                // The gap is filled; the switch may still stop short of its last column, so the watch goes on.
+                if (c + 1 < columns)
+                {
+                    tailMark[progress] = c + 1;
+                    arm(progress, RETRY_TAIL, nextLook(nowNanos));
+                }
+                else
+                {
+                    disarmRetry(progress);
+                }
             }
             else
             {
@@ -389,6 +471,12 @@ public final class SketchMergeHandler
                     nextRetryNanos = due;
                 }
             }
+        }
+        else if (0 == c && RETRY_OFF == retry && 0 != maxRetries && 1 < columns)
+        {
+            // The switch's progress opens: the engine hands its addressing to watchTail.
+            replySlot = progress;
+            outcome = MERGED_FIRST;
         }
         final int[] contributed = contributions[area];
         if (++contributed[c] == switches && c == areaCompleted[area])
@@ -409,7 +497,7 @@ public final class SketchMergeHandler
                 close(area, CLOSED_COMPLETE, nowNanos);
             }
         }
-        return MERGED;
+        return outcome;
     }
 
     private void merge(final int area, final int at, final SketchColumnFlyweight column)
@@ -504,7 +592,7 @@ public final class SketchMergeHandler
         {
             for (int slot = area * switches, end = slot + switches; slot < end; slot++)
             {
-                if (retryArmed[slot])
+                if (RETRY_OFF != retryState[slot])
                 {
                     disarmRetry(slot);
                 }
@@ -598,10 +686,10 @@ public final class SketchMergeHandler
     /**
      * Runs the timers: closes, as incomplete, every epoch open for longer than {@code epochTimeoutMicros}, oldest
      * epoch first; then re-sends the NACKs whose retry is due, or gives their gaps up when {@code nackRetries}
-     * retries went unanswered. Cheap when nothing is due.
+     * retries went unanswered, and looks at the switches watched for a missing tail. Cheap when nothing is due.
      *
      * @param nowNanos engine clock.
-     * @return epochs closed plus NACKs re-sent plus gaps given up.
+     * @return epochs closed plus retries and tail watches that came due.
      */
     public int poll(final long nowNanos)
     {
@@ -629,48 +717,121 @@ public final class SketchMergeHandler
         int work = 0;
         long earliest = 0;
         boolean any = false;
-        for (int slot = 0, slots = retryArmed.length; slot < slots; slot++)
+        // Closing an area disarms its slots, so only open areas can hold armed ones.
+        for (int area = 0; area < epochs; area++)
         {
-            if (!retryArmed[slot])
+            if (STATE_OPEN != areaState[area])
             {
                 continue;
             }
-            long due = retryDueNanos[slot];
-            if (nowNanos - due >= 0)
+            for (int slot = area * switches, end = slot + switches; slot < end; slot++)
             {
-                work++;
-                if (retriesSent[slot] >= maxRetries)
+                final byte state = retryState[slot];
+                if (RETRY_OFF == state)
                 {
-                    disarmRetry(slot);
-                    counters.increment(EngineCounter.SKETCH_NACK_GAPS_ABANDONED);
                     continue;
                 }
-                final int area = slot / switches;
-                final int expected = nextColumn[slot];
-                if (nackSink.sendSketchNack(replyMac[slot], replyIp[slot], replyTagCount[slot], replyTags[slot],
-                    sketchId, slot - area * switches, areaEpoch[area], expected, nowNanos))
+                long due = retryDueNanos[slot];
+                if (nowNanos - due >= 0)
                 {
-                    counters.increment(EngineCounter.SKETCH_NACK_RETRIES);
+                    due = RETRY_GAP == state ? retryGap(slot, area, nowNanos) : lookAtTail(slot, area, nowNanos);
+                    work++;
+                    if (RETRY_OFF == retryState[slot])
+                    {
+                        continue;
+                    }
                 }
-                // A retry is a NACK of the episode: gap columns right behind it are not NACKed once more.
-                nackArmed[slot] = false;
-                nackNanos[slot] = nowNanos;
-                due = nowNanos + (retryNanos << ++retriesSent[slot]);
-                retryDueNanos[slot] = due;
-            }
-            if (!any || due - earliest < 0)
-            {
-                earliest = due;
-                any = true;
+                if (!any || due - earliest < 0)
+                {
+                    earliest = due;
+                    any = true;
+                }
             }
         }
         nextRetryNanos = earliest;
         return work;
     }
 
+    /**
+     * A gap's retry is due: re-sends the NACK for the switch's current next expected column, or gives the gap up
+     * after {@code nackRetries} retries.
+     *
+     * @return when the slot is due next (meaningless once disarmed).
+     */
+    private long retryGap(final int slot, final int area, final long nowNanos)
+    {
+        if (retriesSent[slot] >= maxRetries)
+        {
+            disarmRetry(slot);
+            counters.increment(EngineCounter.SKETCH_NACK_GAPS_ABANDONED);
+            return nowNanos;
+        }
+        final long due;
+        if (sendNack(slot, area, nowNanos))
+        {
+            counters.increment(EngineCounter.SKETCH_NACK_RETRIES);
+            due = nowNanos + (retryNanos << ++retriesSent[slot]);
+        }
+        else
+        {
+            // Not sent (output full, counted by the sink): no retry used up, tried again after the same interval.
+            due = nowNanos + (retryNanos << retriesSent[slot]);
+        }
+        retryDueNanos[slot] = due;
+        return due;
+    }
+
+    /**
+     * A look at a switch watched for a missing tail: done once it sent its last column; still watched when it made
+     * progress since the previous look; otherwise, silent for at least one interval, NACKed from its next expected
+     * column, after which the tail is a gap ending at the last column, retried as any gap.
+     *
+     * @return when the slot is due next (meaningless once disarmed).
+     */
+    private long lookAtTail(final int slot, final int area, final long nowNanos)
+    {
+        final int expected = nextColumn[slot];
+        if (expected == columns)
+        {
+            disarmRetry(slot);
+            return nowNanos;
+        }
+        if (expected != tailMark[slot] || !sendNack(slot, area, nowNanos))
+        {
+            // Progress (or a NACK the output could not take, which counts for nothing): look again next interval.
+            tailMark[slot] = expected;
+            final long due = nextLook(nowNanos);
+            retryDueNanos[slot] = due;
+            return due;
+        }
+        counters.increment(EngineCounter.SKETCH_TAIL_NACKS);
+        seenEnd[slot] = columns;
+        retryState[slot] = RETRY_GAP;
+        retriesSent[slot] = 0;
+        final long due = nowNanos + retryNanos;
+        retryDueNanos[slot] = due;
+        return due;
+    }
+
+    /**
+     * Sends the timer's NACK for the switch's next expected column with the kept addressing. A NACK that went out is
+     * a NACK of the rate limit's episode: gap columns right behind it are not NACKed once more.
+     */
+    private boolean sendNack(final int slot, final int area, final long nowNanos)
+    {
+        if (!nackSink.sendSketchNack(replyMac[slot], replyIp[slot], replyTagCount[slot], replyTags[slot], sketchId,
+            slot - area * switches, areaEpoch[area], nextColumn[slot], nowNanos))
+        {
+            return false;
+        }
+        nackArmed[slot] = false;
+        nackNanos[slot] = nowNanos;
+        return true;
+    }
+
     private void disarmRetry(final int slot)
     {
-        retryArmed[slot] = false;
+        retryState[slot] = RETRY_OFF;
         armedRetries--;
     }
 

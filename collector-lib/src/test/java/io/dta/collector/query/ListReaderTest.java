@@ -83,7 +83,7 @@ class ListReaderTest
     @Test
     void shouldFollowNewEntriesPollAfterPoll()
     {
-        final long seed = System.nanoTime();
+        final long seed = Long.getLong("dta.test.seed", 0x17ACD0F8L);
         final SplittableRandom rnd = new SplittableRandom(seed);
         final int records = 5;
         final ListLayout layout = new ListLayout(ListLayout.Kind.SEQUENCED, BATCH, records * 24);
@@ -123,7 +123,7 @@ class ListReaderTest
     @Test
     void shouldFollowNewEntriesAcrossTheWrapOfTheSequenceWord()
     {
-        final long seed = System.nanoTime();
+        final long seed = Long.getLong("dta.test.seed", 0x77505018L);
         final SplittableRandom rnd = new SplittableRandom(seed);
         final int records = 7;
         final ListLayout layout = new ListLayout(ListLayout.Kind.SEQUENCED, BATCH, records * 24);

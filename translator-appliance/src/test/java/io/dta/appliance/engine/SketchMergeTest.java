@@ -424,7 +424,7 @@ class SketchMergeTest
     @Test
     void shouldBuildTheElementWiseMergeInCollectorMemoryForRandomTraffic()
     {
-        final long seed = System.nanoTime();
+        final long seed = Long.getLong("dta.test.seed", 0x10255973L);
         final SplittableRandom random = new SplittableRandom(seed);
         final String[] types = {"count-min", "count-sketch", "hyperloglog"};
         for (int run = 0; run < 300; run++)

@@ -37,7 +37,8 @@ import java.util.SplittableRandom;
  *     A duplicate REQ (same communication ID and transaction ID) while the REP waits gets the REP again; one of an
  *     established connection is stale and dropped; a REQ with a new communication ID reconnects the QP.</li>
  *     <li>REQ for any other service, not RC, or with an invalid QPN: REJ (invalid service ID, invalid transport
- *     type, unsupported request).</li>
+ *     type, unsupported request). After {@link #stopListening()} every REQ gets the invalid service ID REJ, as from
+ *     a host whose listener is gone.</li>
  *     <li>RTU matching the REP's communication IDs (or a first valid request on the QP, as IBA allows): the QP is
  *     ready, and the metadata SEND goes out: RC SEND Only, AckReq, 16 bytes {address u64 LE, length u32 LE,
  *     R_Key u32 LE}, as the reference's collector sent it. It is re-sent after the REQ's primary local ACK
@@ -76,6 +77,7 @@ final class ConnectionResponder
     private SplittableRandom random;
     private int madPsn;
     private int maxResponderResources = ResponderQp.SAVED_ATOMICS;
+    private boolean listening = true;
 
     ConnectionResponder(
         final SoftResponder responder, final ResponderQp[] qps, final TranslatorConfig translator, final long seed)
@@ -112,6 +114,11 @@ final class ConnectionResponder
     void maxResponderResources(final int limit)
     {
         maxResponderResources = limit;
+    }
+
+    void stopListening()
+    {
+        listening = false;
     }
 
     void seed(final long seed)
@@ -180,8 +187,9 @@ final class ConnectionResponder
             responder.count(ResponderCounter.BAD_IP_DST);
             return;
         }
-        if (null == qp)
+        if (null == qp || !listening)
         {
+            // A stopping collector has no listener any more: what a host answers then (rdma_cm, no listener).
             reject(collectorIp, tid, peerCommId, CmRejFlyweight.REASON_INVALID_SERVICE_ID, out);
             return;
         }

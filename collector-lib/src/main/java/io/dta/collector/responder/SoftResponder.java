@@ -622,6 +622,20 @@ public final class SoftResponder
     }
 
     /**
+     * Stops accepting connections, as a collector does when it stops: every REQ from now on, a reconnection's
+     * included, is answered with a REJ "invalid service ID" (reason 8), which is what a host answers once the
+     * listener of the service is gone. Call it before {@link #disconnectAll}, so that a translator answering the
+     * DREQ with a new REQ at once is refused rather than given a REP by a collector about to exit.
+     *
+     * @return this.
+     */
+    public SoftResponder stopListening()
+    {
+        connections.stopListening();
+        return this;
+    }
+
+    /**
      * @return whether a DREQ of this collector still waits for its DREP (or for its last CM timeout).
      */
     public boolean disconnecting()

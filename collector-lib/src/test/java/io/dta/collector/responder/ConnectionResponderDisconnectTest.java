@@ -3,6 +3,7 @@ package io.dta.collector.responder;
 import io.dta.codec.CmDrepFlyweight;
 import io.dta.codec.CmDreqFlyweight;
 import io.dta.codec.CmFrameEncoder;
+import io.dta.codec.CmRejFlyweight;
 import io.dta.codec.CmRepFlyweight;
 import io.dta.codec.CmReqFlyweight;
 import io.dta.codec.FrameDecoder;
@@ -221,6 +222,32 @@ class ConnectionResponderDisconnectTest
         }
         responder.poll((CM_RETRIES + 1) * timeout, out);
         assertFalse(responder.disconnecting());
+    }
+
+    @Test
+    void shouldRejectEveryReqOnceItStoppedListeningButStillHearTheDreps()
+    {
+        responder.stopListening();
+        assertEquals(1, responder.disconnectAll(0, out));
+        final long tid = assertDreq(out.last());
+        // The translator answers the DREQ and reconnects at once: a new REQ, refused as by a host with no listener.
+        offer(req(COMM_ID + 5, TID + 5));
+        decode(out.last());
+        mad.wrap(decoder.buffer(), decoder.payloadOffset());
+        assertEquals(MadHeaderFlyweight.ATTRIBUTE_REJ, mad.attributeId());
+        assertEquals(TID + 5, mad.transactionId());
+        final CmRejFlyweight rej = new CmRejFlyweight().wrap(decoder.buffer(), mad.dataOffset());
+        assertEquals(CmRejFlyweight.REASON_INVALID_SERVICE_ID, rej.reason());
+        assertEquals(COMM_ID + 5, rej.remoteCommId());
+        assertEquals(1, responder.counter(ResponderCounter.CM_REQS_REJECTED));
+        assertEquals(0, responder.counter(ResponderCounter.CM_REQS_ACCEPTED) - 1, "only the first REQ accepted");
+        assertEquals(ResponderQp.Connection.DREQ_SENT, qp().connection());
+        offer(drep(COMM_ID, collectorCommId, tid));
+        assertFalse(responder.disconnecting());
+        assertEquals(1, responder.counter(ResponderCounter.CM_DREPS_IN));
+        offer(req(COMM_ID + 6, TID + 6));
+        assertEquals(2, responder.counter(ResponderCounter.CM_REQS_REJECTED));
+        assertEquals(ResponderQp.Connection.LISTEN, qp().connection());
     }
 
     @Test

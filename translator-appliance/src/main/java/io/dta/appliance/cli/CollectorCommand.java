@@ -196,7 +196,7 @@ public final class CollectorCommand implements Callable<Integer>
         throws InterruptedException
     {
         final LiveSettings settings = new LiveSettings(eal.args("collector"), List.of(port),
-            LiveSettings.DEFAULT_BURST, LiveSettings.DEFAULT_POOL_SIZE, 0, 0,
+            LiveSettings.DEFAULT_BURST, LiveSettings.DEFAULT_POOL_SIZE, 0, LiveSettings.DEFAULT_DRAIN_MILLIS,
             LiveSettings.DEFAULT_STATS_INTERVAL_MILLIS);
         final Path path = null == counters ? CountersFile.defaultPath("collector") : counters;
         try (CountersFile file = CountersFile.create(path, "collector", 128, System.currentTimeMillis()))

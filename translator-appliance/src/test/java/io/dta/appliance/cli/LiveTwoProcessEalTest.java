@@ -116,7 +116,7 @@ class LiveTwoProcessEalTest
      * stopping collector accepts no new connection, so each reconnection fails and, with {@code reconnectAttempts: 1},
      * the region stays in error. None of it waits for a silence timeout: the QPs are idle (nothing outstanding, no
      * probe), so without the DREQ the translator would not notice before its next report. Only the hand-made
-     * reports: this case costs two JVM and EAL starts (3 to 7 s here; the full negotiated run takes about 7 s).
+     * reports: this case costs two JVM and EAL starts (4 to 9 s here; the full negotiated run 7 to 12 s).
      */
     @Test
     void shouldTellTheRunningTranslatorWithADreqWhenTheCollectorStopsFirst() throws Exception
@@ -188,7 +188,8 @@ class LiveTwoProcessEalTest
         final JsonNode counters = JSON.readTree(collectorOut.lines().filter(l -> l.startsWith("{")).findFirst()
             .orElseThrow()).get("counters");
         assertEquals(3, counters.get("cm-dreqs-sent").asLong(), collectorOut);
-        assertEquals(3, counters.get("cm-dreps-in").asLong(), "the DREPs are awaited within the drain: " + collectorOut);
+        assertEquals(3, counters.get("cm-dreps-in").asLong(),
+            "the DREPs are awaited within the drain: " + collectorOut);
         assertEquals(0, counters.get("cm-disconnect-timeouts").asLong(), collectorOut);
         assertEquals(3, counters.get("cm-reqs-accepted").asLong(), "no reconnection accepted while stopping: " +
             collectorOut);

@@ -37,7 +37,8 @@ import java.util.SplittableRandom;
  *     A duplicate REQ (same communication ID and transaction ID) while the REP waits gets the REP again; one of an
  *     established connection is stale and dropped; a REQ with a new communication ID reconnects the QP.</li>
  *     <li>REQ for any other service, not RC, or with an invalid QPN: REJ (invalid service ID, invalid transport
- *     type, unsupported request).</li>
+ *     type, unsupported request). After {@link #stopListening()} every REQ gets the invalid service ID REJ, as from
+ *     a host whose listener is gone.</li>
  *     <li>RTU matching the REP's communication IDs (or a first valid request on the QP, as IBA allows): the QP is
  *     ready, and the metadata SEND goes out: RC SEND Only, AckReq, 16 bytes {address u64 LE, length u32 LE,
  *     R_Key u32 LE}, as the reference's collector sent it. It is re-sent after the REQ's primary local ACK
@@ -58,6 +59,8 @@ final class ConnectionResponder
     private static final int METADATA_LENGTH = 16;
     private static final int QPN_MIN = 2;
     private static final int QPN_MAX = 0xFF_FFFE;
+    /** Time-wait entries per negotiated QP: reconnections of one QP within one time-wait that keep their entry. */
+    static final int TIME_WAIT_SLOTS_PER_QP = 8;
 
     private final SoftResponder responder;
     private final ResponderQp[] qps;
@@ -76,6 +79,11 @@ final class ConnectionResponder
     private SplittableRandom random;
     private int madPsn;
     private int maxResponderResources = ResponderQp.SAVED_ATOMICS;
+    private boolean listening = true;
+    private final int[] timeWaitIp;
+    private final int[] timeWaitQpn;
+    private final long[] timeWaitUntil;
+    private int nextQpn;
 
     ConnectionResponder(
         final SoftResponder responder, final ResponderQp[] qps, final TranslatorConfig translator, final long seed)
@@ -83,6 +91,19 @@ final class ConnectionResponder
         this.responder = responder;
         this.qps = qps;
         this.translator = translator;
+        int negotiated = 0;
+        int highest = QPN_MIN - 1;
+        for (final ResponderQp qp : qps)
+        {
+            negotiated += qp.negotiated ? 1 : 0;
+            highest = Math.max(highest, qp.qpn);
+        }
+        final int slots = Math.max(1, negotiated * TIME_WAIT_SLOTS_PER_QP);
+        timeWaitIp = new int[slots];
+        timeWaitQpn = new int[slots];
+        timeWaitUntil = new long[slots];
+        // Fresh QPNs start above every configured one and go round the 24-bit space, as rxe hands out QP indexes.
+        nextQpn = highest >= QPN_MAX ? QPN_MIN : highest + 1;
         seed(seed);
         final int tos = (translator.dscp() << 2) | translator.ecn();
         cm.encoder()
@@ -112,6 +133,11 @@ final class ConnectionResponder
     void maxResponderResources(final int limit)
     {
         maxResponderResources = limit;
+    }
+
+    void stopListening()
+    {
+        listening = false;
     }
 
     void seed(final long seed)
@@ -180,8 +206,9 @@ final class ConnectionResponder
             responder.count(ResponderCounter.BAD_IP_DST);
             return;
         }
-        if (null == qp)
+        if (null == qp || !listening)
         {
+            // A stopping collector has no listener any more: what a host answers then (rdma_cm, no listener).
             reject(collectorIp, tid, peerCommId, CmRejFlyweight.REASON_INVALID_SERVICE_ID, out);
             return;
         }
@@ -213,6 +240,14 @@ final class ConnectionResponder
         }
 
         responder.count(ResponderCounter.CM_REQS_ACCEPTED);
+        if (qp.cmEverConnected)
+        {
+            // A new connection of a QP that had one: a fresh QPN, the old one in time-wait (with the old connection's
+            // local ACK timeout), so that a late request of the old connection is dropped, never executed here.
+            enterTimeWait(qp, nowNanos);
+            qp.qpn = allocateQpn(qp.collector.ip(), nowNanos);
+        }
+        qp.cmEverConnected = true;
         qp.connect(peerQpn, req.startingPsn());
         qp.connection = ResponderQp.Connection.REP_SENT;
         qp.cmRemoteCommId = peerCommId;
@@ -441,6 +476,76 @@ final class ConnectionResponder
                 sendDreq(qp, out);
             }
         }
+    }
+
+    /**
+     * Puts the QP's current number in time-wait for its connection's local ACK timeout (IB CM: TimeWait after a
+     * connection ends, Linux {@code cm_enter_timewait} waits the path's local ACK timeout). A full table gives up
+     * the entry that ends first: that number still comes back only after the allocator went round the QPN space.
+     */
+    private void enterTimeWait(final ResponderQp qp, final long nowNanos)
+    {
+        int slot = 0;
+        for (int i = 0; i < timeWaitUntil.length; i++)
+        {
+            if (timeWaitUntil[i] - nowNanos <= 0)
+            {
+                slot = i;
+                break;
+            }
+            if (timeWaitUntil[i] - timeWaitUntil[slot] < 0)
+            {
+                slot = i;
+            }
+        }
+        timeWaitIp[slot] = qp.collector.ip();
+        timeWaitQpn[slot] = qp.qpn;
+        timeWaitUntil[slot] = nowNanos + Math.max(1, qp.ackTimeoutNanos);
+    }
+
+    /**
+     * @return whether frames to this QPN at this collector address belong to a connection in time-wait.
+     */
+    boolean inTimeWait(final int collectorIp, final int qpn, final long nowNanos)
+    {
+        for (int i = 0; i < timeWaitUntil.length; i++)
+        {
+            if (timeWaitQpn[i] == qpn && timeWaitIp[i] == collectorIp && timeWaitUntil[i] - nowNanos > 0)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The next QPN, round the 24-bit space, that no QP of this collector uses or was configured with and that is
+     * not in time-wait.
+     */
+    private int allocateQpn(final int collectorIp, final long nowNanos)
+    {
+        for (int tries = QPN_MIN; tries <= QPN_MAX; tries++)
+        {
+            final int candidate = nextQpn;
+            nextQpn = candidate >= QPN_MAX ? QPN_MIN : candidate + 1;
+            if (!taken(collectorIp, candidate) && !inTimeWait(collectorIp, candidate, nowNanos))
+            {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("no free QPN");
+    }
+
+    private boolean taken(final int collectorIp, final int qpn)
+    {
+        for (final ResponderQp qp : qps)
+        {
+            if (qp.collector.ip() == collectorIp && (qp.qpn == qpn || qp.region.qpn() == qpn))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void listen(final ResponderQp qp)

@@ -66,6 +66,11 @@ public enum ResponderCounter
     NAKS_SENT,
     /** Requests to a negotiated QP that has no connection yet, dropped. */
     NOT_CONNECTED,
+    /**
+     * Frames to a QPN in time-wait: the number of a negotiated QP's previous connection, retired when a new REQ
+     * connected the QP under a fresh QPN, so that a late request of the old connection is not executed on the new one.
+     */
+    TIME_WAIT_DROPS,
     /** UD SENDs to QP1 (connection management MADs) received. */
     CM_MADS_IN,
     /** MADs dropped as malformed: wrong length, Q_Key, class or method. */

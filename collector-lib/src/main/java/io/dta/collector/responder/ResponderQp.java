@@ -54,7 +54,7 @@ public final class ResponderQp
     final CollectorConfig collector;
     final RegionConfig region;
     final MutableDirectBuffer memory;
-    final int qpn;
+    int qpn;
     final boolean negotiated;
     int peerQpn;
     final long base;
@@ -76,6 +76,7 @@ public final class ResponderQp
     int cmResponderResources;
     long cmDreqTransactionId;
     boolean cmDisconnected;
+    boolean cmEverConnected;
     int expectedPsn;
     int msn;
     boolean nakSent;
@@ -161,7 +162,8 @@ public final class ResponderQp
     }
 
     /**
-     * @return this QP's number (the region's {@code qpn}).
+     * @return this QP's current number: the region's {@code qpn} until a negotiated QP's second connection, then the
+     * fresh number each new connection got (the previous one goes to time-wait, see {@link SoftResponder}).
      */
     public int qpn()
     {

@@ -34,7 +34,8 @@ import java.util.List;
  * Pipeline of one frame, each failure counted under its {@link ResponderCounter}:
  * <ol>
  *     <li>Silent drops (no response): not RoCEv2, malformed, TVer ≠ 0, bad IPv4 header checksum or wrong non-zero
- *     UDP checksum, bad ICRC, non-RC opcode, RC opcode that is not a request, unknown DestQP, IPv4 destination
+ *     UDP checksum, bad ICRC, non-RC opcode, RC opcode that is not a request, unknown DestQP or one in time-wait
+ *     (a negotiated QP's number before its last reconnection, see {@link ResponderQp#qpn()}), IPv4 destination
  *     not the QP's collector, IPv4 source not the translator, P_Key mismatch, QP in the error state.</li>
  *     <li>PSN against the expected PSN (24-bit serial comparison): <em>ahead</em> → one NAK 0x60 carrying the
  *     expected PSN, then silence until the expected PSN arrives; <em>behind</em> → duplicate: a WRITE is not
@@ -149,7 +150,7 @@ public final class SoftResponder
      * @param buffer   buffer holding the frame.
      * @param offset   frame start (Ethernet header).
      * @param length   frame length (no FCS).
-     * @param nowNanos receive time (not used by the RC rules; kept for symmetry with the engine).
+     * @param nowNanos receive time (connection set-up timers and time-wait).
      * @param out      where responses go.
      */
     public void onFrame(
@@ -212,7 +213,7 @@ public final class SoftResponder
             return;
         }
 
-        final ResponderQp qp = findQp(bth.destQp(), decoder.ipv4().dst());
+        final ResponderQp qp = findQp(bth.destQp(), decoder.ipv4().dst(), nowNanos);
         if (null == qp)
         {
             return;
@@ -281,7 +282,7 @@ public final class SoftResponder
         execute(qp, opcode, psn, bth.ackReq(), out);
     }
 
-    private ResponderQp findQp(final int destQp, final int dstIp)
+    private ResponderQp findQp(final int destQp, final int dstIp, final long nowNanos)
     {
         boolean qpnKnown = false;
         for (final ResponderQp qp : qps)
@@ -294,6 +295,11 @@ public final class SoftResponder
                 }
                 qpnKnown = true;
             }
+        }
+        if (!qpnKnown && connections.inTimeWait(dstIp, destQp, nowNanos))
+        {
+            count(ResponderCounter.TIME_WAIT_DROPS);
+            return null;
         }
         count(qpnKnown ? ResponderCounter.BAD_IP_DST : ResponderCounter.UNKNOWN_QPN);
         return null;
@@ -622,6 +628,20 @@ public final class SoftResponder
     }
 
     /**
+     * Stops accepting connections, as a collector does when it stops: every REQ from now on, a reconnection's
+     * included, is answered with a REJ "invalid service ID" (reason 8), which is what a host answers once the
+     * listener of the service is gone. Call it before {@link #disconnectAll}, so that a translator answering the
+     * DREQ with a new REQ at once is refused rather than given a REP by a collector about to exit.
+     *
+     * @return this.
+     */
+    public SoftResponder stopListening()
+    {
+        connections.stopListening();
+        return this;
+    }
+
+    /**
      * @return whether a DREQ of this collector still waits for its DREP (or for its last CM timeout).
      */
     public boolean disconnecting()
@@ -693,7 +713,8 @@ public final class SoftResponder
 
     /**
      * @param collectorIp the collector's IPv4 address.
-     * @param qpn         the responder QPN.
+     * @param qpn         the responder QPN: the QP's current one ({@link ResponderQp#qpn()}) or its region's
+     *                    configured {@code qpn} (never handed to another QP, so the lookup is unambiguous).
      * @return the QP, or null.
      */
     public ResponderQp qp(final int collectorIp, final int qpn)
@@ -701,6 +722,13 @@ public final class SoftResponder
         for (final ResponderQp qp : qps)
         {
             if (qp.qpn == qpn && qp.collector.ip() == collectorIp)
+            {
+                return qp;
+            }
+        }
+        for (final ResponderQp qp : qps)
+        {
+            if (qp.region.qpn() == qpn && qp.collector.ip() == collectorIp)
             {
                 return qp;
             }

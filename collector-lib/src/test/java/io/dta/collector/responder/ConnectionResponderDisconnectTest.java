@@ -3,6 +3,7 @@ package io.dta.collector.responder;
 import io.dta.codec.CmDrepFlyweight;
 import io.dta.codec.CmDreqFlyweight;
 import io.dta.codec.CmFrameEncoder;
+import io.dta.codec.CmRejFlyweight;
 import io.dta.codec.CmRepFlyweight;
 import io.dta.codec.CmReqFlyweight;
 import io.dta.codec.FrameDecoder;
@@ -20,6 +21,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -42,6 +48,7 @@ class ConnectionResponderDisconnectTest
     private static final long COMM_ID = 0xCAFE0001L;
     private static final int CM_TIMEOUT = 8;
     private static final int CM_RETRIES = 3;
+    private static final long SEED = 0x71AE_3A17L;
 
     private static final String YAML = """
         translator:
@@ -224,6 +231,159 @@ class ConnectionResponderDisconnectTest
     }
 
     @Test
+    void shouldRejectEveryReqOnceItStoppedListeningButStillHearTheDreps()
+    {
+        responder.stopListening();
+        assertEquals(1, responder.disconnectAll(0, out));
+        final long tid = assertDreq(out.last());
+        // The translator answers the DREQ and reconnects at once: a new REQ, refused as by a host with no listener.
+        offer(req(COMM_ID + 5, TID + 5));
+        decode(out.last());
+        mad.wrap(decoder.buffer(), decoder.payloadOffset());
+        assertEquals(MadHeaderFlyweight.ATTRIBUTE_REJ, mad.attributeId());
+        assertEquals(TID + 5, mad.transactionId());
+        final CmRejFlyweight rej = new CmRejFlyweight().wrap(decoder.buffer(), mad.dataOffset());
+        assertEquals(CmRejFlyweight.REASON_INVALID_SERVICE_ID, rej.reason());
+        assertEquals(COMM_ID + 5, rej.remoteCommId());
+        assertEquals(1, responder.counter(ResponderCounter.CM_REQS_REJECTED));
+        assertEquals(0, responder.counter(ResponderCounter.CM_REQS_ACCEPTED) - 1, "only the first REQ accepted");
+        assertEquals(ResponderQp.Connection.DREQ_SENT, qp().connection());
+        offer(drep(COMM_ID, collectorCommId, tid));
+        assertFalse(responder.disconnecting());
+        assertEquals(1, responder.counter(ResponderCounter.CM_DREPS_IN));
+        offer(req(COMM_ID + 6, TID + 6));
+        assertEquals(2, responder.counter(ResponderCounter.CM_REQS_REJECTED));
+        assertEquals(ResponderQp.Connection.LISTEN, qp().connection());
+    }
+
+    /**
+     * The hazard time-wait closes: the translator reconnects with a starting PSN that happens to be the one a late
+     * request of the old connection carries. Were the QPN reused, that request would pass every check of the new
+     * connection (DestQP, addresses, P_Key, ePSN, R_Key) and be executed, and the new connection's own request at
+     * that PSN taken for a duplicate. With a fresh QPN per connection it is dropped under {@code time-wait-drops}.
+     */
+    @Test
+    void shouldDropALateRequestOfTheOldConnectionAfterAReconnectionInsteadOfExecutingIt()
+    {
+        final int oldQpn = qp().qpn();
+        assertEquals(keyWrite.qpn(), oldQpn, "the first connection has the configured QPN");
+        offer(dreq(COMM_ID, collectorCommId, oldQpn, DREQ_TID));
+        assertEquals(ResponderQp.Connection.LISTEN, qp().connection());
+        final long now = 1_000;
+        offerAt(req(COMM_ID + 9, TID + 9, START_PSN + 1), now);
+        final int newQpn = qp().qpn();
+        assertEquals(newQpn, repQpn(out.last()), "the REP advertises the new QPN");
+        assertTrue(newQpn != oldQpn && newQpn >= 2 && newQpn <= 0xFFFFFE, Integer.toHexString(newQpn));
+        assertEquals(START_PSN + 1, qp().expectedPsn());
+        out.frames.clear();
+
+        // Late frames of the old connection: its WRITE at exactly the new ePSN, a FETCH_ADD, the SEND's ACK.
+        offerAt(Requests.writeOnlyTo(oldQpn, START_PSN + 1, keyWrite.address() + 8, keyWrite.rkey()), now + 1);
+        offerAt(Requests.frame(Requests.encoder().destQp(oldQpn).opcode(RoceOpcode.RC_FETCH_ADD)
+            .psn(START_PSN + 1).ackReq(true).virtualAddress(keyWrite.address()).rKey(keyWrite.rkey()).swapAddData(5)
+            .compareData(0).noPayload()), now + 2);
+        offerAt(ack(oldQpn, qp().sendPsn()), now + 3);
+        assertEquals(3, responder.counter(ResponderCounter.TIME_WAIT_DROPS));
+        assertEquals(0, responder.counter(ResponderCounter.UNKNOWN_QPN));
+        assertEquals(0, out.frames.size(), "dropped without an answer");
+        assertEquals(0, memory.getLong(8), "the old connection's WRITE was not executed");
+        assertEquals(0x0807060504030201L, memory.getLong(0, ByteOrder.LITTLE_ENDIAN), "nor its FETCH_ADD");
+        assertEquals(START_PSN + 1, qp().expectedPsn(), "the new connection's ePSN is untouched");
+        assertEquals(0, qp().msn());
+
+        // The new connection's own request at that PSN is executed (not taken for a duplicate).
+        offerAt(Requests.writeOnlyTo(newQpn, START_PSN + 1, keyWrite.address() + 16, keyWrite.rkey()), now + 4);
+        assertEquals(0x0807060504030201L, memory.getLong(16, ByteOrder.LITTLE_ENDIAN));
+        assertEquals(1, qp().msn());
+
+        // Time-wait lasts the old connection's local ACK timeout (its REQ's, exponent 9: 2.097 ms); then the old
+        // number is just unknown, and still not handed out again.
+        final long timeWait = CmReqFlyweight.timeoutNanos(9);
+        offerAt(Requests.writeOnlyTo(oldQpn, START_PSN + 2, keyWrite.address() + 8, keyWrite.rkey()),
+            now + timeWait - 1);
+        assertEquals(4, responder.counter(ResponderCounter.TIME_WAIT_DROPS));
+        offerAt(Requests.writeOnlyTo(oldQpn, START_PSN + 2, keyWrite.address() + 8, keyWrite.rkey()), now + timeWait);
+        assertEquals(4, responder.counter(ResponderCounter.TIME_WAIT_DROPS));
+        assertEquals(1, responder.counter(ResponderCounter.UNKNOWN_QPN));
+        assertEquals(0, memory.getLong(8));
+        assertTrue(qp() == responder.qp(COLLECTOR_IP, newQpn) && qp() == responder.qp(COLLECTOR_IP, oldQpn),
+            "found by its current and its configured QPN");
+    }
+
+    /**
+     * Seeded property: over thousands of reconnections at random intervals (some within a time-wait, some after),
+     * no connection's QPN is in use by another QP, configured for the collector, or in time-wait; every number a
+     * REP gave out stays refused (time-wait, then unknown) for at least its connection's local ACK timeout.
+     */
+    @Test
+    void shouldNeverHandOutAQpnInTimeWaitOrInUseOverManyReconnections()
+    {
+        final long seed = SEED;
+        final SplittableRandom random = new SplittableRandom(seed);
+        final long timeWait = CmReqFlyweight.timeoutNanos(9);
+        final int static0 = 0x45A;
+        final ApplianceConfig two = NegotiatedRegions.assign(ConfigLoader.load(YAML + """
+                keyIncrement:
+                  localQpn: 0x53a
+                  qpn: 0x101
+                  rkey: 0x99
+                  address: 0x7f0000400000
+                  length: 2048
+                lists:
+                  - id: 0
+                    localQpn: 0x53c
+                    qpn: 0x45a
+                    rkey: 0x98
+                    address: 0x7f0000500000
+                    length: 2048
+            """));
+        final SoftResponder r = new SoftResponder(two, (c, region) -> new UnsafeBuffer(new byte[4096]));
+        final ConnectionResponderTest.Frames sink = new ConnectionResponderTest.Frames();
+        final RegionConfig region = two.collectors().get(0).keyWrite().region();
+        final ResponderQp qp = r.qp(COLLECTOR_IP, region.qpn());
+        final Map<Integer, Long> retiredAt = new HashMap<>();
+        final List<Integer> retired = new ArrayList<>();
+        long now = 0;
+        r.onFrame(new UnsafeBuffer(req(COMM_ID, TID, START_PSN)), 0, CmFrameEncoder.FRAME_LENGTH, now, sink);
+        assertEquals(region.qpn(), qp.qpn(), "the first connection has the configured QPN");
+        int previous = qp.qpn();
+        for (int i = 1; i <= 5_000; i++)
+        {
+            now += random.nextBoolean() ? random.nextLong(timeWait / 64) : random.nextLong(2 * timeWait);
+            r.onFrame(new UnsafeBuffer(req(COMM_ID + i, TID + i, START_PSN)), 0, CmFrameEncoder.FRAME_LENGTH, now,
+                sink);
+            final int qpn = qp.qpn();
+            final String why = "reconnection " + i + ", seed " + seed;
+            assertEquals(qpn, repQpn(sink.last()), why);
+            assertTrue(qpn >= 2 && qpn <= 0xFFFFFE && qpn != previous, why);
+            assertTrue(qpn != 0x101 && qpn != static0 && qpn != region.qpn(), why + ": configured " + qpn);
+            final Long at = retiredAt.get(qpn);
+            final long sinceRetired = null == at ? Long.MAX_VALUE : now - at;
+            assertTrue(sinceRetired >= timeWait, why + ": 0x" + Integer.toHexString(qpn) + " reused " + sinceRetired +
+                " ns after its retirement");
+            retiredAt.put(previous, now);
+            retired.add(previous);
+            // The number just retired is in time-wait; any earlier one is refused too (in time-wait, or unknown once
+            // its time-wait ended or its entry gave way), never executed on the new connection.
+            final long timeWaitDrops = r.counter(ResponderCounter.TIME_WAIT_DROPS);
+            final long unknown = r.counter(ResponderCounter.UNKNOWN_QPN);
+            lateWrite(r, previous, region, now, sink);
+            assertEquals(timeWaitDrops + 1, r.counter(ResponderCounter.TIME_WAIT_DROPS), why);
+            final int earlier = retired.get(random.nextInt(retired.size()));
+            lateWrite(r, earlier, region, now, sink);
+            assertEquals(timeWaitDrops + 2 + unknown, r.counter(ResponderCounter.TIME_WAIT_DROPS) +
+                r.counter(ResponderCounter.UNKNOWN_QPN), why);
+            if (now - retiredAt.get(earlier) >= timeWait)
+            {
+                assertEquals(unknown + 1, r.counter(ResponderCounter.UNKNOWN_QPN), why + ": time-wait over");
+            }
+            assertEquals(START_PSN, qp.expectedPsn(), why);
+            assertEquals(0, qp.msn(), why);
+            previous = qpn;
+        }
+    }
+
+    @Test
     void shouldAnswerTheTranslatorsDreqWhileItsOwnIsOut()
     {
         assertTrue(responder.disconnect(COLLECTOR_IP, keyWrite.qpn(), 0, out));
@@ -264,9 +424,30 @@ class ConnectionResponderDisconnectTest
         return responder.qp(COLLECTOR_IP, keyWrite.qpn());
     }
 
+    private static void lateWrite(
+        final SoftResponder r, final int qpn, final RegionConfig region, final long now,
+        final ConnectionResponderTest.Frames sink)
+    {
+        final byte[] frame = Requests.writeOnlyTo(qpn, START_PSN, region.address(), region.rkey());
+        r.onFrame(new UnsafeBuffer(frame), 0, frame.length, now, sink);
+    }
+
     private void offer(final byte[] frame)
     {
-        responder.onFrame(new UnsafeBuffer(frame), 0, frame.length, 0, out);
+        offerAt(frame, 0);
+    }
+
+    private void offerAt(final byte[] frame, final long nowNanos)
+    {
+        responder.onFrame(new UnsafeBuffer(frame), 0, frame.length, nowNanos, out);
+    }
+
+    private int repQpn(final byte[] frame)
+    {
+        decode(frame);
+        mad.wrap(decoder.buffer(), decoder.payloadOffset());
+        assertEquals(MadHeaderFlyweight.ATTRIBUTE_REP, mad.attributeId());
+        return new CmRepFlyweight().wrap(decoder.buffer(), mad.dataOffset()).localQpn();
     }
 
     private void decode(final byte[] frame)
@@ -286,11 +467,16 @@ class ConnectionResponderDisconnectTest
 
     private static byte[] req(final long commId, final long tid)
     {
+        return req(commId, tid, START_PSN);
+    }
+
+    private static byte[] req(final long commId, final long tid, final int startPsn)
+    {
         final CmFrameEncoder cm = cm();
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
         cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_REQ, tid, 0);
         cm.req().localCommId(commId).serviceId(CmReqFlyweight.rdmaCmServiceId(1337)).localQpn(PEER_QPN)
-            .transportServiceType(CmReqFlyweight.TRANSPORT_RC).startingPsn(START_PSN)
+            .transportServiceType(CmReqFlyweight.TRANSPORT_RC).startingPsn(startPsn)
             .remoteCmResponseTimeout(CM_TIMEOUT).localCmResponseTimeout(CM_TIMEOUT).maxCmRetries(CM_RETRIES)
             .retryCount(2).primaryLocalAckTimeout(9).pathMtu(3).pKey(0xFFFF)
             .primaryLocalGidIpv4(TRANSLATOR_IP).primaryRemoteGidIpv4(COLLECTOR_IP);
@@ -332,8 +518,13 @@ class ConnectionResponderDisconnectTest
 
     private byte[] ack(final int psn)
     {
+        return ack(keyWrite.qpn(), psn);
+    }
+
+    private static byte[] ack(final int destQp, final int psn)
+    {
         return Requests.frame(new RoceFrameEncoder().srcMac(TRANSLATOR_MAC).dstMac(COLLECTOR_MAC)
-            .srcIp(TRANSLATOR_IP).dstIp(COLLECTOR_IP).opcode(RoceOpcode.RC_ACKNOWLEDGE).destQp(keyWrite.qpn())
+            .srcIp(TRANSLATOR_IP).dstIp(COLLECTOR_IP).opcode(RoceOpcode.RC_ACKNOWLEDGE).destQp(destQp)
             .psn(psn & 0xFFFFFF).syndrome(0x1F).msn(1).noPayload());
     }
 }

@@ -14,12 +14,15 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.zip.CRC32;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Audit of the soft collector's side of connection set-up (translation.md §8, §9; rocev2-reference.md §5.2;
@@ -200,7 +203,8 @@ class ConnectionSpecAuditTest
         final int b = 24;
         put32(m, b, qp().localCommId());
         put32(m, b + 4, COMM_ID);
-        put32(m, b + 12, (long)keyWrite.qpn() << 8);
+        // The QP's current number: the configured one for its first connection, a fresh one for each later one.
+        put32(m, b + 12, (long)qp().qpn() << 8);
         put32(m, b + 20, (long)qp().sendPsn() << 8);
         m[b + 24] = (byte)responderResources;
         m[b + 25] = 0;                                          // initiator depth: the collector sends no atomics
@@ -230,10 +234,13 @@ class ConnectionSpecAuditTest
         // IBA: a REP's responder resources never exceed the REQ's initiator depth; a REQ asking for none gets none,
         // one asking for more than the QP can replay gets what it can replay.
         final int[][] cases = { { 0, 0 }, { 4, 4 }, { 16, 16 }, { 200, ResponderQp.SAVED_ATOMICS } };
+        final Set<Integer> qpns = new HashSet<>();
         for (final int[] c : cases)
         {
             out.clear();
             offer(req(1337, c[0], 2));
+            assertTrue(qpns.add(qp().qpn()), "each connection its own QPN (the previous in time-wait)");
+            assertEquals(qpns.size() == 1, keyWrite.qpn() == qp().qpn(), "the configured QPN first");
             offer(cmFromTranslator(MadHeaderFlyweight.ATTRIBUTE_REJ, COMM_ID, qp().localCommId(), 1));
             assertEquals(ResponderQp.Connection.LISTEN, qp().connection(), "a REJ of the REP: listen again");
             assertArrayEquals(expectedRep(c[1]), mad(out.get(0)), "initiator depth " + c[0]);

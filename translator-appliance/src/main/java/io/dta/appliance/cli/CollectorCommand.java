@@ -56,7 +56,8 @@ import java.util.concurrent.Callable;
         "port, ARP requests for the collectors' IPs are answered, and the counters are in a shared-memory file",
         "(dta stat --role collector). Query the store with dta query, also while a live collector runs.",
         "Negotiated regions (servicePort) answer the connection set-up found in the capture: REQ -> REP,",
-        "RTU -> metadata SEND, its ACK; REP and SEND are re-sent on capture time until answered." })
+        "RTU -> metadata SEND, its ACK; REP and SEND are re-sent on capture time until answered. Their REPs grant",
+        "min(the REQ's initiator depth, --max-atomics) outstanding atomics." })
 public final class CollectorCommand implements Callable<Integer>
 {
     /** Delay between a request's timestamp and its response's. */
@@ -93,6 +94,13 @@ public final class CollectorCommand implements Callable<Integer>
     @Option(names = "--json", description = "print the summary as one JSON object")
     private boolean json;
 
+    @Option(names = "--max-atomics", paramLabel = "N",
+        description = {
+            "negotiated regions: outstanding atomics (responder resources) the REPs grant at most, 1.." +
+                ResponderQp.SAVED_ATOMICS + " (default " + ResponderQp.SAVED_ATOMICS + ": what a QP can replay);",
+            "a REQ asking for more is granted N and the translator runs its Key-Increment QP with N" })
+    private Integer maxAtomics;
+
     /**
      * {@inheritDoc}
      */
@@ -103,6 +111,13 @@ public final class CollectorCommand implements Callable<Integer>
         if (live ? null != in || null != out : null == in || null == out || eal.given())
         {
             System.err.println("dta collector: give either --in and --out (offline) or --port with EAL options (live)");
+            return 2;
+        }
+        if (null != maxAtomics && (maxAtomics < 1 || maxAtomics > ResponderQp.SAVED_ATOMICS))
+        {
+            // 0 would refuse every atomic: the translator fails a region granted none, so it is no setting to offer.
+            System.err.println("dta collector: --max-atomics must be 1.." + ResponderQp.SAVED_ATOMICS +
+                " (outstanding atomics a collector QP grants and can replay), was " + maxAtomics);
             return 2;
         }
         final IdleStrategy idleStrategy = RunCommand.idleStrategy("collector", idle);
@@ -136,6 +151,10 @@ public final class CollectorCommand implements Callable<Integer>
             }
             final SoftResponder responder = new SoftResponder(appliance,
                 (collector, region) -> stores.get(collector.name()).memory(region));
+            if (null != maxAtomics)
+            {
+                responder.maxResponderResources(maxAtomics);
+            }
             if (live)
             {
                 return runLive(appliance, responder, idleStrategy);
@@ -177,7 +196,7 @@ public final class CollectorCommand implements Callable<Integer>
         throws InterruptedException
     {
         final LiveSettings settings = new LiveSettings(eal.args("collector"), List.of(port),
-            LiveSettings.DEFAULT_BURST, LiveSettings.DEFAULT_POOL_SIZE, 0, 0,
+            LiveSettings.DEFAULT_BURST, LiveSettings.DEFAULT_POOL_SIZE, 0, LiveSettings.DEFAULT_DRAIN_MILLIS,
             LiveSettings.DEFAULT_STATS_INTERVAL_MILLIS);
         final Path path = null == counters ? CountersFile.defaultPath("collector") : counters;
         try (CountersFile file = CountersFile.create(path, "collector", 128, System.currentTimeMillis()))

@@ -130,7 +130,9 @@ public final class LiveCollectorAgent extends LiveAgent
     protected void startDrain(final long nowNanos)
     {
         // The responder holds nothing back (every response is sent at once), but its negotiated connections end
-        // with a DREQ each, so that translators reconnect or give up now rather than after a silence timeout.
+        // with a DREQ each, so that translators reconnect or give up now rather than after a silence timeout. No new
+        // connection is accepted first: a translator reconnecting at once gets a REJ, not a REP from a dying process.
+        responder.stopListening();
         final int disconnecting = responder.disconnectAll(nowNanos, responses);
         if (disconnecting > 0)
         {

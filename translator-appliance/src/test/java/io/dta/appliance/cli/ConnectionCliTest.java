@@ -2,9 +2,12 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.connect.ConnectionCounter;
 import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.connect.RegionConnection;
 import io.dta.appliance.engine.FrameCollector;
+import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.codec.CmRepFlyweight;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.MadHeaderFlyweight;
@@ -21,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -252,13 +256,109 @@ class ConnectionCliTest
         assertEquals(0x539, first.get("localQpn").asInt());
     }
 
-    private List<byte[]> collector(final Path config, final List<byte[]> frames) throws Exception
+    /**
+     * {@code dta collector --max-atomics N}: its REPs grant at most N outstanding atomics, and a translator connecting
+     * to it runs its Key-Increment QP with N (fewer than the 16 it asks for); without the option it gets the 16.
+     */
+    @Test
+    void shouldGrantAtMostMaxAtomicsSoThatTheTranslatorRunsItsKeyIncrementQpWithThatLimit() throws Exception
+    {
+        final Path config = dir.resolve("negotiated.yaml");
+        Files.writeString(config, NEGOTIATED);
+        final int asked = ConfigLoader.load(NEGOTIATED).collectors().get(0).keyIncrement().maxOutstandingAtomics();
+        assertEquals(16, asked);
+        for (final int maxAtomics : new int[] { 0, 1, 4, 16 })
+        {
+            final String why = 0 == maxAtomics ? "no --max-atomics" : "--max-atomics " + maxAtomics;
+            final String[] option = 0 == maxAtomics ?
+                new String[0] : new String[] { "--max-atomics", Integer.toString(maxAtomics) };
+            final int expected = 0 == maxAtomics ? asked : maxAtomics;
+            final FrameCollector translatorOut = new FrameCollector();
+            final ConnectionManager manager = new ConnectionManager(ConfigLoader.load(NEGOTIATED), translatorOut, 5);
+            manager.start(0);
+            final List<byte[]> input = new ArrayList<>();
+            translatorOut.frames().forEach(f -> input.add(f.bytes()));
+            List<byte[]> responses = collector(config, input, option);
+            // The Key-Increment region's REQ asks for 16, the others for 0: the grants on the wire.
+            assertEquals(List.of(0, 0, expected), repGrants(responses).stream().sorted().toList(), why);
+            feed(manager, responses);
+            for (int i = input.size(); i < translatorOut.size(); i++)
+            {
+                input.add(translatorOut.frames().get(i).bytes());
+            }
+            responses = collector(config, input, option);
+            feed(manager, responses);
+            assertTrue(manager.allConnected(), why + ": " + manager.failures());
+
+            final RegionConnection keyIncrement = manager.connections().stream()
+                .filter(c -> c.atomics() > 0).findFirst().orElseThrow();
+            assertEquals(asked, keyIncrement.atomics(), why);
+            assertEquals(expected, keyIncrement.atomicsLimit(), why);
+            assertEquals(expected < asked ? 1 : 0, manager.counter(ConnectionCounter.ATOMICS_REDUCED), why);
+            assertEquals(0, manager.counter(ConnectionCounter.REJS_SENT), why);
+            final var connected = manager.connectedConfig();
+            assertEquals(expected, connected.collectors().get(0).keyIncrement().maxOutstandingAtomics(), why);
+            final TranslatorEngine engine = new TranslatorEngine(connected, new FrameCollector(), true);
+            assertEquals(expected, engine.sender(keyIncrement.region().localQpn()).maxOutstandingAtomics(), why);
+        }
+    }
+
+    @Test
+    void shouldRefuseMaxAtomicsOutsideOneToSixteenWithAMessage() throws Exception
+    {
+        final Path config = dir.resolve("negotiated.yaml");
+        Files.writeString(config, NEGOTIATED);
+        final Path in = dir.resolve("empty.pcap");
+        PcapFiles.write(in);
+        for (final String value : new String[] { "0", "17", "-1" })
+        {
+            final CliRunner.Result r = CliRunner.run("collector", "--config", config.toString(), "--in",
+                in.toString(), "--out", dir.resolve("out.pcap").toString(), "--store", dir.resolve("s").toString(),
+                "--max-atomics", value);
+            assertEquals(2, r.exitCode(), value + ": " + r.err());
+            assertTrue(r.err().contains("dta collector: --max-atomics must be 1..16 (outstanding atomics a " +
+                "collector QP grants and can replay), was " + value), r.err());
+            assertFalse(Files.exists(dir.resolve("s")), "nothing created before the arguments are checked");
+        }
+        final CliRunner.Result notANumber = CliRunner.run("collector", "--config", config.toString(), "--in",
+            in.toString(), "--out", dir.resolve("out.pcap").toString(), "--store", dir.resolve("s").toString(),
+            "--max-atomics", "many");
+        assertEquals(2, notANumber.exitCode(), notANumber.err());
+        assertTrue(notANumber.err().contains("--max-atomics"), notANumber.err());
+        final CliRunner.Result one = CliRunner.run("collector", "--config", config.toString(), "--in",
+            in.toString(), "--out", dir.resolve("out.pcap").toString(), "--store", dir.resolve("s").toString(),
+            "--max-atomics", "1");
+        assertEquals(0, one.exitCode(), one.err());
+    }
+
+    private static List<Integer> repGrants(final List<byte[]> frames)
+    {
+        final FrameDecoder decoder = new FrameDecoder();
+        final MadHeaderFlyweight mad = new MadHeaderFlyweight();
+        final CmRepFlyweight rep = new CmRepFlyweight();
+        final List<Integer> grants = new ArrayList<>();
+        for (final byte[] f : frames)
+        {
+            decoder.decode(new UnsafeBuffer(f), 0, f.length);
+            if (RoceOpcode.UD_SEND_ONLY == decoder.roceOpcode() &&
+                MadHeaderFlyweight.ATTRIBUTE_REP == mad.wrap(decoder.buffer(), decoder.payloadOffset()).attributeId())
+            {
+                grants.add(rep.wrap(mad.buffer(), mad.dataOffset()).responderResources());
+            }
+        }
+        return grants;
+    }
+
+    private List<byte[]> collector(final Path config, final List<byte[]> frames, final String... options)
+        throws Exception
     {
         final Path in = dir.resolve("in.pcap");
         final Path out = dir.resolve("out.pcap");
         PcapFiles.write(in, frames.toArray(new byte[0][]));
-        final CliRunner.Result r = CliRunner.run("collector", "--config", config.toString(), "--in", in.toString(),
-            "--out", out.toString(), "--store", dir.resolve("store").toString());
+        final List<String> args = new ArrayList<>(List.of("collector", "--config", config.toString(), "--in",
+            in.toString(), "--out", out.toString(), "--store", dir.resolve("store").toString()));
+        args.addAll(List.of(options));
+        final CliRunner.Result r = CliRunner.run(args.toArray(new String[0]));
         assertEquals(0, r.exitCode(), r.err());
         final List<byte[]> responses = new ArrayList<>();
         try (PcapReader reader = new PcapReader(out))

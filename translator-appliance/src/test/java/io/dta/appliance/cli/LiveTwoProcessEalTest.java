@@ -40,7 +40,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@link CollectorEndToEndTest} (exact expected answers) plus a few hundred seeded random Key-Writes (expected answers
  * from the offline pipeline: {@code Replay} and the offline collector), and an ARP request for the translator. While
  * both run, {@code dta stat} (this JVM) reads their counters files; then SIGTERM stops the translator (drain, final
- * counters), {@code dta query} reads the live collector's store, and SIGTERM stops the collector.
+ * counters), {@code dta query} reads the live collector's store, and SIGTERM stops the collector. A shorter case
+ * stops them the other way round: the collector first, whose DREQs the running translator answers.
  */
 class LiveTwoProcessEalTest
 {
@@ -108,6 +109,104 @@ class LiveTwoProcessEalTest
         runTwoProcesses(true);
     }
 
+    /**
+     * The other order: the collector ({@code --max-atomics 4}) stops while the translator runs. The translator runs
+     * its Key-Increment QP with the 4 atomics granted; at the collector's SIGTERM every negotiated QP gets the
+     * collector's DREQ, which the translator answers (DREP, QP stopped, one line each) and reconnects at once; the
+     * stopping collector accepts no new connection, so each reconnection fails and, with {@code reconnectAttempts: 1},
+     * the region stays in error. None of it waits for a silence timeout: the QPs are idle (nothing outstanding, no
+     * probe), so without the DREQ the translator would not notice before its next report. Only the hand-made
+     * reports: this case costs two JVM and EAL starts (4 to 9 s here; the full negotiated run 7 to 12 s).
+     */
+    @Test
+    void shouldTellTheRunningTranslatorWithADreqWhenTheCollectorStopsFirst() throws Exception
+    {
+        assumeTrue(DpdkLibrary.isAvailable(), DpdkLibrary::unavailableReason);
+        assumeTrue("root".equals(System.getProperty("user.name")), "DPDK virtual devices need root here");
+
+        // Set-up timeouts long enough for two cold JVMs (134 ms, 6 retries), short enough that a reconnection to the
+        // gone collector fails within a second.
+        final Path config = dir.resolve("translator.yaml");
+        Files.writeString(config, "acks:\n  timeoutMicros: 2000000\nconnection:\n  cmResponseTimeout: 15\n" +
+            "  maxCmRetries: 6\n  reconnectAttempts: 1\n" + NEGOTIATED_CONFIG);
+        final Path reportsPcap = writeReports(0);
+        final Path socket = dir.resolve("memif.sock");
+        final Path store = dir.resolve("store");
+        final Path collectorCounters = dir.resolve("collector.counters");
+        final Path translatorCounters = dir.resolve("translator.counters");
+        final long pid = ProcessHandle.current().pid();
+        final String memif = "net_memif0,socket=" + socket + ",socket-abstract=no,rsize=13";
+
+        final Process collector = start("collector", "collector", "--config", config.toString(), "--store",
+            store.toString(), "--port", "net_memif0", "--vdev", memif + ",role=server", "-l", "1",
+            "--file-prefix", prefix("dta-e2e-col1-" + pid), "--counters", collectorCounters.toString(), "--json",
+            "--max-atomics", "4");
+        awaitStat(collectorCounters, collector, n -> true);
+        final Process translator = start("translator", "run", "--config", config.toString(),
+            "--reports-port", "net_pcap0", "--collector-port", "net_memif0",
+            "--vdev", "net_pcap0,rx_pcap=" + reportsPcap + ",tx_pcap=" + dir.resolve("reports-port-tx.pcap"),
+            "--vdev", memif + ",role=client", "-l", "0", "--file-prefix", prefix("dta-e2e-run1-" + pid),
+            "--counters", translatorCounters.toString(), "--drain-ms", "5000", "--json");
+
+        final JsonNode running = awaitStat(translatorCounters, translator,
+            n -> reports.size() == n.get("counters").path("DTA reports in").asLong() &&
+            3 == n.get("counters").path("connection connected").asLong());
+        assertEquals(1, running.get("counters").get("connection atomics-reduced").asLong(), running.toString());
+        // Every request executed (12 FETCH_ADDs: redundancy 4 + 2 + 4 + 2) before the collector goes.
+        final JsonNode executed = awaitStat(collectorCounters, collector,
+            n -> 12 == n.get("counters").path("atomics").asLong());
+        assertEquals(0, executed.get("counters").get("naks-sent").asLong(), executed.toString());
+        assertTrue(Files.readString(dir.resolve("translator.err")).contains("dta: collectors[0].keyIncrement: " +
+            "collector grants 4 outstanding atomics, fewer than maxOutstandingAtomics 16: using 4"));
+
+        final long stop = System.nanoTime();
+        collector.destroy();
+        assertTrue(collector.waitFor(30, TimeUnit.SECONDS), "collector stops on SIGTERM");
+        final JsonNode told = awaitStat(translatorCounters, translator,
+            n -> 3 == n.get("counters").path("connection reconnects-exhausted").asLong());
+        final long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stop);
+        final JsonNode c = told.get("counters");
+        final String why = told + "\ntranslator: " + readQuietly(dir.resolve("translator.err")) + "\ncollector: " +
+            readQuietly(dir.resolve("collector.err"));
+        assertEquals("running", told.get("status").asText(), why);
+        assertEquals(3, c.get("connection dreqs-in").asLong(), why);
+        assertEquals(3, c.get("connection dreps-sent").asLong(), why);
+        assertEquals(3, c.get("connection reconnect-attempts").asLong(), why);
+        assertEquals(3, c.get("connection reconnect-failures").asLong(), why);
+        assertEquals(0, c.get("connection reconnects").asLong(), why);
+        assertEquals(0, c.get("QPs stopped: probes unanswered for the silence timeout").asLong(), why);
+        final String translatorErr = Files.readString(dir.resolve("translator.err"));
+        assertEquals(3, translatorErr.lines().filter(l -> l.contains("stopped: the collector disconnected (DREQ)"))
+            .count(), translatorErr);
+        assertEquals(3, translatorErr.lines().filter(l -> l.contains("stays in the error state: 1 reconnection " +
+            "attempt(s) in a row without progress")).count(), translatorErr);
+
+        final String collectorOut = Files.readString(dir.resolve("collector.out"));
+        assertEquals(0, collector.exitValue(), collectorOut + readQuietly(dir.resolve("collector.err")));
+        assertTrue(Files.readString(dir.resolve("collector.err"))
+            .contains("dta-collector: disconnecting 3 negotiated connection(s)"));
+        final JsonNode counters = JSON.readTree(collectorOut.lines().filter(l -> l.startsWith("{")).findFirst()
+            .orElseThrow()).get("counters");
+        assertEquals(3, counters.get("cm-dreqs-sent").asLong(), collectorOut);
+        assertEquals(3, counters.get("cm-dreps-in").asLong(),
+            "the DREPs are awaited within the drain: " + collectorOut);
+        assertEquals(0, counters.get("cm-disconnect-timeouts").asLong(), collectorOut);
+        assertEquals(3, counters.get("cm-reqs-accepted").asLong(), "no reconnection accepted while stopping: " +
+            collectorOut);
+        System.out.printf("collector stopped first: translator told and given up %d ms after SIGTERM%n", tookMillis);
+
+        translator.destroy();
+        assertTrue(translator.waitFor(30, TimeUnit.SECONDS), "translator stops on SIGTERM");
+        final String translatorOut = Files.readString(dir.resolve("translator.out"));
+        final JsonNode summary = JSON.readTree(translatorOut.lines().filter(l -> l.startsWith("{")).findFirst()
+            .orElseThrow());
+        assertEquals(reports.size(), summary.get("reportsIn").asLong(), summary.toString());
+        // The store outlives the collector: the FETCH_ADDs, at most 4 unanswered, all landed.
+        assertEquals(42, query(config, store, "counter", "--key", "5", "--json").get(0).get("value").asLong());
+        assertEquals("9223372036854775811", query(config, store, "counter", "--key", "6", "--redundancy", "2",
+            "--json").get(0).get("value").asText());
+    }
+
     private void runTwoProcesses(final boolean negotiated) throws Exception
     {
         assumeTrue(DpdkLibrary.isAvailable(), DpdkLibrary::unavailableReason);
@@ -121,7 +220,7 @@ class LiveTwoProcessEalTest
         final Path config = dir.resolve("translator.yaml");
         Files.writeString(config, acks + (negotiated ? NEGOTIATED_CONFIG : CollectorEndToEndTest.CONFIG));
         assertEquals(negotiated, ConfigLoader.load(config).hasNegotiatedRegions());
-        final Path reportsPcap = writeReports();
+        final Path reportsPcap = writeReports(RANDOM_KEY_WRITES);
         // The offline pipeline is open loop and needs static regions; answers do not depend on where regions sit.
         final Path expectedStore = expectedStore(staticConfig, reportsPcap);
 
@@ -311,12 +410,12 @@ class LiveTwoProcessEalTest
         }
     }
 
-    private Path writeReports() throws IOException
+    private Path writeReports(final int randomKeyWrites) throws IOException
     {
         // The random Key-Writes first: the hand-made reports after them are the last to write their slots.
         final SplittableRandom random = new SplittableRandom(SEED);
         final StringBuilder keys = new StringBuilder();
-        for (int i = 0; i < RANDOM_KEY_WRITES; i++)
+        for (int i = 0; i < randomKeyWrites; i++)
         {
             final int key = 1_000_000 + random.nextInt(1 << 20);
             reports.keyWrite(1 + random.nextInt(4), key, random.nextInt());

@@ -509,8 +509,9 @@ public final class TranslatorEngine
     private boolean append(final boolean essential, final long nowNanos)
     {
         final var ap = decoder.append();
-        final long listId = ap.listId();
-        final AppendList list = listId > Integer.MAX_VALUE ? null : listsById.get((int)listId);
+        // Ids are u32 on the wire and in the configuration, kept here by their 32-bit pattern: ids from 2^31 on are
+        // negative ints, and must route like any other.
+        final AppendList list = listsById.get((int)ap.listId());
         if (null == list)
         {
             return dropped(EngineCounter.DROP_NO_ROUTE);

@@ -16,10 +16,11 @@ import java.nio.ByteOrder;
  * Classification rules:
  * <ul>
  *     <li>Non-IPv4 EtherTypes (ARP, IPv6, ...), more than two VLAN tags, IPv4 protocols other than UDP and UDP to
- *     other ports are {@link FrameKind#OTHER}.</li>
- *     <li>A fragmented IPv4 UDP datagram is {@link FrameKind#MALFORMED} with {@link MalformedReason#FRAGMENTED}
- *     (non-first fragments carry no UDP header, so the port cannot be checked; neither reports nor RoCEv2 are
- *     ever fragmented, and the translator drops and counts them).</li>
+ *     other ports (whatever their UDP length, and first fragments included) are {@link FrameKind#OTHER}.</li>
+ *     <li>A fragmented IPv4 UDP datagram is {@link FrameKind#MALFORMED} with {@link MalformedReason#FRAGMENTED},
+ *     unless it is a first fragment to a port not served here (non-first fragments carry no UDP header, so the
+ *     port cannot be checked; neither reports nor RoCEv2 are ever fragmented, and the translator drops and counts
+ *     them).</li>
  *     <li>UDP to the DTA port is {@link FrameKind#DTA} if the opcode is known and the length fits the base-header
  *     form; UDP to 4791 is {@link FrameKind#ROCE} if the BTH opcode is known and the lengths are consistent.</li>
  * </ul>
@@ -322,12 +323,33 @@ public final class FrameDecoder
         {
             return FrameKind.OTHER;
         }
-        if ((buffer.getShort(ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET, ByteOrder.BIG_ENDIAN) &
-            Ipv4Flyweight.FRAGMENT_MASK) != 0)
+        final int fragment = buffer.getShort(ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET, ByteOrder.BIG_ENDIAN) &
+            Ipv4Flyweight.FRAGMENT_MASK;
+        if (0 != fragment)
         {
-            return malformed(MalformedReason.FRAGMENTED);
+            return fragmented(buffer, fragment, ip + headerLength);
         }
         return decodeUdp(buffer, ip + headerLength);
+    }
+
+    /**
+     * A first fragment carries the UDP header, so one to a port this decoder does not serve is someone else's
+     * traffic ({@link FrameKind#OTHER}); later fragments carry no port, and are {@link MalformedReason#FRAGMENTED}
+     * like first fragments to the DTA or RoCEv2 port.
+     */
+    private FrameKind fragmented(final DirectBuffer buffer, final int fragment, final int udpStart)
+    {
+        if (0 == (fragment & Ipv4Flyweight.FRAGMENT_OFFSET_MASK) && ipEnd - udpStart >= UdpFlyweight.HEADER_LENGTH &&
+            !served(buffer.getShort(udpStart + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF))
+        {
+            return FrameKind.OTHER;
+        }
+        return malformed(MalformedReason.FRAGMENTED);
+    }
+
+    private boolean served(final int dstPort)
+    {
+        return dstPort == dtaPort || dstPort == UdpFlyweight.ROCEV2_PORT;
     }
 
     private FrameKind decodeUdp(final DirectBuffer buffer, final int udpStart)
@@ -338,6 +360,13 @@ public final class FrameDecoder
         }
         udp.wrap(buffer, udpStart);
         udpOffset = udpStart;
+        // The port first: a datagram to a port not served here is someone else's, whatever its length says.
+        final int dstPort = buffer.getShort(udpStart + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+        final boolean isDta = dstPort == dtaPort;
+        if (!isDta && dstPort != UdpFlyweight.ROCEV2_PORT)
+        {
+            return FrameKind.OTHER;
+        }
         final int udpLen = buffer.getShort(udpStart + UdpFlyweight.LENGTH_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
         if (udpLen < UdpFlyweight.HEADER_LENGTH || udpLen > ipEnd - udpStart)
         {
@@ -345,12 +374,6 @@ public final class FrameDecoder
         }
         udpLength = udpLen;
 
-        final int dstPort = buffer.getShort(udpStart + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        final boolean isDta = dstPort == dtaPort;
-        if (!isDta && dstPort != UdpFlyweight.ROCEV2_PORT)
-        {
-            return FrameKind.OTHER;
-        }
         if (verifyUdpChecksum && !udpChecksumValid())
         {
             return malformed(MalformedReason.BAD_UDP_CHECKSUM);

@@ -379,12 +379,39 @@ public final class TranslatorEngine
             }
             case BAD_UDP_CHECKSUM ->
             {
-                counters.increment(EngineCounter.REPORTS_IN);
+                // A RoCEv2 response with a bad checksum is no report.
+                if (toReportPort())
+                {
+                    counters.increment(EngineCounter.REPORTS_IN);
+                }
                 counters.increment(EngineCounter.DROP_BAD_CHECKSUM);
+            }
+            case BAD_UDP_LENGTH ->
+            {
+                if (toReportPort())
+                {
+                    // A report all the same (§1: counted under a named reason): cut short when its UDP length
+                    // reaches past the IP datagram, a bad length when it is shorter than the UDP header.
+                    counters.increment(EngineCounter.REPORTS_IN);
+                    counters.increment(decoder.udp().length() < UdpFlyweight.HEADER_LENGTH ?
+                        EngineCounter.DROP_BAD_LENGTH : EngineCounter.DROP_TRUNCATED);
+                }
+                else
+                {
+                    counters.increment(EngineCounter.DROP_MALFORMED);
+                }
             }
             case FRAGMENTED -> counters.increment(EngineCounter.DROP_FRAGMENTED);
             default -> counters.increment(EngineCounter.DROP_MALFORMED);
         }
+    }
+
+    /**
+     * @return whether the malformed frame's UDP header was found and names the report port.
+     */
+    private boolean toReportPort()
+    {
+        return decoder.udpOffset() >= 0 && decoder.udp().dstPort() == decoder.dtaPort();
     }
 
     private void onReport(final long nowNanos)

@@ -341,6 +341,77 @@ class PrimitiveSpecAuditTest
     }
 
     /**
+     * §1: frames that are not reports (not IPv4, not UDP, UDP to another port, more tags than two) are skipped
+     * and are no dropped reports, whatever else is wrong with them.
+     */
+    @Test
+    void shouldSkipFramesThatAreNotReportsWithoutCountingDrops()
+    {
+        final Harness h = new Harness(new Cfg());
+        final byte[] sub = dta3(KEY_WRITE, kw(1, 1, 1));
+        final Wire ipv6 = new Wire();
+        ipv6.etherType = 0x86DD;
+        final Wire arp = new Wire();
+        arp.etherType = 0x0806;
+        final Wire tcp = new Wire();
+        tcp.protocol = 6;
+        final Wire otherPort = new Wire();
+        otherPort.dstPort = 40041;
+        final Wire otherPortLongUdp = new Wire();
+        otherPortLongUdp.dstPort = 5353;
+        otherPortLongUdp.udpLengthDelta = 200;
+        final Wire otherPortShortUdp = new Wire();
+        otherPortShortUdp.dstPort = 5353;
+        otherPortShortUdp.udpLengthDelta = -sub.length - 3;
+        final Wire otherPortFirstFragment = new Wire();
+        otherPortFirstFragment.dstPort = 5353;
+        otherPortFirstFragment.fragment = 0x2000;
+        final Wire threeTags = new Wire();
+        threeTags.tags = new int[] {0x88A80001, 0x81000002, 0x81000003};
+        final Wire[] wires = {ipv6, arp, tcp, otherPort, otherPortLongUdp, otherPortShortUdp, otherPortFirstFragment,
+            threeTags};
+        for (int i = 0; i < wires.length; i++)
+        {
+            h.feed(wires[i].build(sub));
+            assertEquals(i + 1, h.count(EngineCounter.OTHER_FRAMES), "frame " + i);
+        }
+        assertEquals(0, h.count(EngineCounter.REPORTS_IN));
+        assertEquals(0, h.engine.counters().totalDrops());
+        assertEquals(0, h.end().size());
+    }
+
+    /**
+     * §1: a datagram to the report port whose UDP length reaches past the IP datagram is a report cut short, one
+     * whose UDP length is below the header's 8 bytes a report of bad length, both counted as reports; a RoCEv2
+     * response with a bad UDP checksum is no report.
+     */
+    @Test
+    void shouldCountReportsWithAnImpossibleUdpLengthAsReportsAndBadResponsesAsNone()
+    {
+        final Harness h = new Harness(new Cfg().yaml()
+            .replace("reports: {udpPort: 40040,", "reports: {udpPort: 40040, verifyChecksums: true,"));
+        final byte[] good = dta3(KEY_WRITE, kw(1, 1, 1));
+        final Wire beyond = new Wire();
+        beyond.udpLengthDelta = 1;
+        h.feed(beyond.build(good));
+        final Wire below = new Wire();
+        below.udpLengthDelta = -good.length - 8;
+        h.feed(below.build(good));
+        assertEquals(1, h.count(EngineCounter.DROP_TRUNCATED));
+        assertEquals(1, h.count(EngineCounter.DROP_BAD_LENGTH));
+        assertEquals(2, h.count(EngineCounter.REPORTS_IN));
+        assertEquals(0, h.count(EngineCounter.DROP_MALFORMED));
+
+        final byte[] response = ack(KW_QPN, 0x100);
+        response[40] = 0x12;
+        response[41] = 0x34;
+        h.feed(response);
+        assertEquals(1, h.count(EngineCounter.DROP_BAD_CHECKSUM));
+        assertEquals(2, h.count(EngineCounter.REPORTS_IN), "a response is no report");
+        assertEquals(0, h.end().size());
+    }
+
+    /**
      * §1: {@code reports.udpPort} is the port reports are taken on, and only that one.
      */
     @Test

@@ -29,8 +29,12 @@ import java.nio.ByteOrder;
  * {@link #icrcValid()}.
  * <p>
  * In {@link DtaBaseHeaderForm#AUTO} mode a Sketch-Merge report (variable length) is read with the 3-byte form.
- * In a fixed form, bytes after the primitive's sub-header (within the UDP length) are tolerated and ignored, as
- * the reference does. Not thread-safe: one decoder per thread.
+ * In a fixed form, a report longer than its primitive (within the UDP length) is {@link MalformedReason#BAD_DTA_LENGTH}
+ * (the reference parsed fixed offsets of the frame and ignored what followed, since it could not tell Ethernet
+ * padding from report bytes; the UDP length can), except that a Key-Write may carry more data than
+ * {@link #keyWriteDataLength(int)} (collectors may have different slot sizes: the engine checks the data length
+ * against the store the report is routed to) and a Sketch-Merge column may be followed by bytes it ignores. Not
+ * thread-safe: one decoder per thread.
  */
 public final class FrameDecoder
 {
@@ -415,6 +419,13 @@ public final class FrameDecoder
         if (available < baseLength + subLength)
         {
             return malformed(MalformedReason.TRUNCATED_DTA);
+        }
+        if (available > baseLength + subLength && DtaOpcode.KEY_WRITE != opcode && DtaOpcode.SKETCH_MERGE != opcode)
+        {
+            // Every primitive has a fixed size (translation.md §1), and the UDP length, not the frame, says where the
+            // report ends (Ethernet padding is outside it): more bytes than the size is a report of another shape,
+            // for example the three-byte form under a configured two-byte form, whose fields would be misread.
+            return malformed(MalformedReason.BAD_DTA_LENGTH);
         }
 
         if (dtaForm != form)

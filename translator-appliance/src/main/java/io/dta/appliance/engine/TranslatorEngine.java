@@ -198,9 +198,8 @@ public final class TranslatorEngine
             }
             collectorsByIp.put(collector.ip(), routes);
         }
-        // Collectors may use different Key-Write slot sizes: the decoder admits the shortest data and each store
-        // checks that its report carries at least its own data length (trailing bytes are ignored, as the
-        // reference did).
+        // Collectors may use different Key-Write slot sizes: the decoder admits the shortest data and longer, and
+        // each store checks that its report carries exactly its own data length.
         decoder.keyWriteDataLength(Integer.MAX_VALUE == keyWriteDataLength ? 4 : keyWriteDataLength);
         for (final QueuePairSender s : allSenders)
         {
@@ -502,9 +501,11 @@ public final class TranslatorEngine
         }
         final int carried = decoder.udpLength() - UdpFlyweight.HEADER_LENGTH - decoder.dtaBase().length() -
             KeyWriteFlyweight.FIXED_LENGTH;
-        if (carried < routes.keyWrite.dataLength())
+        final int dataLength = routes.keyWrite.dataLength();
+        if (carried != dataLength)
         {
-            return dropped(EngineCounter.DROP_BAD_LENGTH);
+            // Data shorter than the store's slot is a report cut short; longer, a report of another shape.
+            return dropped(carried < dataLength ? EngineCounter.DROP_TRUNCATED : EngineCounter.DROP_BAD_LENGTH);
         }
         routes.keyWrite.onReport(n, (int)kw.key(), kw.buffer(), kw.dataOffset(), essential, nowNanos);
         return true;

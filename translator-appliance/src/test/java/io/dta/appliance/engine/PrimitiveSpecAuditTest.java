@@ -428,6 +428,57 @@ class PrimitiveSpecAuditTest
     }
 
     /**
+     * §1: a report whose lengths do not hold together is dropped and counted under a named reason as a report: a
+     * UDP length beyond the datagram or below its header, a report shorter or longer than its primitive's fixed
+     * size (Key-Write data shorter or longer than the slot), in each form; nothing is sent.
+     */
+    @Test
+    void shouldDropReportsOfTheWrongLengthUnderNamedReasons()
+    {
+        for (final String form : new String[] {"3", "2", "auto"})
+        {
+            final Cfg cfg = new Cfg();
+            cfg.baseHeader = form;
+            cfg.batchSize = 1;
+            final Harness h = new Harness(cfg);
+            final int wire = "2".equals(form) ? 2 : 3;
+            final String ctx = "form " + form;
+            final byte[] good = dta(wire, KEY_WRITE, 0, 0, kw(1, 1, 1));
+
+            final Wire udpBeyondDatagram = new Wire();
+            udpBeyondDatagram.udpLengthDelta = 4;
+            h.feed(udpBeyondDatagram.build(good));
+            assertEquals(1, h.count(EngineCounter.DROP_TRUNCATED), ctx);
+
+            final Wire udpBelowHeader = new Wire();
+            udpBelowHeader.udpLengthDelta = -good.length - 1;
+            h.feed(udpBelowHeader.build(good));
+            assertEquals(1, h.count(EngineCounter.DROP_BAD_LENGTH), ctx);
+
+            // Under auto, one byte short of the three-byte form is the two-byte form's length: cut two.
+            final int cut = "auto".equals(form) ? 2 : 1;
+            h.feed(new Wire().build(Arrays.copyOf(good, good.length - cut)));
+            assertEquals(2, h.count(EngineCounter.DROP_TRUNCATED), ctx + ": data shorter than the slot");
+            h.feed(new Wire().build(Arrays.copyOf(good, good.length + 4)));
+            assertEquals(2, h.count(EngineCounter.DROP_BAD_LENGTH), ctx + ": data longer than the slot");
+            h.feed(new Wire().build(Arrays.copyOf(dta(wire, APPEND, 0, 0, ap(0, 1)), wire + 9)));
+            assertEquals(3, h.count(EngineCounter.DROP_BAD_LENGTH), ctx + ": Append one byte long");
+            h.feed(new Wire().build(Arrays.copyOf(dta(wire, KEY_INCREMENT, 0, 0, ki(1, 1, 1)), wire + 13 - cut)));
+            assertEquals(3, h.count(EngineCounter.DROP_TRUNCATED), ctx + ": Key-Increment short");
+            h.feed(new Wire().build(Arrays.copyOf(dta(wire, POSTCARD, 0, 0, pc(1, 1, 1)), wire + 10)));
+            assertEquals(4, h.count(EngineCounter.DROP_BAD_LENGTH), ctx + ": Postcard one byte long");
+            h.feed(new Wire().build(new byte[0]));
+            assertEquals(4, h.count(EngineCounter.DROP_TRUNCATED), ctx + ": no DTA byte");
+
+            assertEquals(8, h.count(EngineCounter.REPORTS_IN), ctx);
+            assertEquals(0, h.count(EngineCounter.REPORTS_TRANSLATED), ctx);
+            assertEquals(0, h.end().size(), ctx);
+            h.feed(new Wire().build(good));
+            assertEquals(1, h.end().size(), ctx);
+        }
+    }
+
+    /**
      * §1: fragments are dropped and counted (a first fragment to the report port, a later fragment, which carries
      * no port); DF alone is no fragment.
      */

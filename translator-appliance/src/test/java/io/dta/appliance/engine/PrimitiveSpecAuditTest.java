@@ -299,6 +299,112 @@ class PrimitiveSpecAuditTest
         assertEquals(1, h.settle().size());
     }
 
+    /**
+     * dta-reference.md §7.2: the reference generators' base packets exactly as scapy built them (3-byte form, valid
+     * checksums, unpadded, redundancy 4, key 1), and §7.4: the reference Reporter's 2-byte-form Key-Write (IPv4
+     * length 39, UDP 0xC0DE → 40040 length 19, checksum 0, N = 2), padded to 60 bytes; under the form each uses and
+     * under auto, with checksum verification on.
+     */
+    @Test
+    void shouldTranslateTheReferenceGeneratorAndReporterFrames()
+    {
+        final byte[] keyWriteBasic = hex("b8cef6d212c7 000000000000 0800 4500 0028 0001 0000 40 11 65ca 0a0000c8"
+            + "0a000033 9c69 9c68 0014 b0f3 010000 04 00000001 00000001");
+        final byte[] keyIncrementBasic = hex("b8cef6d212c7 000000000000 0800 4500 002c 0001 0000 40 11 65c6"
+            + "0a0000c8 0a000033 9c69 9c68 0018 aeeb 030000 04 00000001 0000000000000001");
+        final byte[] appendBasic = hex("b8cef6d212c7 000000000000 0800 4500 0027 0001 0000 40 11 65cb 0a0000c8"
+            + "0a000033 9c69 9c68 0013 affb 020000 00000000 00000000");
+        final ByteBuffer reporter = ByteBuffer.allocate(60);
+        reporter.put(hex("b8cef6d212c7 020000000001 0800 4500 0027 5678 4000 3f 11 0000 0a000007 0a000033"));
+        reporter.putShort(24, (short)onesComplement(reporter.array(), 14, 20, 0));
+        reporter.put(hex("c0de 9c68 0013 0000 01 00 02 0a000007 00005678"));
+        final long[] key1Slots = {0xAD, 0x3B, 0x81, 0x17}; // dta-reference.md §2.2, key 1, & 255
+        for (final String form : new String[] {"3", "auto"})
+        {
+            final Cfg cfg = new Cfg();
+            cfg.baseHeader = form;
+            final Harness h = new Harness(cfg.yaml()
+                .replace("reports: {udpPort: 40040,", "reports: {udpPort: 40040, verifyChecksums: true,"));
+            h.feed(keyWriteBasic);
+            final List<Request> kw = h.settle();
+            assertEquals(4, kw.size(), form);
+            for (int n = 0; n < 4; n++)
+            {
+                assertEquals(KW_BASE + key1Slots[n] * 8, kw.get(n).va(), form + " n " + n);
+                assertArrayEquals(hex("79b8f899 00000001"), kw.get(n).payload());
+            }
+            h.feed(keyIncrementBasic);
+            final List<Request> ki = h.settle();
+            assertEquals(4, ki.size(), form);
+            for (int n = 0; n < 4; n++)
+            {
+                assertEquals(KI_BASE + key1Slots[n] * 8, ki.get(n).va(), form + " n " + n);
+                assertEquals(1, ki.get(n).addend());
+            }
+            for (int i = 0; i < 4; i++)
+            {
+                h.feed(appendBasic);
+            }
+            final List<Request> ap = h.settle();
+            assertEquals(1, ap.size(), form);
+            assertEquals(L0_BASE, ap.get(0).va());
+            assertArrayEquals(new byte[16], ap.get(0).payload());
+            assertEquals(0, h.engine.counters().totalDrops(), form);
+        }
+        for (final String form : new String[] {"2", "auto"})
+        {
+            final Cfg cfg = new Cfg();
+            cfg.baseHeader = form;
+            final Harness h = new Harness(cfg.yaml()
+                .replace("reports: {udpPort: 40040,", "reports: {udpPort: 40040, verifyChecksums: true,"));
+            h.feed(reporter.array());
+            final List<Request> kw = h.settle();
+            assertEquals(2, kw.size(), form);
+            for (int n = 0; n < 2; n++)
+            {
+                assertEquals(KW_BASE + (slotHash(0x0a000007, n) & 255) * 8, kw.get(n).va());
+                assertArrayEquals(hex("%08x00005678".formatted(Integer.reverseBytes((int)checksum(0x0a000007)))),
+                    kw.get(n).payload());
+            }
+        }
+    }
+
+    /**
+     * §3 Append under {@code layout: reference}: a batch refused in a grace period does not move the head (the
+     * reference advanced it, leaving a hole); list ids 256 and 257 do not alias lists 0 and 1 (the reference's
+     * 256-entry registers did).
+     */
+    @Test
+    void shouldNotMoveTheReferenceHeadForARefusedBatchNorAliasListIds()
+    {
+        final Harness h = new Harness(new Cfg()); // list 0: reference, 16 slots, batch 4
+        for (int i = 0; i < 4; i++)
+        {
+            h.feed(new Wire().build(dta3(APPEND, ap(0, i))));
+        }
+        final Request first = h.settle().get(0);
+        assertEquals(L0_BASE, first.va());
+        h.feed(nak(L0_QPN, 0x60, first.psn() + 1));
+        for (int i = 0; i < 4; i++)
+        {
+            h.feed(new Wire().build(dta3(APPEND, ap(0, 10 + i))));
+        }
+        assertEquals(0, h.settle().size());
+        assertEquals(4, h.count(EngineCounter.DROP_GRACE_PERIOD));
+        h.advance(2_000_000);
+        for (int i = 0; i < 4; i++)
+        {
+            h.feed(new Wire().build(dta3(APPEND, ap(0, 20 + i))));
+        }
+        final Request after = h.settle().get(0);
+        assertEquals(L0_BASE + 16, after.va(), "right after the batch that landed");
+        assertEquals(first.psn() + 1, after.psn());
+
+        h.feed(new Wire().build(dta3(APPEND, ap(256, 1))));
+        h.feed(new Wire().build(dta3(APPEND, ap(257, 1))));
+        assertEquals(2, h.count(EngineCounter.DROP_NO_ROUTE));
+    }
+
     // ------------------------------------------------------------------ §1
 
     /**

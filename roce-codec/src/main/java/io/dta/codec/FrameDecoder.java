@@ -320,7 +320,7 @@ public final class FrameDecoder
         }
         if (totalLength > end - ip)
         {
-            return malformed(MalformedReason.TRUNCATED_IPV4);
+            return truncatedDatagram(buffer, ip, headerLength, end);
         }
         ipEnd = ip + totalLength;
         if ((buffer.getByte(ip + Ipv4Flyweight.PROTOCOL_OFFSET) & 0xFF) != Ipv4Flyweight.PROTOCOL_UDP)
@@ -334,6 +334,30 @@ public final class FrameDecoder
             return fragmented(buffer, fragment, ip + headerLength);
         }
         return decodeUdp(buffer, ip + headerLength);
+    }
+
+    /**
+     * An IP datagram longer than the frame (a capture cut at its snap length, a lying total length): when the frame
+     * still holds an unfragmented UDP header, a datagram to a port not served here is someone else's
+     * ({@link FrameKind#OTHER}), and one to a served port is {@link MalformedReason#TRUNCATED_IPV4} with its UDP header
+     * wrapped ({@link #udpOffset()}), so the caller can tell a report cut short from other damage.
+     */
+    private FrameKind truncatedDatagram(final DirectBuffer buffer, final int ip, final int headerLength, final int end)
+    {
+        final int udpStart = ip + headerLength;
+        if ((buffer.getByte(ip + Ipv4Flyweight.PROTOCOL_OFFSET) & 0xFF) == Ipv4Flyweight.PROTOCOL_UDP &&
+            0 == (buffer.getShort(ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET, ByteOrder.BIG_ENDIAN) &
+                Ipv4Flyweight.FRAGMENT_MASK) &&
+            end - udpStart >= UdpFlyweight.HEADER_LENGTH)
+        {
+            if (!served(buffer.getShort(udpStart + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF))
+            {
+                return FrameKind.OTHER;
+            }
+            udp.wrap(buffer, udpStart);
+            udpOffset = udpStart;
+        }
+        return malformed(MalformedReason.TRUNCATED_IPV4);
     }
 
     /**

@@ -400,6 +400,19 @@ public final class TranslatorEngine
                     counters.increment(EngineCounter.DROP_MALFORMED);
                 }
             }
+            case TRUNCATED_IPV4 ->
+            {
+                if (toReportPort())
+                {
+                    // The frame ends before its IP datagram does, after the UDP header of a report.
+                    counters.increment(EngineCounter.REPORTS_IN);
+                    counters.increment(EngineCounter.DROP_TRUNCATED);
+                }
+                else
+                {
+                    counters.increment(EngineCounter.DROP_MALFORMED);
+                }
+            }
             case FRAGMENTED -> counters.increment(EngineCounter.DROP_FRAGMENTED);
             default -> counters.increment(EngineCounter.DROP_MALFORMED);
         }

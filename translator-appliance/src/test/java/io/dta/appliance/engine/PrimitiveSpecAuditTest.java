@@ -503,17 +503,29 @@ class PrimitiveSpecAuditTest
         final Wire below = new Wire();
         below.udpLengthDelta = -good.length - 8;
         h.feed(below.build(good));
-        assertEquals(1, h.count(EngineCounter.DROP_TRUNCATED));
+        final Wire cutShort = new Wire();
+        cutShort.udpLengthDelta = 10;
+        cutShort.ipLengthDelta = 10;
+        cutShort.padTo = 0;
+        h.feed(cutShort.build(good));
+        assertEquals(2, h.count(EngineCounter.DROP_TRUNCATED), "IP and UDP lengths past the frame");
         assertEquals(1, h.count(EngineCounter.DROP_BAD_LENGTH));
-        assertEquals(2, h.count(EngineCounter.REPORTS_IN));
+        assertEquals(3, h.count(EngineCounter.REPORTS_IN));
         assertEquals(0, h.count(EngineCounter.DROP_MALFORMED));
+        final Wire cutShortElsewhere = new Wire();
+        cutShortElsewhere.ipLengthDelta = 10;
+        cutShortElsewhere.padTo = 0;
+        cutShortElsewhere.dstPort = 5353;
+        h.feed(cutShortElsewhere.build(good));
+        assertEquals(1, h.count(EngineCounter.OTHER_FRAMES));
+        assertEquals(3, h.count(EngineCounter.REPORTS_IN));
 
         final byte[] response = ack(KW_QPN, 0x100);
         response[40] = 0x12;
         response[41] = 0x34;
         h.feed(response);
         assertEquals(1, h.count(EngineCounter.DROP_BAD_CHECKSUM));
-        assertEquals(2, h.count(EngineCounter.REPORTS_IN), "a response is no report");
+        assertEquals(3, h.count(EngineCounter.REPORTS_IN), "a response is no report");
         assertEquals(0, h.end().size());
     }
 

@@ -388,19 +388,24 @@ public final class FrameDecoder
         }
         udp.wrap(buffer, udpStart);
         udpOffset = udpStart;
-        // The port first: a datagram to a port not served here is someone else's, whatever its length says.
+        final int udpLen = buffer.getShort(udpStart + UdpFlyweight.LENGTH_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+        final boolean lengthValid = udpLen >= UdpFlyweight.HEADER_LENGTH && udpLen <= ipEnd - udpStart;
+        if (lengthValid)
+        {
+            udpLength = udpLen;
+        }
+        // The port before the length's verdict: a datagram to a port not served here is someone else's, whatever
+        // its length says (its length is still given when valid).
         final int dstPort = buffer.getShort(udpStart + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
         final boolean isDta = dstPort == dtaPort;
         if (!isDta && dstPort != UdpFlyweight.ROCEV2_PORT)
         {
             return FrameKind.OTHER;
         }
-        final int udpLen = buffer.getShort(udpStart + UdpFlyweight.LENGTH_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        if (udpLen < UdpFlyweight.HEADER_LENGTH || udpLen > ipEnd - udpStart)
+        if (!lengthValid)
         {
             return malformed(MalformedReason.BAD_UDP_LENGTH);
         }
-        udpLength = udpLen;
 
         if (verifyUdpChecksum && !udpChecksumValid())
         {

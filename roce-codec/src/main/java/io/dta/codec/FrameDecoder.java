@@ -16,10 +16,11 @@ import java.nio.ByteOrder;
  * Classification rules:
  * <ul>
  *     <li>Non-IPv4 EtherTypes (ARP, IPv6, ...), more than two VLAN tags, IPv4 protocols other than UDP and UDP to
- *     other ports are {@link FrameKind#OTHER}.</li>
- *     <li>A fragmented IPv4 UDP datagram is {@link FrameKind#MALFORMED} with {@link MalformedReason#FRAGMENTED}
- *     (non-first fragments carry no UDP header, so the port cannot be checked; neither reports nor RoCEv2 are
- *     ever fragmented, and the translator drops and counts them).</li>
+ *     other ports (whatever their UDP length, and first fragments included) are {@link FrameKind#OTHER}.</li>
+ *     <li>A fragmented IPv4 UDP datagram is {@link FrameKind#MALFORMED} with {@link MalformedReason#FRAGMENTED},
+ *     unless it is a first fragment to a port not served here (non-first fragments carry no UDP header, so the
+ *     port cannot be checked; neither reports nor RoCEv2 are ever fragmented, and the translator drops and counts
+ *     them).</li>
  *     <li>UDP to the DTA port is {@link FrameKind#DTA} if the opcode is known and the length fits the base-header
  *     form; UDP to 4791 is {@link FrameKind#ROCE} if the BTH opcode is known and the lengths are consistent.</li>
  * </ul>
@@ -28,8 +29,12 @@ import java.nio.ByteOrder;
  * {@link #icrcValid()}.
  * <p>
  * In {@link DtaBaseHeaderForm#AUTO} mode a Sketch-Merge report (variable length) is read with the 3-byte form.
- * In a fixed form, bytes after the primitive's sub-header (within the UDP length) are tolerated and ignored, as
- * the reference does. Not thread-safe: one decoder per thread.
+ * In a fixed form, a report longer than its primitive (within the UDP length) is {@link MalformedReason#BAD_DTA_LENGTH}
+ * (the reference parsed fixed offsets of the frame and ignored what followed, since it could not tell Ethernet
+ * padding from report bytes; the UDP length can), except that a Key-Write may carry more data than
+ * {@link #keyWriteDataLength(int)} (collectors may have different slot sizes: the engine checks the data length
+ * against the store the report is routed to) and a Sketch-Merge column may be followed by bytes it ignores. Not
+ * thread-safe: one decoder per thread.
  */
 public final class FrameDecoder
 {
@@ -315,19 +320,64 @@ public final class FrameDecoder
         }
         if (totalLength > end - ip)
         {
-            return malformed(MalformedReason.TRUNCATED_IPV4);
+            return truncatedDatagram(buffer, ip, headerLength, end);
         }
         ipEnd = ip + totalLength;
         if ((buffer.getByte(ip + Ipv4Flyweight.PROTOCOL_OFFSET) & 0xFF) != Ipv4Flyweight.PROTOCOL_UDP)
         {
             return FrameKind.OTHER;
         }
-        if ((buffer.getShort(ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET, ByteOrder.BIG_ENDIAN) &
-            Ipv4Flyweight.FRAGMENT_MASK) != 0)
+        final int fragment = buffer.getShort(ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET, ByteOrder.BIG_ENDIAN) &
+            Ipv4Flyweight.FRAGMENT_MASK;
+        if (0 != fragment)
         {
-            return malformed(MalformedReason.FRAGMENTED);
+            return fragmented(buffer, fragment, ip + headerLength);
         }
         return decodeUdp(buffer, ip + headerLength);
+    }
+
+    /**
+     * An IP datagram longer than the frame (a capture cut at its snap length, a lying total length): when the frame
+     * still holds an unfragmented UDP header, a datagram to a port not served here is someone else's
+     * ({@link FrameKind#OTHER}), and one to a served port is {@link MalformedReason#TRUNCATED_IPV4} with its UDP header
+     * wrapped ({@link #udpOffset()}), so the caller can tell a report cut short from other damage.
+     */
+    private FrameKind truncatedDatagram(final DirectBuffer buffer, final int ip, final int headerLength, final int end)
+    {
+        final int udpStart = ip + headerLength;
+        if ((buffer.getByte(ip + Ipv4Flyweight.PROTOCOL_OFFSET) & 0xFF) == Ipv4Flyweight.PROTOCOL_UDP &&
+            0 == (buffer.getShort(ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET, ByteOrder.BIG_ENDIAN) &
+                Ipv4Flyweight.FRAGMENT_MASK) &&
+            end - udpStart >= UdpFlyweight.HEADER_LENGTH)
+        {
+            if (!served(buffer.getShort(udpStart + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF))
+            {
+                return FrameKind.OTHER;
+            }
+            udp.wrap(buffer, udpStart);
+            udpOffset = udpStart;
+        }
+        return malformed(MalformedReason.TRUNCATED_IPV4);
+    }
+
+    /**
+     * A first fragment carries the UDP header, so one to a port this decoder does not serve is someone else's
+     * traffic ({@link FrameKind#OTHER}); later fragments carry no port, and are {@link MalformedReason#FRAGMENTED}
+     * like first fragments to the DTA or RoCEv2 port.
+     */
+    private FrameKind fragmented(final DirectBuffer buffer, final int fragment, final int udpStart)
+    {
+        if (0 == (fragment & Ipv4Flyweight.FRAGMENT_OFFSET_MASK) && ipEnd - udpStart >= UdpFlyweight.HEADER_LENGTH &&
+            !served(buffer.getShort(udpStart + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF))
+        {
+            return FrameKind.OTHER;
+        }
+        return malformed(MalformedReason.FRAGMENTED);
+    }
+
+    private boolean served(final int dstPort)
+    {
+        return dstPort == dtaPort || dstPort == UdpFlyweight.ROCEV2_PORT;
     }
 
     private FrameKind decodeUdp(final DirectBuffer buffer, final int udpStart)
@@ -339,18 +389,24 @@ public final class FrameDecoder
         udp.wrap(buffer, udpStart);
         udpOffset = udpStart;
         final int udpLen = buffer.getShort(udpStart + UdpFlyweight.LENGTH_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        if (udpLen < UdpFlyweight.HEADER_LENGTH || udpLen > ipEnd - udpStart)
+        final boolean lengthValid = udpLen >= UdpFlyweight.HEADER_LENGTH && udpLen <= ipEnd - udpStart;
+        if (lengthValid)
         {
-            return malformed(MalformedReason.BAD_UDP_LENGTH);
+            udpLength = udpLen;
         }
-        udpLength = udpLen;
-
+        // The port before the length's verdict: a datagram to a port not served here is someone else's, whatever
+        // its length says (its length is still given when valid).
         final int dstPort = buffer.getShort(udpStart + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
         final boolean isDta = dstPort == dtaPort;
         if (!isDta && dstPort != UdpFlyweight.ROCEV2_PORT)
         {
             return FrameKind.OTHER;
         }
+        if (!lengthValid)
+        {
+            return malformed(MalformedReason.BAD_UDP_LENGTH);
+        }
+
         if (verifyUdpChecksum && !udpChecksumValid())
         {
             return malformed(MalformedReason.BAD_UDP_CHECKSUM);
@@ -392,6 +448,13 @@ public final class FrameDecoder
         if (available < baseLength + subLength)
         {
             return malformed(MalformedReason.TRUNCATED_DTA);
+        }
+        if (available > baseLength + subLength && DtaOpcode.KEY_WRITE != opcode && DtaOpcode.SKETCH_MERGE != opcode)
+        {
+            // Every primitive has a fixed size (translation.md §1), and the UDP length, not the frame, says where the
+            // report ends (Ethernet padding is outside it): more bytes than the size is a report of another shape,
+            // for example the three-byte form under a configured two-byte form, whose fields would be misread.
+            return malformed(MalformedReason.BAD_DTA_LENGTH);
         }
 
         if (dtaForm != form)

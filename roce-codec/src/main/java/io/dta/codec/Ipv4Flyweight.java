@@ -42,7 +42,8 @@ public final class Ipv4Flyweight extends BufferFlyweight
 
     private static final int DF_MASK = 0x4000;
     private static final int MF_MASK = 0x2000;
-    private static final int FRAGMENT_OFFSET_MASK = 0x1FFF;
+    /** The fragment offset bits: non-zero in every fragment but the first. */
+    static final int FRAGMENT_OFFSET_MASK = 0x1FFF;
     /** Flags-and-fragment-offset bits that make a datagram a fragment: MF and the offset. */
     static final int FRAGMENT_MASK = MF_MASK | FRAGMENT_OFFSET_MASK;
 

@@ -302,12 +302,23 @@ class MalformedFrameTest
         final int shortLength = builder.build(frame, 0);
         assertEquals(FrameKind.MALFORMED, decoder.decode(frame, 0, shortLength));
         assertEquals(MalformedReason.TRUNCATED_DTA, decoder.malformedReason());
-        // In a fixed form, trailing bytes inside the UDP datagram are tolerated like the reference does.
+        // In a fixed form, a Key-Write may carry more data than the shortest slot's (its store checks the length);
+        // any other primitive longer than its size is a bad length.
         decoder.baseHeaderForm(DtaBaseHeaderForm.THREE);
         builder.subHeader = new byte[9 + 5];
         assertEquals(length, builder.build(frame, 0));
         assertEquals(FrameKind.DTA, decoder.decode(frame, 0, length));
         assertEquals(9 + 5, decoder.payloadLength());
+        builder.opcode = DtaOpcode.APPEND;
+        builder.subHeader = new byte[8 + 1];
+        final int appendLength = builder.build(frame, 0);
+        assertEquals(FrameKind.MALFORMED, decoder.decode(frame, 0, appendLength));
+        assertEquals(MalformedReason.BAD_DTA_LENGTH, decoder.malformedReason());
+        decoder.baseHeaderForm(DtaBaseHeaderForm.TWO);
+        builder.subHeader = new byte[8];
+        assertEquals(FrameKind.MALFORMED, decoder.decode(frame, 0, builder.build(frame, 0)),
+            "a three-byte-form Append under the two-byte form");
+        assertEquals(MalformedReason.BAD_DTA_LENGTH, decoder.malformedReason());
     }
 
     @Test

@@ -198,9 +198,8 @@ public final class TranslatorEngine
             }
             collectorsByIp.put(collector.ip(), routes);
         }
-        // Collectors may use different Key-Write slot sizes: the decoder admits the shortest data and each store
-        // checks that its report carries at least its own data length (trailing bytes are ignored, as the
-        // reference did).
+        // Collectors may use different Key-Write slot sizes: the decoder admits the shortest data and longer, and
+        // each store checks that its report carries exactly its own data length.
         decoder.keyWriteDataLength(Integer.MAX_VALUE == keyWriteDataLength ? 4 : keyWriteDataLength);
         for (final QueuePairSender s : allSenders)
         {
@@ -379,12 +378,52 @@ public final class TranslatorEngine
             }
             case BAD_UDP_CHECKSUM ->
             {
-                counters.increment(EngineCounter.REPORTS_IN);
+                // A RoCEv2 response with a bad checksum is no report.
+                if (toReportPort())
+                {
+                    counters.increment(EngineCounter.REPORTS_IN);
+                }
                 counters.increment(EngineCounter.DROP_BAD_CHECKSUM);
+            }
+            case BAD_UDP_LENGTH ->
+            {
+                if (toReportPort())
+                {
+                    // A report all the same (§1: counted under a named reason): cut short when its UDP length
+                    // reaches past the IP datagram, a bad length when it is shorter than the UDP header.
+                    counters.increment(EngineCounter.REPORTS_IN);
+                    counters.increment(decoder.udp().length() < UdpFlyweight.HEADER_LENGTH ?
+                        EngineCounter.DROP_BAD_LENGTH : EngineCounter.DROP_TRUNCATED);
+                }
+                else
+                {
+                    counters.increment(EngineCounter.DROP_MALFORMED);
+                }
+            }
+            case TRUNCATED_IPV4 ->
+            {
+                if (toReportPort())
+                {
+                    // The frame ends before its IP datagram does, after the UDP header of a report.
+                    counters.increment(EngineCounter.REPORTS_IN);
+                    counters.increment(EngineCounter.DROP_TRUNCATED);
+                }
+                else
+                {
+                    counters.increment(EngineCounter.DROP_MALFORMED);
+                }
             }
             case FRAGMENTED -> counters.increment(EngineCounter.DROP_FRAGMENTED);
             default -> counters.increment(EngineCounter.DROP_MALFORMED);
         }
+    }
+
+    /**
+     * @return whether the malformed frame's UDP header was found and names the report port.
+     */
+    private boolean toReportPort()
+    {
+        return decoder.udpOffset() >= 0 && decoder.udp().dstPort() == decoder.dtaPort();
     }
 
     private void onReport(final long nowNanos)
@@ -475,9 +514,11 @@ public final class TranslatorEngine
         }
         final int carried = decoder.udpLength() - UdpFlyweight.HEADER_LENGTH - decoder.dtaBase().length() -
             KeyWriteFlyweight.FIXED_LENGTH;
-        if (carried < routes.keyWrite.dataLength())
+        final int dataLength = routes.keyWrite.dataLength();
+        if (carried != dataLength)
         {
-            return dropped(EngineCounter.DROP_BAD_LENGTH);
+            // Data shorter than the store's slot is a report cut short; longer, a report of another shape.
+            return dropped(carried < dataLength ? EngineCounter.DROP_TRUNCATED : EngineCounter.DROP_BAD_LENGTH);
         }
         routes.keyWrite.onReport(n, (int)kw.key(), kw.buffer(), kw.dataOffset(), essential, nowNanos);
         return true;
@@ -509,8 +550,9 @@ public final class TranslatorEngine
     private boolean append(final boolean essential, final long nowNanos)
     {
         final var ap = decoder.append();
-        final long listId = ap.listId();
-        final AppendList list = listId > Integer.MAX_VALUE ? null : listsById.get((int)listId);
+        // Ids are u32 on the wire and in the configuration, kept here by their 32-bit pattern: ids from 2^31 on are
+        // negative ints, and must route like any other.
+        final AppendList list = listsById.get((int)ap.listId());
         if (null == list)
         {
             return dropped(EngineCounter.DROP_NO_ROUTE);

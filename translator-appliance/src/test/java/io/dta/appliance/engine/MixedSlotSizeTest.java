@@ -39,12 +39,15 @@ class MixedSlotSizeTest
             TestFrames.keyWrite(1, 7, twelveBytes)), 2);
         feed(engine, TestFrames.report(TestFrames.REPORTER_1, TestFrames.COLLECTOR_B, 3, 1, 0, 0,
             TestFrames.keyWrite(1, 8, fourBytes)), 3);
-        engine.flush(4);
+        feed(engine, TestFrames.report(TestFrames.REPORTER_1, TestFrames.COLLECTOR_A, 3, 1, 0, 0,
+            TestFrames.keyWrite(1, 8, twelveBytes)), 4);
+        engine.flush(5);
         final List<TestFrames.Request> requests = out.drainRequests();
         assertEquals(2, requests.size());
         assertEquals(8, requests.get(0).payload().length);
         assertEquals(16, requests.get(1).payload().length);
-        assertEquals(1, engine.counters().get(EngineCounter.DROP_BAD_LENGTH), "short data for the 16-byte store");
+        assertEquals(1, engine.counters().get(EngineCounter.DROP_TRUNCATED), "short data for the 16-byte store");
+        assertEquals(1, engine.counters().get(EngineCounter.DROP_BAD_LENGTH), "long data for the 8-byte store");
     }
 
     private static void feed(final TranslatorEngine engine, final byte[] frame, final long now)

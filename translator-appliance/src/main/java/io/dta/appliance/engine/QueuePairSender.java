@@ -98,7 +98,7 @@ public final class QueuePairSender
     private boolean probeAnswerSeen;
     private int probeAnswerPsn;
     private long graceEndNanos;
-    private long graceDropsLeft;
+    private long gracePacketsLeft;
     private boolean errorLogged;
     private int errorPsn;
     private long reconnects;
@@ -313,7 +313,7 @@ public final class QueuePairSender
         awaitingAck = false;
         acksSinceProbe = 0;
         probeAnswerSeen = false;
-        graceDropsLeft = 0;
+        gracePacketsLeft = 0;
         errorLogged = false;
         reconnects++;
         state = State.ACTIVE;
@@ -412,6 +412,10 @@ public final class QueuePairSender
                 drop(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL, EngineCounter.DROP_BACKLOG_FULL, reports);
                 return false;
             }
+            // A queued essential operation is a packet of the grace period as much as a refused one: counting only
+            // refusals would keep a QP that carries essential traffic alone in its grace period for ever (with
+            // resync.graceMicros 0), its ring filling until it drops the reports it exists to keep.
+            countGracePacket(nowNanos);
             return true;
         }
         if (!admitNonEssential(reports, nowNanos))
@@ -522,14 +526,23 @@ public final class QueuePairSender
             case GRACE:
             case PROBING:
                 drop(EngineCounter.OPERATIONS_DROPPED_GRACE_PERIOD, EngineCounter.DROP_GRACE_PERIOD, reports);
-                if (State.GRACE == state && graceDropsLeft > 0 && 0 == --graceDropsLeft)
-                {
-                    endGraceIfDue(nowNanos);
-                }
+                countGracePacket(nowNanos);
                 return false;
             default:
                 drop(EngineCounter.OPERATIONS_DROPPED_QP_ERROR, EngineCounter.DROP_QP_ERROR, reports);
                 return false;
+        }
+    }
+
+    /**
+     * One operation offered to the QP during a grace period (refused, or queued when essential): the packet-count
+     * condition of resync.gracePackets.
+     */
+    private void countGracePacket(final long nowNanos)
+    {
+        if (State.GRACE == state && gracePacketsLeft > 0 && 0 == --gracePacketsLeft)
+        {
+            endGraceIfDue(nowNanos);
         }
     }
 
@@ -580,7 +593,7 @@ public final class QueuePairSender
     private boolean endGraceIfDue(final long nowNanos)
     {
         final boolean timeDone = graceNanos > 0 && nowNanos - graceEndNanos >= 0;
-        final boolean packetsDone = gracePackets > 0 && 0 == graceDropsLeft;
+        final boolean packetsDone = gracePackets > 0 && 0 == gracePacketsLeft;
         if (timeDone || packetsDone || (0 == graceNanos && 0 == gracePackets))
         {
             state = State.ACTIVE;
@@ -1080,7 +1093,7 @@ public final class QueuePairSender
         {
             state = State.GRACE;
             graceEndNanos = nowNanos + graceNanos;
-            graceDropsLeft = gracePackets;
+            gracePacketsLeft = gracePackets;
         }
         else
         {

@@ -547,6 +547,15 @@ public final class QueuePairSender
     }
 
     /**
+     * @return when the current grace period ends by time, or {@link Long#MIN_VALUE} when the QP is not in a grace
+     * period or its grace period ends only by packets (resync.graceMicros 0).
+     */
+    public long graceEndNanos()
+    {
+        return State.GRACE == state && graceNanos > 0 ? graceEndNanos : Long.MIN_VALUE;
+    }
+
+    /**
      * Timers: release an idle held frame, end a grace period, time out an ACK and probe, drain queues.
      *
      * @param nowNanos engine clock.
@@ -575,6 +584,8 @@ public final class QueuePairSender
      */
     public void flush(final long nowNanos)
     {
+        // A grace period that is over lets the essential operations it kept go first (they become the held frame).
+        updateState(nowNanos);
         if (hasHeld)
         {
             releaseHeld(true, nowNanos);

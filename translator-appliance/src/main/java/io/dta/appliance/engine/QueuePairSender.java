@@ -50,6 +50,14 @@ public final class QueuePairSender
     private static final int MAX_FRAME = 2048;
 
     /**
+     * The RNR NAK's minimum wait per timer code (rocev2-reference.md §3.6), in units of 10 µs: code 0 is 655.36 ms,
+     * codes 1..31 run from 0.01 ms to 491.52 ms.
+     */
+    private static final int[] RNR_TIMER_10US = {
+        65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+        256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152 };
+
+    /**
      * Room for every header and trailer of a WRITE frame around its payload (Ethernet to RETH, pad, ICRC).
      */
     private static final int MAX_HEADERS = 128;
@@ -98,6 +106,8 @@ public final class QueuePairSender
     private boolean probeAnswerSeen;
     private int probeAnswerPsn;
     private long graceEndNanos;
+    // An RNR NAK's timer: the grace period that follows it lasts at least until then.
+    private long pauseUntilNanos;
     private long gracePacketsLeft;
     private boolean errorLogged;
     private int errorPsn;
@@ -547,12 +557,21 @@ public final class QueuePairSender
     }
 
     /**
-     * @return when the current grace period ends by time, or {@link Long#MIN_VALUE} when the QP is not in a grace
-     * period or its grace period ends only by packets (resync.graceMicros 0).
+     * @return when the current grace period ends by time (at the earliest an RNR NAK's timer), or
+     * {@link Long#MIN_VALUE} when the QP is not in a grace period or its grace period ends only by packets.
      */
     public long graceEndNanos()
     {
-        return State.GRACE == state && graceNanos > 0 ? graceEndNanos : Long.MIN_VALUE;
+        if (State.GRACE != state)
+        {
+            return Long.MIN_VALUE;
+        }
+        if (graceNanos > 0)
+        {
+            return graceEndNanos - pauseUntilNanos > 0 ? graceEndNanos : pauseUntilNanos;
+        }
+        // Counted in packets: only an RNR NAK's timer (or a count already reached) ends it by time.
+        return 0 == gracePackets || 0 == gracePacketsLeft ? pauseUntilNanos : Long.MIN_VALUE;
     }
 
     /**
@@ -603,6 +622,10 @@ public final class QueuePairSender
 
     private boolean endGraceIfDue(final long nowNanos)
     {
+        if (nowNanos - pauseUntilNanos < 0)
+        {
+            return false;
+        }
         final boolean timeDone = graceNanos > 0 && nowNanos - graceEndNanos >= 0;
         final boolean packetsDone = gracePackets > 0 && 0 == gracePacketsLeft;
         if (timeDone || packetsDone || (0 == graceNanos && 0 == gracePackets))
@@ -984,12 +1007,7 @@ public final class QueuePairSender
             return;
         }
         final int type = (syndrome >> 5) & 3;
-        if (1 == type)
-        {
-            counters.increment(EngineCounter.NAK_RNR_IN);
-            return;
-        }
-        if (syndrome < 0x60 || syndrome > 0x63)
+        if (1 != type && (syndrome < 0x60 || syndrome > 0x63))
         {
             // A reserved type or NAK code is no answer RC defines: it must not stop the QP as a fatal NAK would.
             counters.increment(EngineCounter.RESPONSE_DROP_RESERVED_SYNDROME);
@@ -998,6 +1016,15 @@ public final class QueuePairSender
         if (Psn.compare(psn, Psn.next(lastAckedPsn)) < 0 || Psn.compare(psn, Psn.next(highestSentPsn)) > 0)
         {
             counters.increment(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW);
+            return;
+        }
+        if (1 == type)
+        {
+            // Receiver Not Ready for PSN p: the responder executed everything before p, dropped p and expects it
+            // again after the timer; the packets after p that are in flight will find it out of sequence. That is
+            // a resynchronisation to p whose grace period lasts at least the timer (rocev2-reference.md §3.9).
+            counters.increment(EngineCounter.NAK_RNR_IN);
+            resync(psn, RNR_TIMER_10US[syndrome & 0x1F] * 10_000L, nowNanos);
             return;
         }
         if (0x60 == syndrome)
@@ -1072,6 +1099,11 @@ public final class QueuePairSender
 
     private void resync(final int expectedPsn, final long nowNanos)
     {
+        resync(expectedPsn, 0, nowNanos);
+    }
+
+    private void resync(final int expectedPsn, final long minPauseNanos, final long nowNanos)
+    {
         resyncs++;
         if (hasHeld)
         {
@@ -1100,7 +1132,8 @@ public final class QueuePairSender
         awaitingAck = false;
         acksSinceProbe = 0;
         sinceAckReq = 0;
-        if (graceNanos > 0 || gracePackets > 0)
+        pauseUntilNanos = nowNanos + minPauseNanos;
+        if (graceNanos > 0 || gracePackets > 0 || minPauseNanos > 0)
         {
             state = State.GRACE;
             graceEndNanos = nowNanos + graceNanos;

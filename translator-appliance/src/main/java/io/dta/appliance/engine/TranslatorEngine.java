@@ -586,7 +586,12 @@ public final class TranslatorEngine
         }
         final AethFlyweight aeth = decoder.aeth();
         final int psn = decoder.bth().psn();
-        if (aeth.isAck())
+        if (aeth.syndrome() >= 0x80)
+        {
+            // The AETH syndrome's top bit is reserved: whatever its type bits say, no responder sent this.
+            counters.increment(EngineCounter.RESPONSE_DROP_RESERVED_SYNDROME);
+        }
+        else if (aeth.isAck())
         {
             if (RoceOpcode.RC_ATOMIC_ACKNOWLEDGE == opcode)
             {

@@ -121,4 +121,91 @@ class PsnSpecAuditTest
     {
         w.write(t, new UnsafeBuffer(frame), 0, frame.length);
     }
+
+    private static void sendKw(final EngineHarness h, final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            h.feed(kw(i));
+            h.now += 1000;
+        }
+    }
+
+    /**
+     * §5 with rocev2-reference.md §3.6/§3.9: an RNR NAK for PSN p says the responder executed everything before p
+     * and wants p again after its timer. Out of the window it is dropped like any response; in the window the QP
+     * resynchronises to p and sends nothing new before the timer (here code 14, 1.28 ms, longer than the 1 ms grace
+     * period). It was counted and ignored: the QP went on past p, every frame a sequence error for the responder.
+     */
+    @Test
+    void shouldResynchroniseOnAnRnrNakAfterItsTimer()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        sendKw(h, 5);
+        h.settle();
+        h.feed(nak(KW_QPN, 0x20 | 14, 0x0F0));
+        h.feed(nak(KW_QPN, 0x20 | 14, 0x106));
+        assertEquals(2, h.count(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW));
+        assertEquals(0, h.count(EngineCounter.NAK_RNR_IN));
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
+
+        h.feed(nak(KW_QPN, 0x20 | 14, 0x102));
+        assertEquals(1, h.count(EngineCounter.NAK_RNR_IN));
+        assertEquals(QueuePairSender.State.GRACE, h.sender(KW_QPN).state());
+        assertEquals(0x102, h.sender(KW_QPN).nextPsn());
+        assertEquals(0x101, h.sender(KW_QPN).lastAckedPsn(), "an RNR NAK acknowledges everything before it");
+        h.advance(1_100_000);
+        h.feed(kw(20));
+        assertEquals(1, h.count(EngineCounter.DROP_GRACE_PERIOD), "1.28 ms timer: still waiting after 1.1 ms");
+        h.advance(180_000);
+        h.feed(kw(21));
+        final List<Request> after = h.settle().stream().filter(r -> r.destQp() == KW_REMOTE).toList();
+        assertEquals(List.of(0x102), after.stream().map(Request::psn).toList());
+        assertEquals(slotVa(21), after.get(0).va());
+
+        // No grace period configured: the timer alone pauses the QP (code 1, 0.01 ms).
+        final Cfg cfg = new Cfg();
+        cfg.graceMicros = 0;
+        final EngineHarness g = new EngineHarness(cfg);
+        sendKw(g, 3);
+        g.settle();
+        g.feed(nak(KW_QPN, 0x21, 0x101));
+        g.feed(kw(30));
+        assertEquals(1, g.count(EngineCounter.DROP_GRACE_PERIOD));
+        g.advance(10_000);
+        g.feed(kw(31));
+        assertEquals(List.of(0x101), g.settle().stream().filter(r -> r.destQp() == KW_REMOTE).map(Request::psn)
+            .toList());
+    }
+
+    /**
+     * §5 with rocev2-reference.md §3.6: the ACK type is bits 6..5 of the syndrome, its low 5 bits a credit count
+     * (0x1F none) that WRITE and atomic requesters ignore, so every credit code acknowledges; bit 7 is reserved, and
+     * a syndrome with it set is no ACK, NAK or RNR NAK whatever its type bits (dropped and counted, the QP unmoved).
+     */
+    @Test
+    void shouldAcknowledgeWithAnyCreditCodeAndDropSyndromesWithTheReservedBit()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        sendKw(h, 40);
+        h.settle();
+        for (int credit = 0; credit <= 0x1F; credit++)
+        {
+            h.feed(response(COLLECTOR_A, KW_QPN, 0x11, credit, 0x100 + credit));
+            assertEquals(0x100 + credit, h.sender(KW_QPN).lastAckedPsn(), "credit code " + credit);
+        }
+        assertEquals(32, h.count(EngineCounter.ACKS_IN));
+        for (final int syndrome : new int[] {0x80, 0x9F, 0xA5, 0xE0})
+        {
+            h.feed(response(COLLECTOR_A, KW_QPN, 0x11, syndrome, 0x125));
+        }
+        h.feed(response(COLLECTOR_A, KW_QPN, 0x12, 0x9F, 0x125));
+        assertEquals(5, h.count(EngineCounter.RESPONSE_DROP_RESERVED_SYNDROME));
+        assertEquals(32, h.count(EngineCounter.ACKS_IN));
+        assertEquals(0, h.count(EngineCounter.ATOMIC_ACKS_IN) + h.count(EngineCounter.NAK_RNR_IN) +
+            h.count(EngineCounter.NAK_SEQUENCE_ERRORS_IN) + h.count(EngineCounter.NAK_FATAL_IN));
+        assertEquals(0x11F, h.sender(KW_QPN).lastAckedPsn());
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
+        assertEquals(0x128, h.sender(KW_QPN).nextPsn());
+    }
 }

@@ -2,6 +2,7 @@ package io.dta.appliance.engine;
 
 import io.dta.codec.Psn;
 import io.dta.codec.RepeatedHeaderIcrc;
+import io.dta.codec.RoceOpcode;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -127,6 +128,9 @@ public final class QueuePairSender
     private int waitingCount;
 
     private final EssentialRing essentials;
+    // A resync to a PSN inside the oldest unacknowledged multi-packet WRITE: the responder holds that message open
+    // and accepts nothing but its next Middle or Last, so its packets from this one on go out before anything else.
+    private int resumeSegment;
 
     private long framesOut;
     private long bytesOut;
@@ -305,6 +309,8 @@ public final class QueuePairSender
         delivered(essentials.acknowledge(Psn.add(firstNotExecuted, -1)));
         final int resend = essentials.rewindTo(firstNotExecuted);
         counters.add(EngineCounter.ESSENTIAL_RESENT, resend);
+        // A new responder QP has no message open: a multi-packet WRITE is sent again whole.
+        resumeSegment = 0;
         if (hasHeld)
         {
             abandonHeld();
@@ -461,7 +467,9 @@ public final class QueuePairSender
         final int reports,
         final long nowNanos)
     {
-        if (essential)
+        // A WRITE longer than the path MTU is kept like an essential one whatever its flag: a resynchronisation in
+        // the middle of it leaves the responder waiting for the rest of that message, which must then be re-sent.
+        if (essential || length > path.pathMtu())
         {
             if (!essentials.offerWrite(address, payload, offset, length, reports))
             {
@@ -643,6 +651,14 @@ public final class QueuePairSender
         {
             return;
         }
+        if (resumeSegment > 0)
+        {
+            final int i = essentials.oldestSentIndex();
+            final int from = resumeSegment;
+            resumeSegment = 0;
+            sendSegments(essentials.va(i), essentials.payloads(), essentials.payloadOffset(i),
+                essentials.payloadLength(i), from, 0, nowNanos);
+        }
         while (essentials.hasUnsent())
         {
             final int i = essentials.nextUnsentIndex();
@@ -694,12 +710,55 @@ public final class QueuePairSender
         final int reports,
         final long nowNanos)
     {
+        if (length > path.pathMtu())
+        {
+            return sendSegments(address, payload, offset, length, 0, reports, nowNanos);
+        }
         releaseHeld(false, nowNanos);
         final int psn = nextPsn;
         claimHeld(MAX_HEADERS + length);
         heldLength = builder.writeOnly(held.buffer(), held.offset(), psn, false, address + addressOffset, payload,
             offset, length);
         return hold(psn, reports, nowNanos);
+    }
+
+    /**
+     * A WRITE longer than the path MTU, from packet {@code fromSegment} on: First (RETH), Middles, Last on consecutive
+     * PSNs. Each is built as the held frame and let go by the next, so AckReq (every n-th packet, and the last one
+     * before idle) applies per packet as to any other frame; the Last carries the reports.
+     */
+    private boolean sendSegments(
+        final long address,
+        final DirectBuffer payload,
+        final int offset,
+        final int length,
+        final int fromSegment,
+        final int reports,
+        final long nowNanos)
+    {
+        final int mtu = path.pathMtu();
+        final int segments = segments(length);
+        for (int i = fromSegment; i < segments; i++)
+        {
+            releaseHeld(false, nowNanos);
+            final int psn = nextPsn;
+            final int at = i * mtu;
+            final int last = segments - 1;
+            final int opcode = 0 == i ? RoceOpcode.RC_RDMA_WRITE_FIRST :
+                last == i ? RoceOpcode.RC_RDMA_WRITE_LAST : RoceOpcode.RC_RDMA_WRITE_MIDDLE;
+            final int segmentLength = Math.min(mtu, length - at);
+            claimHeld(MAX_HEADERS + segmentLength);
+            heldLength = builder.writeSegment(held.buffer(), held.offset(), opcode, psn, false, address + addressOffset,
+                length, payload, offset + at, segmentLength);
+            hold(psn, last == i ? reports : 0, nowNanos);
+        }
+        return true;
+    }
+
+    private int segments(final int length)
+    {
+        final int mtu = path.pathMtu();
+        return length <= mtu ? 1 : (length + mtu - 1) / mtu;
     }
 
     private boolean sendFetchAdd(final long address, final long addend, final int reports, final long nowNanos)
@@ -1102,6 +1161,29 @@ public final class QueuePairSender
         resync(expectedPsn, 0, nowNanos);
     }
 
+    /**
+     * After a resynchronisation to {@code expectedPsn} (everything before it acknowledged): when the oldest
+     * unacknowledged ring entry is a multi-packet WRITE whose first packet is before the expected PSN, the responder
+     * executed part of it and keeps the message open (a new First or Only would be an Invalid Request, fatal); the
+     * index of the packet it expects within the message, else 0.
+     */
+    private int straddledSegment(final int expectedPsn)
+    {
+        if (!essentials.hasUnacknowledged())
+        {
+            return 0;
+        }
+        final int i = essentials.oldestSentIndex();
+        if (EssentialRing.WRITE != essentials.type(i))
+        {
+            return 0;
+        }
+        final int segments = segments(essentials.payloadLength(i));
+        final int firstPsn = Psn.add(essentials.psn(i), 1 - segments);
+        final int segment = Psn.distance(firstPsn, expectedPsn);
+        return segments > 1 && segment > 0 && segment < segments ? segment : 0;
+    }
+
     private void resync(final int expectedPsn, final long minPauseNanos, final long nowNanos)
     {
         resyncs++;
@@ -1124,7 +1206,8 @@ public final class QueuePairSender
             outstandingAtomics--;
         }
         delivered(essentials.acknowledge(executed));
-        final int resend = essentials.rewindTo(expectedPsn);
+        resumeSegment = straddledSegment(expectedPsn);
+        final int resend = resumeSegment > 0 ? essentials.rewindAfterOldest() : essentials.rewindTo(expectedPsn);
         counters.add(EngineCounter.ESSENTIAL_RESENT, resend);
         lastAckedPsn = executed;
         nextPsn = expectedPsn;

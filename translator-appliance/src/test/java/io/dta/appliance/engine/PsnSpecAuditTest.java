@@ -10,12 +10,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.zip.CRC32;
 
 import static io.dta.appliance.engine.TestFrames.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Rules of translation.md §4–§7 (frames out, responses and resynchronisation, essential reports, reporter sequence
@@ -207,5 +213,197 @@ class PsnSpecAuditTest
         assertEquals(0x11F, h.sender(KW_QPN).lastAckedPsn());
         assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
         assertEquals(0x128, h.sender(KW_QPN).nextPsn());
+    }
+
+    // ------------------------------------------------------------------ §4 WRITE First/Middle/Last
+
+    private static final long APPLIANCE_MAC = 0x02000a000065L;
+    private static final long COLLECTOR_MAC = 0x02000a000033L;
+    private static final int SEG_LOCAL_QPN = 0x777;
+    private static final int SEG_REMOTE_QPN = 0x123456;
+    private static final int SEG_RKEY = 0xCAFEF00D;
+    private static final long SEG_BASE = 0x7f00_0000_0000L;
+
+    private static final class Segmenting
+    {
+        final FrameCollector out = new FrameCollector();
+        final EngineCounters counters = new EngineCounters();
+        final QueuePairSender sender;
+        final int mtu;
+        long now = 1_000_000;
+
+        Segmenting(final int mtu, final int startPsn, final int requestInterval)
+        {
+            this.mtu = mtu;
+            final QpPath path = new QpPath("test/seg", COLLECTOR_MAC, COLLECTOR_A, 0xC000 | (SEG_LOCAL_QPN & 0x3FFF),
+                SEG_LOCAL_QPN, SEG_REMOTE_QPN, SEG_RKEY, SEG_BASE, 1 << 20, startPsn, mtu);
+            final RoceFrameBuilder builder =
+                new RoceFrameBuilder(APPLIANCE_MAC, APPLIANCE_IP, (26 << 2) | 2, 64, 0xFFFF, path);
+            sender = new QueuePairSender(builder, out, counters,
+                new SenderSettings(requestInterval, 500_000, 1_000_000, 0, 20_000, 16, 8, 64, 0), 4096);
+        }
+
+        void write(final long address, final byte[] payload, final boolean essential)
+        {
+            assertTrue(sender.admit(essential, 1, now));
+            assertTrue(sender.write(address, new UnsafeBuffer(payload), 0, payload.length, essential, 1, now));
+        }
+
+        List<byte[]> settle()
+        {
+            now += 20_000;
+            sender.poll(now);
+            return out.drain().stream().map(FrameCollector.Frame::bytes).toList();
+        }
+
+        void response(final int syndrome, final int psn)
+        {
+            final byte[] f = TestFrames.response(COLLECTOR_A, SEG_LOCAL_QPN, 0x11, syndrome, psn);
+            if (0x60 == syndrome)
+            {
+                sender.onNak(syndrome, psn, now);
+            }
+            else
+            {
+                sender.onAck(psn, now);
+            }
+            assertEquals(0x11, f[42]);
+        }
+    }
+
+    /**
+     * The frame §4 and rocev2-reference.md §1/§4 define for one packet of a WRITE, built byte by byte: IPv4 with TOS
+     * 0x6A (DSCP 26, ECN 2), identification = the PSN's low 16 bits (this project's rule), DF, TTL 64; UDP source
+     * port 0xC000 | (local QPN & 0x3FFF), destination 4791, checksum 0; BTH with M = 1 and PadCnt, P_Key 0xFFFF,
+     * DestQP, AckReq and PSN; the RETH on a First or Only alone; zero pad; the ICRC over eight 0xFF bytes and the
+     * masked headers, sent LE.
+     */
+    private static byte[] expectedWrite(
+        final int opcode, final int psn, final boolean ackReq, final long va, final int dmaLength, final byte[] data)
+    {
+        final boolean reth = 0x06 == opcode || 0x0A == opcode;
+        final int pad = -data.length & 3;
+        final int length = 14 + 20 + 8 + 12 + (reth ? 16 : 0) + data.length + pad + 4;
+        final ByteBuffer e = ByteBuffer.allocate(length).order(ByteOrder.BIG_ENDIAN);
+        e.putShort((short)(COLLECTOR_MAC >>> 32)).putInt((int)COLLECTOR_MAC);
+        e.putShort((short)(APPLIANCE_MAC >>> 32)).putInt((int)APPLIANCE_MAC).putShort((short)0x0800);
+        e.put((byte)0x45).put((byte)0x6A).putShort((short)(length - 14)).putShort((short)(psn & 0xFFFF))
+            .putShort((short)0x4000).put((byte)64).put((byte)17).putShort((short)0).putInt(APPLIANCE_IP)
+            .putInt(COLLECTOR_A);
+        e.putShort(24, (short)ipChecksum(e.array(), 14));
+        e.putShort((short)(0xC000 | (SEG_LOCAL_QPN & 0x3FFF))).putShort((short)4791).putShort((short)(length - 34))
+            .putShort((short)0);
+        e.put((byte)opcode).put((byte)(0x40 | pad << 4)).putShort((short)0xFFFF).putInt(SEG_REMOTE_QPN)
+            .putInt((ackReq ? 0x8000_0000 : 0) | psn);
+        if (reth)
+        {
+            e.putLong(va).putInt(SEG_RKEY).putInt(dmaLength);
+        }
+        e.put(data).put(new byte[pad]);
+        final byte[] covered = new byte[8 + length - 14 - 4];
+        java.util.Arrays.fill(covered, 0, 8, (byte)0xFF);
+        System.arraycopy(e.array(), 14, covered, 8, covered.length - 8);
+        for (final int masked : new int[] {1, 8, 10, 11, 26, 27, 32})
+        {
+            covered[8 + masked] = (byte)0xFF;
+        }
+        final CRC32 crc = new CRC32();
+        crc.update(covered);
+        e.putInt(Integer.reverseBytes((int)crc.getValue()));
+        return e.array();
+    }
+
+    private static byte[] slice(final byte[] data, final int from, final int to)
+    {
+        return java.util.Arrays.copyOfRange(data, from, Math.min(to, data.length));
+    }
+
+    private static String hex(final byte[] b)
+    {
+        return HexFormat.of().formatHex(b);
+    }
+
+    /**
+     * §4: a payload longer than the path MTU goes out as WRITE First (RETH: start address, the whole length; exactly
+     * one MTU), Middles (no RETH, exactly one MTU) and a Last (no RETH, the rest, PadCnt), on consecutive PSNs that
+     * wrap at 2^24; AckReq on every n-th packet and on the last before idle. Seeded random lengths and PSNs, every
+     * byte of every frame. Before, every WRITE was a WRITE Only whatever its length.
+     */
+    @Test
+    void shouldSplitAWriteLongerThanThePathMtuIntoFirstMiddlesAndLast()
+    {
+        final long seed = System.nanoTime();
+        final SplittableRandom random = new SplittableRandom(seed);
+        for (int round = 0; round < 200; round++)
+        {
+            final int mtu = 256 << random.nextInt(3);
+            final int startPsn = random.nextBoolean() ? 0xFFFFFF - random.nextInt(4) : random.nextInt(1 << 24);
+            final int interval = 1 + random.nextInt(4);
+            final int length = 1 + random.nextInt(4 * mtu);
+            final byte[] data = new byte[length];
+            random.nextBytes(data);
+            final long va = SEG_BASE + random.nextInt(1 << 19);
+            final Segmenting s = new Segmenting(mtu, startPsn, interval);
+            s.write(va, data, random.nextBoolean());
+            final List<byte[]> frames = s.settle();
+            final String ctx = "seed " + seed + " round " + round + " mtu " + mtu + " length " + length;
+            final int packets = (length + mtu - 1) / mtu;
+            assertEquals(packets, frames.size(), ctx);
+            for (int i = 0; i < packets; i++)
+            {
+                final int opcode = 1 == packets ? 0x0A : 0 == i ? 0x06 : i == packets - 1 ? 0x08 : 0x07;
+                final int psn = (startPsn + i) & 0xFFFFFF;
+                final boolean ackReq = (i + 1) % interval == 0 || i == packets - 1;
+                final byte[] expected =
+                    expectedWrite(opcode, psn, ackReq, va, length, slice(data, i * mtu, (i + 1) * mtu));
+                assertEquals(hex(expected), hex(frames.get(i)), ctx + " packet " + i);
+            }
+        }
+    }
+
+    /**
+     * §5 with rocev2-reference.md §3.5/§3.9: a NAK 0x60 into the middle of a multi-packet WRITE means the responder
+     * executed its first packets and keeps the message open: anything but its next Middle or Last is an Invalid
+     * Request (fatal). So the QP resumes that message at the NAK's PSN with the same packets, then re-sends what
+     * followed; a NAK at the message's First re-sends it whole; a NAK after its Last acknowledges it.
+     */
+    @Test
+    void shouldResumeAMultiPacketWriteAtTheNakPsnAndNotRestartIt()
+    {
+        final byte[] big = new byte[600];
+        new SplittableRandom(7).nextBytes(big);
+        final byte[] small = new byte[100];
+        java.util.Arrays.fill(small, (byte)0x5A);
+        final long va = SEG_BASE + 0x1000;
+        final long va2 = SEG_BASE + 0x2000;
+        final byte[] first = expectedWrite(0x06, 0x100, false, va, 600, slice(big, 0, 256));
+        final byte[] middle = expectedWrite(0x07, 0x101, false, va, 600, slice(big, 256, 512));
+        final byte[] last = expectedWrite(0x08, 0x102, false, va, 600, slice(big, 512, 600));
+        final byte[] only = expectedWrite(0x0A, 0x103, true, va2, 100, small);
+
+        for (final int nakPsn : new int[] {0x101, 0x102, 0x100, 0x103})
+        {
+            final Segmenting s = new Segmenting(256, 0x100, 64);
+            s.write(va, big, false);
+            s.write(va2, small, true);
+            assertEquals(List.of(hex(first), hex(middle), hex(last), hex(only)),
+                s.settle().stream().map(PsnSpecAuditTest::hex).toList());
+            s.response(0x60, nakPsn);
+            assertEquals(QueuePairSender.State.GRACE, s.sender.state());
+            s.now += 1_000_000;
+            s.sender.poll(s.now);
+            final List<String> expected = switch (nakPsn)
+            {
+                case 0x101 -> List.of(hex(middle), hex(last), hex(only));
+                case 0x102 -> List.of(hex(last), hex(only));
+                case 0x100 -> List.of(hex(first), hex(middle), hex(last), hex(only));
+                default -> List.of(hex(only));
+            };
+            assertEquals(expected, s.settle().stream().map(PsnSpecAuditTest::hex).toList(), "NAK at " + nakPsn);
+            s.response(0x1F, 0x103);
+            assertEquals(0, s.sender.essentialBacklog(), "NAK at " + nakPsn);
+            assertEquals(2, s.counters.get(EngineCounter.REPORTS_DELIVERED), "NAK at " + nakPsn);
+            assertEquals(0x104, s.sender.nextPsn());
+        }
     }
 }

@@ -42,7 +42,7 @@ public final class QueuePairSender
         ACTIVE,
         /** After a resync: non-essential traffic dropped, essential traffic queued. */
         GRACE,
-        /** ACK overdue: a probe is out, new traffic waits until its answer tells the responder's PSN. */
+        /** ACK overdue: a probe is out; traffic goes on until its answer tells the responder's PSN. */
         PROBING,
         /** The responder reported a fatal error: nothing is sent any more. */
         ERROR
@@ -103,9 +103,12 @@ public final class QueuePairSender
     private boolean awaitingAck;
     private int awaitedPsn;
     private long ackDeadlineNanos;
-    private int acksSinceProbe;
-    private boolean probeAnswerSeen;
-    private int probeAnswerPsn;
+    // The PSN the next new packet carried when the latest probe left: an answer at or past probeMark - 1 shows
+    // the responder executed everything sent before the probe.
+    private int probeMark;
+    // An ACK below probeMark - 1 came in since the latest probe: the responder's answer, unless an ACK at or past
+    // probeMark - 1 follows within the timeout (a late ACK of an earlier frame, which the link delivers first).
+    private boolean probeAnswered;
     private long graceEndNanos;
     // An RNR NAK's timer: the grace period that follows it lasts at least until then.
     private long pauseUntilNanos;
@@ -327,8 +330,7 @@ public final class QueuePairSender
         highestEverSentPsn = lastAckedPsn;
         sinceAckReq = 0;
         awaitingAck = false;
-        acksSinceProbe = 0;
-        probeAnswerSeen = false;
+        probeAnswered = false;
         gracePacketsLeft = 0;
         errorLogged = false;
         reconnects++;
@@ -540,9 +542,10 @@ public final class QueuePairSender
         switch (state)
         {
             case ACTIVE:
+            case PROBING:
+                // A probe is one more frame: translation goes on while it is out (its answer may resynchronise).
                 return true;
             case GRACE:
-            case PROBING:
                 drop(EngineCounter.OPERATIONS_DROPPED_GRACE_PERIOD, EngineCounter.DROP_GRACE_PERIOD, reports);
                 countGracePacket(nowNanos);
                 return false;
@@ -645,9 +648,14 @@ public final class QueuePairSender
         return false;
     }
 
+    private boolean sending()
+    {
+        return State.ACTIVE == state || State.PROBING == state;
+    }
+
     private void drainEssentials(final long nowNanos)
     {
-        if (State.ACTIVE != state)
+        if (!sending())
         {
             return;
         }
@@ -692,7 +700,7 @@ public final class QueuePairSender
 
     private void drainWaitingAtomics(final long nowNanos)
     {
-        while (State.ACTIVE == state && waitingCount > 0 && outstandingAtomics < maxOutstandingAtomics &&
+        while (sending() && waitingCount > 0 && outstandingAtomics < maxOutstandingAtomics &&
             !essentials.hasUnsent())
         {
             final int i = waitingHead;
@@ -883,10 +891,19 @@ public final class QueuePairSender
             awaitingAck = false;
             return;
         }
-        if (State.PROBING != state || acksSinceProbe > 0)
+        if (State.PROBING == state && probeAnswered)
         {
-            // The first timeout of an episode, or an answer since the last probe: the responder was heard from
-            // (at the latest, it could have answered the AckReq'd frame that went out one timeout ago).
+            // The probe was answered and, a whole timeout later, nothing showed the responder past what it said:
+            // it expects lastAckedPsn + 1 (a late ACK of an earlier frame would have been followed by the real
+            // answer by now, the link being FIFO).
+            counters.increment(EngineCounter.PROBE_RESYNCS);
+            resync(Psn.next(lastAckedPsn), nowNanos);
+            return;
+        }
+        if (State.PROBING != state)
+        {
+            // The first timeout of an episode: the responder was heard from one timeout ago at the latest (it could
+            // have answered the AckReq'd frame that went out then).
             silentSinceNanos = nowNanos - ackTimeoutNanos;
         }
         else if (silenceTimeoutNanos > 0 && nowNanos - silentSinceNanos >= silenceTimeoutNanos)
@@ -894,27 +911,10 @@ public final class QueuePairSender
             stopSilent(nowNanos);
             return;
         }
-        if (State.PROBING == state && acksSinceProbe > 0)
-        {
-            // An ACK that came in since the probe went out may still be a late answer to frames sent before it
-            // (a slow responder, a loaded link), and rewinding on it would make the responder ignore everything
-            // re-sent as duplicates. Nothing new is sent while probing, so only an answer that a second probe
-            // round confirms unchanged tells the responder's PSN: the responder expects lastAckedPsn + 1.
-            if (probeAnswerSeen && probeAnswerPsn == lastAckedPsn)
-            {
-                finishProbe(nowNanos);
-                return;
-            }
-            probeAnswerSeen = true;
-            probeAnswerPsn = lastAckedPsn;
-        }
-        else if (State.PROBING != state)
-        {
-            probeAnswerSeen = false;
-        }
         state = State.PROBING;
-        acksSinceProbe = 0;
+        probeAnswered = false;
         releaseHeld(true, nowNanos);
+        probeMark = nextPsn;
         // A zero-length WRITE on an already-executed PSN is a duplicate: the responder answers with an ACK for
         // its expected PSN - 1, whatever happened to the earlier ACKs and NAKs.
         final int length = builder.writeOnly(probe, HeldFrame.STAGING_OFFSET, lastAckedPsn, true, path.baseAddress(),
@@ -923,22 +923,6 @@ public final class QueuePairSender
         counters.increment(EngineCounter.PROBES_OUT);
         awaitingAck = true;
         ackDeadlineNanos = nowNanos + ackTimeoutNanos;
-    }
-
-    private void finishProbe(final long nowNanos)
-    {
-        awaitingAck = false;
-        acksSinceProbe = 0;
-        probeAnswerSeen = false;
-        final int expected = Psn.next(lastAckedPsn);
-        if (expected == nextPsn)
-        {
-            state = State.ACTIVE;
-            drainEssentials(nowNanos);
-            return;
-        }
-        counters.increment(EngineCounter.PROBE_RESYNCS);
-        resync(expected, nowNanos);
     }
 
     /**
@@ -1001,10 +985,6 @@ public final class QueuePairSender
             return false;
         }
         counters.increment(counter);
-        if (State.PROBING == state)
-        {
-            acksSinceProbe++;
-        }
         return true;
     }
 
@@ -1021,7 +1001,23 @@ public final class QueuePairSender
             outstandingAtomics--;
         }
         delivered(essentials.acknowledge(psn));
-        if (State.PROBING != state && awaitingAck)
+        if (State.PROBING == state)
+        {
+            if (Psn.compare(psn, Psn.add(probeMark, -1)) < 0)
+            {
+                // Decided at the next timeout (onAckTimeout), unless the responder shows it is past this first.
+                probeAnswered = true;
+            }
+            else
+            {
+                // Everything sent before the probe was executed: the responder is in step with us.
+                state = State.ACTIVE;
+                probeAnswered = false;
+                awaitingAck = Psn.compare(psn, awaitedPsn) < 0;
+                ackDeadlineNanos = nowNanos + ackTimeoutNanos;
+            }
+        }
+        else if (awaitingAck)
         {
             if (Psn.compare(psn, awaitedPsn) >= 0)
             {
@@ -1034,11 +1030,6 @@ public final class QueuePairSender
                 // TCP retransmission timer does); otherwise a healthy QP would be probed every timeout.
                 ackDeadlineNanos = nowNanos + ackTimeoutNanos;
             }
-        }
-        if (State.PROBING == state && Psn.next(lastAckedPsn) == nextPsn)
-        {
-            finishProbe(nowNanos);
-            return;
         }
         if (!awaitingAck && (outstandingAtomics > 0 || essentials.hasUnacknowledged()))
         {
@@ -1213,7 +1204,7 @@ public final class QueuePairSender
         nextPsn = expectedPsn;
         highestSentPsn = executed;
         awaitingAck = false;
-        acksSinceProbe = 0;
+        probeAnswered = false;
         sinceAckReq = 0;
         pauseUntilNanos = nowNanos + minPauseNanos;
         if (graceNanos > 0 || gracePackets > 0 || minPauseNanos > 0)

@@ -2,6 +2,8 @@ package io.dta.appliance.engine;
 
 import io.dta.appliance.replay.Replay;
 import io.dta.codec.DtaOpcode;
+import io.dta.codec.RoceFrameEncoder;
+import io.dta.codec.RoceOpcode;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.codec.pcap.PcapWriter;
 import io.dta.config.ConfigLoader;
@@ -405,5 +407,164 @@ class PsnSpecAuditTest
             assertEquals(2, s.counters.get(EngineCounter.REPORTS_DELIVERED), "NAK at " + nakPsn);
             assertEquals(0x104, s.sender.nextPsn());
         }
+    }
+
+    /**
+     * §4 and rocev2-reference.md §1.5/§2: a FETCH_ADD is 86 bytes: BTH opcode 0x14 with M = 1 and no pad, AtomicETH
+     * (VA, R_Key, add, compare 0, big-endian), ICRC; AckReq on every n-th packet and on the last before idle; PSNs
+     * consecutive across the 2^24 wrap. Seeded random VAs, addends and PSNs, every byte, the ICRC computed from the
+     * spec (the builder patches it from precomputed registers).
+     */
+    @Test
+    void shouldBuildEveryFetchAddByteAsTheSpecSays()
+    {
+        final long seed = System.nanoTime();
+        final SplittableRandom random = new SplittableRandom(seed);
+        for (int round = 0; round < 300; round++)
+        {
+            final int startPsn = random.nextBoolean() ? 0xFFFFFF - random.nextInt(3) : random.nextInt(1 << 24);
+            final int interval = 1 + random.nextInt(3);
+            final int count = 1 + random.nextInt(4);
+            final Segmenting s = new Segmenting(1024, startPsn, interval);
+            final long[] va = new long[count];
+            final long[] add = new long[count];
+            for (int i = 0; i < count; i++)
+            {
+                va[i] = random.nextLong() & ~7L;
+                add[i] = random.nextLong();
+                assertTrue(s.sender.admit(false, 1, s.now));
+                assertTrue(s.sender.fetchAdd(va[i], add[i], random.nextBoolean(), 1, s.now));
+            }
+            final List<byte[]> frames = s.settle();
+            final String ctx = "seed " + seed + " round " + round;
+            assertEquals(count, frames.size(), ctx);
+            for (int i = 0; i < count; i++)
+            {
+                final int psn = (startPsn + i) & 0xFFFFFF;
+                final boolean ackReq = (i + 1) % interval == 0 || i == count - 1;
+                final ByteBuffer e = ByteBuffer.allocate(86).order(ByteOrder.BIG_ENDIAN);
+                e.putShort((short)(COLLECTOR_MAC >>> 32)).putInt((int)COLLECTOR_MAC);
+                e.putShort((short)(APPLIANCE_MAC >>> 32)).putInt((int)APPLIANCE_MAC).putShort((short)0x0800);
+                e.put((byte)0x45).put((byte)0x6A).putShort((short)72).putShort((short)(psn & 0xFFFF))
+                    .putShort((short)0x4000).put((byte)64).put((byte)17).putShort((short)0).putInt(APPLIANCE_IP)
+                    .putInt(COLLECTOR_A);
+                e.putShort(24, (short)ipChecksum(e.array(), 14));
+                e.putShort((short)(0xC000 | (SEG_LOCAL_QPN & 0x3FFF))).putShort((short)4791).putShort((short)52)
+                    .putShort((short)0);
+                e.put((byte)0x14).put((byte)0x40).putShort((short)0xFFFF).putInt(SEG_REMOTE_QPN)
+                    .putInt((ackReq ? 0x8000_0000 : 0) | psn);
+                e.putLong(va[i]).putInt(SEG_RKEY).putLong(add[i]).putLong(0);
+                final byte[] covered = new byte[8 + 68];
+                java.util.Arrays.fill(covered, 0, 8, (byte)0xFF);
+                System.arraycopy(e.array(), 14, covered, 8, 68);
+                for (final int masked : new int[] {1, 8, 10, 11, 26, 27, 32})
+                {
+                    covered[8 + masked] = (byte)0xFF;
+                }
+                final CRC32 crc = new CRC32();
+                crc.update(covered);
+                e.putInt(Integer.reverseBytes((int)crc.getValue()));
+                assertEquals(hex(e.array()), hex(frames.get(i)), ctx + " packet " + i);
+            }
+        }
+    }
+
+    /**
+     * §5: what an ACK for an older PSN means (stale: dropped, counted, the QP unmoved), what a duplicate ACK means
+     * (the responder's expected PSN − 1 again: accepted, no effect), and that only ACKNOWLEDGE and ATOMIC ACKNOWLEDGE
+     * are responses: a request opcode from the collector's address, even with a valid ICRC, is dropped and counted.
+     */
+    @Test
+    void shouldDropStaleAndUnexpectedResponsesAndTakeDuplicateAcks()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        sendKw(h, 5);
+        h.settle();
+        h.feed(ack(KW_QPN, 0x103));
+        assertEquals(0x103, h.sender(KW_QPN).lastAckedPsn());
+        h.feed(ack(KW_QPN, 0x101));
+        assertEquals(1, h.count(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW), "older than the last acknowledged");
+        assertEquals(0x103, h.sender(KW_QPN).lastAckedPsn());
+        h.feed(ack(KW_QPN, 0x103));
+        assertEquals(2, h.count(EngineCounter.ACKS_IN), "a duplicate ACK is a valid answer");
+        h.feed(nak(KW_QPN, 0x60, 0x103));
+        assertEquals(2, h.count(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW), "a NAK for an acknowledged PSN is stale");
+        h.feed(atomicAck(KW_QPN, 0x104).clone());
+        assertEquals(1, h.count(EngineCounter.ATOMIC_ACKS_IN), "an ATOMIC ACK acknowledges like an ACK");
+        assertEquals(0x104, h.sender(KW_QPN).lastAckedPsn());
+
+        for (final int opcode : new int[] {RoceOpcode.RC_RDMA_WRITE_ONLY, RoceOpcode.RC_FETCH_ADD})
+        {
+            final RoceFrameEncoder enc = new RoceFrameEncoder()
+                .srcMac(0x02000a000033L).dstMac(0x02000a000065L).srcIp(COLLECTOR_A).dstIp(APPLIANCE_IP).srcPort(50000)
+                .dstPort(4791).opcode(opcode).destQp(KW_QPN).psn(0x104).pKey(0xFFFF).syndrome(0x1F).msn(1)
+                .virtualAddress(KW_BASE).rKey(0x1234).dmaLength(0).swapAddData(1).compareData(0).noPayload();
+            final UnsafeBuffer buf = new UnsafeBuffer(new byte[256]);
+            final int length = enc.encode(buf, 0);
+            h.feed(java.util.Arrays.copyOf(buf.byteArray(), length));
+        }
+        assertEquals(2, h.count(EngineCounter.RESPONSE_DROP_UNEXPECTED_OPCODE));
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
+        assertEquals(0x105, h.sender(KW_QPN).nextPsn());
+        h.feed(kw(40));
+        assertEquals(List.of(0x105), h.settle().stream().map(Request::psn).toList());
+    }
+
+    /**
+     * §7: the seqnum is 8 bits, so 255 is followed by 0; the table keeps every reporter it took in, and a reporter
+     * it has no room for is dropped and counted (never tracked in a slot of another reporter).
+     */
+    @Test
+    void shouldWrapSeqnumsAndRefuseANewReporterWhenTheTableIsFull()
+    {
+        final ReporterSequenceTracker t = new ReporterSequenceTracker(16, 0);
+        for (int r = 0; r < 12; r++)
+        {
+            assertEquals(ReporterSequenceTracker.IN_ORDER, t.track(0x0A000000 + r, 254, 0));
+        }
+        assertEquals(ReporterSequenceTracker.TABLE_FULL, t.track(0x0B000000, 1, 0));
+        for (int r = 0; r < 12; r++)
+        {
+            assertEquals(ReporterSequenceTracker.IN_ORDER, t.track(0x0A000000 + r, 255, 0));
+            assertEquals(ReporterSequenceTracker.IN_ORDER, t.track(0x0A000000 + r, 0, 0), "255 then 0");
+            assertEquals(0, t.track(0x0A000000 + r, 2, 0), "a gap NACKs the last in-order seqnum, 0");
+        }
+        assertEquals(12, t.size());
+    }
+
+    /**
+     * §5 with rocev2-reference.md §2.1: the ICRC masks TOS (DSCP/ECN), TTL, the IPv4 and UDP checksums and the BTH's
+     * FECN/BECN byte, and covers nothing of L2, so a response a switch re-marked (ECN CE, a lower TTL, a BECN, a
+     * UDP checksum filled in) or tagged on the way is still valid; a change in a covered byte (the MSN) is not.
+     */
+    @Test
+    void shouldTakeResponsesWhoseVariantFieldsChangedInFlight()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        sendKw(h, 5);
+        h.settle();
+        final byte[] first = ack(KW_QPN, 0x100);
+        h.feed(first);
+        final byte[] remarked = ack(KW_QPN, 0x101);
+        remarked[15] = (byte)0x03;                 // ECN CE
+        remarked[22] = 7;                          // TTL
+        remarked[24] = 0;
+        remarked[25] = 0;
+        final int sum = ipChecksum(remarked, 14);
+        remarked[24] = (byte)(sum >> 8);
+        remarked[25] = (byte)sum;
+        remarked[40] = 0x12;                       // UDP checksum
+        remarked[41] = 0x34;
+        remarked[46] = 0x40;                       // BECN
+        h.feed(remarked);
+        assertEquals(2, h.count(EngineCounter.ACKS_IN));
+        assertEquals(0x101, h.sender(KW_QPN).lastAckedPsn());
+        h.feed(tagged(ack(KW_QPN, 0x102), 0x8100, 0x2007));
+        assertEquals(0x102, h.sender(KW_QPN).lastAckedPsn(), "a VLAN tag is not covered");
+        final byte[] msn = ack(KW_QPN, 0x103);
+        msn[57] ^= 1;
+        h.feed(msn);
+        assertEquals(1, h.count(EngineCounter.RESPONSE_DROP_BAD_ICRC));
+        assertEquals(0x102, h.sender(KW_QPN).lastAckedPsn());
     }
 }

@@ -176,7 +176,7 @@ public final class DpdkReplay
                         haveIn = in.next();
                     }
                 }
-                engine.flush(Long.MIN_VALUE == now ? 0 : now);
+                engine.finish(Long.MIN_VALUE == now ? 0 : now);
             }
             if (null != back)
             {

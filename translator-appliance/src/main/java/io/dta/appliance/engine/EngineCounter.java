@@ -77,7 +77,7 @@ public enum EngineCounter
      * (the responder's QP died without a NAK); the QP stops as after a fatal NAK and is reconnected.
      */
     SILENT_QP_STOPS("QPs stopped: probes unanswered for the silence timeout"),
-    /** Valid RNR NAKs (not expected for WRITE and atomics). */
+    /** RNR NAKs in the window (not expected for WRITE and atomics): a resync to their PSN after the timer. */
     NAK_RNR_IN("RNR NAKs"),
     /** Resynchronisations learned from a probe's answer or a responder ahead of us. */
     PROBE_RESYNCS("resyncs learned from probes"),

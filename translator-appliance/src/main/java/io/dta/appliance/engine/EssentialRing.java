@@ -181,6 +181,36 @@ final class EssentialRing
     }
 
     /**
+     * @return the index of the oldest sent, unacknowledged entry (valid when {@link #hasUnacknowledged()}).
+     */
+    int oldestSentIndex()
+    {
+        return (int)(ackHead & mask);
+    }
+
+    /**
+     * @param index an entry's index.
+     * @return the PSN it was sent with (its last packet's, for a multi-packet WRITE).
+     */
+    int psn(final int index)
+    {
+        return psn[index];
+    }
+
+    /**
+     * After a resync into the middle of the oldest sent entry, a multi-packet WRITE whose rest the QP re-sends on
+     * the same PSNs: that entry stays sent, every later sent entry goes back to the unsent region.
+     *
+     * @return entries that will be re-sent, the resumed one included.
+     */
+    int rewindAfterOldest()
+    {
+        final int resend = (int)(sendHead - ackHead);
+        sendHead = ackHead + 1;
+        return resend;
+    }
+
+    /**
      * After a resync to {@code expectedPsn}: sent entries before it count as executed, the rest go back to the
      * unsent region to be sent again. Callers call {@code acknowledge(expectedPsn - 1)} first to learn the reports
      * the executed entries delivered; the call here then pops nothing.

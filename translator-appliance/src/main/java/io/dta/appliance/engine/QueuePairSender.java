@@ -2,6 +2,7 @@ package io.dta.appliance.engine;
 
 import io.dta.codec.Psn;
 import io.dta.codec.RepeatedHeaderIcrc;
+import io.dta.codec.RoceOpcode;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -41,13 +42,21 @@ public final class QueuePairSender
         ACTIVE,
         /** After a resync: non-essential traffic dropped, essential traffic queued. */
         GRACE,
-        /** ACK overdue: a probe is out, new traffic waits until its answer tells the responder's PSN. */
+        /** ACK overdue: a probe is out; traffic goes on until its answer tells the responder's PSN. */
         PROBING,
         /** The responder reported a fatal error: nothing is sent any more. */
         ERROR
     }
 
     private static final int MAX_FRAME = 2048;
+
+    /**
+     * The RNR NAK's minimum wait per timer code (rocev2-reference.md §3.6), in units of 10 µs: code 0 is 655.36 ms,
+     * codes 1..31 run from 0.01 ms to 491.52 ms.
+     */
+    private static final int[] RNR_TIMER_10US = {
+        65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+        256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152 };
 
     /**
      * Room for every header and trailer of a WRITE frame around its payload (Ethernet to RETH, pad, ICRC).
@@ -94,11 +103,16 @@ public final class QueuePairSender
     private boolean awaitingAck;
     private int awaitedPsn;
     private long ackDeadlineNanos;
-    private int acksSinceProbe;
-    private boolean probeAnswerSeen;
-    private int probeAnswerPsn;
+    // The PSN the next new packet carried when the latest probe left: an answer at or past probeMark - 1 shows
+    // the responder executed everything sent before the probe.
+    private int probeMark;
+    // An ACK below probeMark - 1 came in since the latest probe: the responder's answer, unless an ACK at or past
+    // probeMark - 1 follows within the timeout (a late ACK of an earlier frame, which the link delivers first).
+    private boolean probeAnswered;
     private long graceEndNanos;
-    private long graceDropsLeft;
+    // An RNR NAK's timer: the grace period that follows it lasts at least until then.
+    private long pauseUntilNanos;
+    private long gracePacketsLeft;
     private boolean errorLogged;
     private int errorPsn;
     private long reconnects;
@@ -117,6 +131,9 @@ public final class QueuePairSender
     private int waitingCount;
 
     private final EssentialRing essentials;
+    // A resync to a PSN inside the oldest unacknowledged multi-packet WRITE: the responder holds that message open
+    // and accepts nothing but its next Middle or Last, so its packets from this one on go out before anything else.
+    private int resumeSegment;
 
     private long framesOut;
     private long bytesOut;
@@ -295,6 +312,8 @@ public final class QueuePairSender
         delivered(essentials.acknowledge(Psn.add(firstNotExecuted, -1)));
         final int resend = essentials.rewindTo(firstNotExecuted);
         counters.add(EngineCounter.ESSENTIAL_RESENT, resend);
+        // A new responder QP has no message open: a multi-packet WRITE is sent again whole.
+        resumeSegment = 0;
         if (hasHeld)
         {
             abandonHeld();
@@ -311,9 +330,8 @@ public final class QueuePairSender
         highestEverSentPsn = lastAckedPsn;
         sinceAckReq = 0;
         awaitingAck = false;
-        acksSinceProbe = 0;
-        probeAnswerSeen = false;
-        graceDropsLeft = 0;
+        probeAnswered = false;
+        gracePacketsLeft = 0;
         errorLogged = false;
         reconnects++;
         state = State.ACTIVE;
@@ -412,6 +430,10 @@ public final class QueuePairSender
                 drop(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL, EngineCounter.DROP_BACKLOG_FULL, reports);
                 return false;
             }
+            // A queued essential operation is a packet of the grace period as much as a refused one: counting only
+            // refusals would keep a QP that carries essential traffic alone in its grace period for ever (with
+            // resync.graceMicros 0), its ring filling until it drops the reports it exists to keep.
+            countGracePacket(nowNanos);
             return true;
         }
         if (!admitNonEssential(reports, nowNanos))
@@ -447,7 +469,9 @@ public final class QueuePairSender
         final int reports,
         final long nowNanos)
     {
-        if (essential)
+        // A WRITE longer than the path MTU is kept like an essential one whatever its flag: a resynchronisation in
+        // the middle of it leaves the responder waiting for the rest of that message, which must then be re-sent.
+        if (essential || length > path.pathMtu())
         {
             if (!essentials.offerWrite(address, payload, offset, length, reports))
             {
@@ -518,19 +542,47 @@ public final class QueuePairSender
         switch (state)
         {
             case ACTIVE:
+            case PROBING:
+                // A probe is one more frame: translation goes on while it is out (its answer may resynchronise).
                 return true;
             case GRACE:
-            case PROBING:
                 drop(EngineCounter.OPERATIONS_DROPPED_GRACE_PERIOD, EngineCounter.DROP_GRACE_PERIOD, reports);
-                if (State.GRACE == state && graceDropsLeft > 0 && 0 == --graceDropsLeft)
-                {
-                    endGraceIfDue(nowNanos);
-                }
+                countGracePacket(nowNanos);
                 return false;
             default:
                 drop(EngineCounter.OPERATIONS_DROPPED_QP_ERROR, EngineCounter.DROP_QP_ERROR, reports);
                 return false;
         }
+    }
+
+    /**
+     * One operation offered to the QP during a grace period (refused, or queued when essential): the packet-count
+     * condition of resync.gracePackets.
+     */
+    private void countGracePacket(final long nowNanos)
+    {
+        if (State.GRACE == state && gracePacketsLeft > 0 && 0 == --gracePacketsLeft)
+        {
+            endGraceIfDue(nowNanos);
+        }
+    }
+
+    /**
+     * @return when the current grace period ends by time (at the earliest an RNR NAK's timer), or
+     * {@link Long#MIN_VALUE} when the QP is not in a grace period or its grace period ends only by packets.
+     */
+    public long graceEndNanos()
+    {
+        if (State.GRACE != state)
+        {
+            return Long.MIN_VALUE;
+        }
+        if (graceNanos > 0)
+        {
+            return graceEndNanos - pauseUntilNanos > 0 ? graceEndNanos : pauseUntilNanos;
+        }
+        // Counted in packets: only an RNR NAK's timer (or a count already reached) ends it by time.
+        return 0 == gracePackets || 0 == gracePacketsLeft ? pauseUntilNanos : Long.MIN_VALUE;
     }
 
     /**
@@ -562,6 +614,8 @@ public final class QueuePairSender
      */
     public void flush(final long nowNanos)
     {
+        // A grace period that is over lets the essential operations it kept go first (they become the held frame).
+        updateState(nowNanos);
         if (hasHeld)
         {
             releaseHeld(true, nowNanos);
@@ -579,8 +633,12 @@ public final class QueuePairSender
 
     private boolean endGraceIfDue(final long nowNanos)
     {
+        if (nowNanos - pauseUntilNanos < 0)
+        {
+            return false;
+        }
         final boolean timeDone = graceNanos > 0 && nowNanos - graceEndNanos >= 0;
-        final boolean packetsDone = gracePackets > 0 && 0 == graceDropsLeft;
+        final boolean packetsDone = gracePackets > 0 && 0 == gracePacketsLeft;
         if (timeDone || packetsDone || (0 == graceNanos && 0 == gracePackets))
         {
             state = State.ACTIVE;
@@ -590,11 +648,24 @@ public final class QueuePairSender
         return false;
     }
 
+    private boolean sending()
+    {
+        return State.ACTIVE == state || State.PROBING == state;
+    }
+
     private void drainEssentials(final long nowNanos)
     {
-        if (State.ACTIVE != state)
+        if (!sending())
         {
             return;
+        }
+        if (resumeSegment > 0)
+        {
+            final int i = essentials.oldestSentIndex();
+            final int from = resumeSegment;
+            resumeSegment = 0;
+            sendSegments(essentials.va(i), essentials.payloads(), essentials.payloadOffset(i),
+                essentials.payloadLength(i), from, 0, nowNanos);
         }
         while (essentials.hasUnsent())
         {
@@ -629,7 +700,7 @@ public final class QueuePairSender
 
     private void drainWaitingAtomics(final long nowNanos)
     {
-        while (State.ACTIVE == state && waitingCount > 0 && outstandingAtomics < maxOutstandingAtomics &&
+        while (sending() && waitingCount > 0 && outstandingAtomics < maxOutstandingAtomics &&
             !essentials.hasUnsent())
         {
             final int i = waitingHead;
@@ -647,12 +718,55 @@ public final class QueuePairSender
         final int reports,
         final long nowNanos)
     {
+        if (length > path.pathMtu())
+        {
+            return sendSegments(address, payload, offset, length, 0, reports, nowNanos);
+        }
         releaseHeld(false, nowNanos);
         final int psn = nextPsn;
         claimHeld(MAX_HEADERS + length);
         heldLength = builder.writeOnly(held.buffer(), held.offset(), psn, false, address + addressOffset, payload,
             offset, length);
         return hold(psn, reports, nowNanos);
+    }
+
+    /**
+     * A WRITE longer than the path MTU, from packet {@code fromSegment} on: First (RETH), Middles, Last on consecutive
+     * PSNs. Each is built as the held frame and let go by the next, so AckReq (every n-th packet, and the last one
+     * before idle) applies per packet as to any other frame; the Last carries the reports.
+     */
+    private boolean sendSegments(
+        final long address,
+        final DirectBuffer payload,
+        final int offset,
+        final int length,
+        final int fromSegment,
+        final int reports,
+        final long nowNanos)
+    {
+        final int mtu = path.pathMtu();
+        final int segments = segments(length);
+        for (int i = fromSegment; i < segments; i++)
+        {
+            releaseHeld(false, nowNanos);
+            final int psn = nextPsn;
+            final int at = i * mtu;
+            final int last = segments - 1;
+            final int opcode = 0 == i ? RoceOpcode.RC_RDMA_WRITE_FIRST :
+                last == i ? RoceOpcode.RC_RDMA_WRITE_LAST : RoceOpcode.RC_RDMA_WRITE_MIDDLE;
+            final int segmentLength = Math.min(mtu, length - at);
+            claimHeld(MAX_HEADERS + segmentLength);
+            heldLength = builder.writeSegment(held.buffer(), held.offset(), opcode, psn, false, address + addressOffset,
+                length, payload, offset + at, segmentLength);
+            hold(psn, last == i ? reports : 0, nowNanos);
+        }
+        return true;
+    }
+
+    private int segments(final int length)
+    {
+        final int mtu = path.pathMtu();
+        return length <= mtu ? 1 : (length + mtu - 1) / mtu;
     }
 
     private boolean sendFetchAdd(final long address, final long addend, final int reports, final long nowNanos)
@@ -777,10 +891,19 @@ public final class QueuePairSender
             awaitingAck = false;
             return;
         }
-        if (State.PROBING != state || acksSinceProbe > 0)
+        if (State.PROBING == state && probeAnswered)
         {
-            // The first timeout of an episode, or an answer since the last probe: the responder was heard from
-            // (at the latest, it could have answered the AckReq'd frame that went out one timeout ago).
+            // The probe was answered and, a whole timeout later, nothing showed the responder past what it said:
+            // it expects lastAckedPsn + 1 (a late ACK of an earlier frame would have been followed by the real
+            // answer by now, the link being FIFO).
+            counters.increment(EngineCounter.PROBE_RESYNCS);
+            resync(Psn.next(lastAckedPsn), nowNanos);
+            return;
+        }
+        if (State.PROBING != state)
+        {
+            // The first timeout of an episode: the responder was heard from one timeout ago at the latest (it could
+            // have answered the AckReq'd frame that went out then).
             silentSinceNanos = nowNanos - ackTimeoutNanos;
         }
         else if (silenceTimeoutNanos > 0 && nowNanos - silentSinceNanos >= silenceTimeoutNanos)
@@ -788,27 +911,10 @@ public final class QueuePairSender
             stopSilent(nowNanos);
             return;
         }
-        if (State.PROBING == state && acksSinceProbe > 0)
-        {
-            // An ACK that came in since the probe went out may still be a late answer to frames sent before it
-            // (a slow responder, a loaded link), and rewinding on it would make the responder ignore everything
-            // re-sent as duplicates. Nothing new is sent while probing, so only an answer that a second probe
-            // round confirms unchanged tells the responder's PSN: the responder expects lastAckedPsn + 1.
-            if (probeAnswerSeen && probeAnswerPsn == lastAckedPsn)
-            {
-                finishProbe(nowNanos);
-                return;
-            }
-            probeAnswerSeen = true;
-            probeAnswerPsn = lastAckedPsn;
-        }
-        else if (State.PROBING != state)
-        {
-            probeAnswerSeen = false;
-        }
         state = State.PROBING;
-        acksSinceProbe = 0;
+        probeAnswered = false;
         releaseHeld(true, nowNanos);
+        probeMark = nextPsn;
         // A zero-length WRITE on an already-executed PSN is a duplicate: the responder answers with an ACK for
         // its expected PSN - 1, whatever happened to the earlier ACKs and NAKs.
         final int length = builder.writeOnly(probe, HeldFrame.STAGING_OFFSET, lastAckedPsn, true, path.baseAddress(),
@@ -817,22 +923,6 @@ public final class QueuePairSender
         counters.increment(EngineCounter.PROBES_OUT);
         awaitingAck = true;
         ackDeadlineNanos = nowNanos + ackTimeoutNanos;
-    }
-
-    private void finishProbe(final long nowNanos)
-    {
-        awaitingAck = false;
-        acksSinceProbe = 0;
-        probeAnswerSeen = false;
-        final int expected = Psn.next(lastAckedPsn);
-        if (expected == nextPsn)
-        {
-            state = State.ACTIVE;
-            drainEssentials(nowNanos);
-            return;
-        }
-        counters.increment(EngineCounter.PROBE_RESYNCS);
-        resync(expected, nowNanos);
     }
 
     /**
@@ -895,10 +985,6 @@ public final class QueuePairSender
             return false;
         }
         counters.increment(counter);
-        if (State.PROBING == state)
-        {
-            acksSinceProbe++;
-        }
         return true;
     }
 
@@ -915,7 +1001,23 @@ public final class QueuePairSender
             outstandingAtomics--;
         }
         delivered(essentials.acknowledge(psn));
-        if (State.PROBING != state && awaitingAck)
+        if (State.PROBING == state)
+        {
+            if (Psn.compare(psn, Psn.add(probeMark, -1)) < 0)
+            {
+                // Decided at the next timeout (onAckTimeout), unless the responder shows it is past this first.
+                probeAnswered = true;
+            }
+            else
+            {
+                // Everything sent before the probe was executed: the responder is in step with us.
+                state = State.ACTIVE;
+                probeAnswered = false;
+                awaitingAck = Psn.compare(psn, awaitedPsn) < 0;
+                ackDeadlineNanos = nowNanos + ackTimeoutNanos;
+            }
+        }
+        else if (awaitingAck)
         {
             if (Psn.compare(psn, awaitedPsn) >= 0)
             {
@@ -928,11 +1030,6 @@ public final class QueuePairSender
                 // TCP retransmission timer does); otherwise a healthy QP would be probed every timeout.
                 ackDeadlineNanos = nowNanos + ackTimeoutNanos;
             }
-        }
-        if (State.PROBING == state && Psn.next(lastAckedPsn) == nextPsn)
-        {
-            finishProbe(nowNanos);
-            return;
         }
         if (!awaitingAck && (outstandingAtomics > 0 || essentials.hasUnacknowledged()))
         {
@@ -960,12 +1057,7 @@ public final class QueuePairSender
             return;
         }
         final int type = (syndrome >> 5) & 3;
-        if (1 == type)
-        {
-            counters.increment(EngineCounter.NAK_RNR_IN);
-            return;
-        }
-        if (syndrome < 0x60 || syndrome > 0x63)
+        if (1 != type && (syndrome < 0x60 || syndrome > 0x63))
         {
             // A reserved type or NAK code is no answer RC defines: it must not stop the QP as a fatal NAK would.
             counters.increment(EngineCounter.RESPONSE_DROP_RESERVED_SYNDROME);
@@ -974,6 +1066,15 @@ public final class QueuePairSender
         if (Psn.compare(psn, Psn.next(lastAckedPsn)) < 0 || Psn.compare(psn, Psn.next(highestSentPsn)) > 0)
         {
             counters.increment(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW);
+            return;
+        }
+        if (1 == type)
+        {
+            // Receiver Not Ready for PSN p: the responder executed everything before p, dropped p and expects it
+            // again after the timer; the packets after p that are in flight will find it out of sequence. That is
+            // a resynchronisation to p whose grace period lasts at least the timer (rocev2-reference.md §3.9).
+            counters.increment(EngineCounter.NAK_RNR_IN);
+            resync(psn, RNR_TIMER_10US[syndrome & 0x1F] * 10_000L, nowNanos);
             return;
         }
         if (0x60 == syndrome)
@@ -1048,6 +1149,34 @@ public final class QueuePairSender
 
     private void resync(final int expectedPsn, final long nowNanos)
     {
+        resync(expectedPsn, 0, nowNanos);
+    }
+
+    /**
+     * After a resynchronisation to {@code expectedPsn} (everything before it acknowledged): when the oldest
+     * unacknowledged ring entry is a multi-packet WRITE whose first packet is before the expected PSN, the responder
+     * executed part of it and keeps the message open (a new First or Only would be an Invalid Request, fatal); the
+     * index of the packet it expects within the message, else 0.
+     */
+    private int straddledSegment(final int expectedPsn)
+    {
+        if (!essentials.hasUnacknowledged())
+        {
+            return 0;
+        }
+        final int i = essentials.oldestSentIndex();
+        if (EssentialRing.WRITE != essentials.type(i))
+        {
+            return 0;
+        }
+        final int segments = segments(essentials.payloadLength(i));
+        final int firstPsn = Psn.add(essentials.psn(i), 1 - segments);
+        final int segment = Psn.distance(firstPsn, expectedPsn);
+        return segments > 1 && segment > 0 && segment < segments ? segment : 0;
+    }
+
+    private void resync(final int expectedPsn, final long minPauseNanos, final long nowNanos)
+    {
         resyncs++;
         if (hasHeld)
         {
@@ -1068,19 +1197,21 @@ public final class QueuePairSender
             outstandingAtomics--;
         }
         delivered(essentials.acknowledge(executed));
-        final int resend = essentials.rewindTo(expectedPsn);
+        resumeSegment = straddledSegment(expectedPsn);
+        final int resend = resumeSegment > 0 ? essentials.rewindAfterOldest() : essentials.rewindTo(expectedPsn);
         counters.add(EngineCounter.ESSENTIAL_RESENT, resend);
         lastAckedPsn = executed;
         nextPsn = expectedPsn;
         highestSentPsn = executed;
         awaitingAck = false;
-        acksSinceProbe = 0;
+        probeAnswered = false;
         sinceAckReq = 0;
-        if (graceNanos > 0 || gracePackets > 0)
+        pauseUntilNanos = nowNanos + minPauseNanos;
+        if (graceNanos > 0 || gracePackets > 0 || minPauseNanos > 0)
         {
             state = State.GRACE;
             graceEndNanos = nowNanos + graceNanos;
-            graceDropsLeft = gracePackets;
+            gracePacketsLeft = gracePackets;
         }
         else
         {

@@ -252,6 +252,61 @@ public final class RoceFrameBuilder
     }
 
     /**
+     * Writes one packet of an RDMA WRITE longer than the path MTU (rocev2-reference.md §4): WRITE First (RETH with
+     * the message's start address and whole length, exactly one path MTU of payload), WRITE Middle (no RETH, exactly
+     * one path MTU) or WRITE Last (no RETH, the rest, padded). Rare (no fixed-size primitive comes near the smallest
+     * path MTU), so its ICRC is computed over the frame, not from precomputed registers.
+     *
+     * @param dst           destination buffer.
+     * @param offset        where the frame starts.
+     * @param opcode        {@link RoceOpcode#RC_RDMA_WRITE_FIRST}, {@link RoceOpcode#RC_RDMA_WRITE_MIDDLE} or
+     *                      {@link RoceOpcode#RC_RDMA_WRITE_LAST}.
+     * @param psn           the packet's PSN.
+     * @param ackReq        AckReq bit.
+     * @param address       the message's remote virtual address (First only).
+     * @param messageLength the message's whole length, the RETH DMA length (First only).
+     * @param payload       this packet's payload bytes.
+     * @param payloadOffset payload offset.
+     * @param payloadLength this packet's payload length.
+     * @return frame length.
+     */
+    public int writeSegment(
+        final MutableDirectBuffer dst,
+        final int offset,
+        final int opcode,
+        final int psn,
+        final boolean ackReq,
+        final long address,
+        final int messageLength,
+        final DirectBuffer payload,
+        final int payloadOffset,
+        final int payloadLength)
+    {
+        final boolean first = RoceOpcode.RC_RDMA_WRITE_FIRST == opcode;
+        final int headers = first ? WRITE_HEADERS : EXT_OFFSET;
+        final int pad = -payloadLength & 3;
+        final int icrcOffset = headers + payloadLength + pad;
+        dst.putBytes(offset, writeTemplate, 0, headers);
+        ipAndUdp(dst, offset, icrcOffset + Icrc.LENGTH - IP_OFFSET, psn, writeIpSum);
+        dst.putByte(offset + BTH_OFFSET + BthFlyweight.OPCODE_OFFSET, (byte)opcode);
+        dst.putByte(offset + BTH_OFFSET + BthFlyweight.FLAGS_OFFSET, (byte)(migReqFlags | (pad << 4)));
+        dst.putInt(offset + ACK_REQ_OFFSET, (ackReq ? 0x8000_0000 : 0) | psn, ByteOrder.BIG_ENDIAN);
+        if (first)
+        {
+            dst.putLong(offset + EXT_OFFSET + RethFlyweight.VIRTUAL_ADDRESS_OFFSET, address, ByteOrder.BIG_ENDIAN);
+            dst.putInt(offset + EXT_OFFSET + RethFlyweight.DMA_LENGTH_OFFSET, messageLength, ByteOrder.BIG_ENDIAN);
+        }
+        dst.putBytes(offset + headers, payload, payloadOffset, payloadLength);
+        if (pad > 0)
+        {
+            dst.setMemory(offset + headers + payloadLength, pad, (byte)0);
+        }
+        dst.putInt(offset + icrcOffset, Icrc.computeIcrc(dst, offset + IP_OFFSET, offset + icrcOffset),
+            ByteOrder.LITTLE_ENDIAN);
+        return icrcOffset + Icrc.LENGTH;
+    }
+
+    /**
      * Writes a FETCH_ADD frame (compare data 0).
      *
      * @param dst     destination buffer.

@@ -640,7 +640,12 @@ public final class TranslatorEngine
         }
         final AethFlyweight aeth = decoder.aeth();
         final int psn = decoder.bth().psn();
-        if (aeth.isAck())
+        if (aeth.syndrome() >= 0x80)
+        {
+            // The AETH syndrome's top bit is reserved: whatever its type bits say, no responder sent this.
+            counters.increment(EngineCounter.RESPONSE_DROP_RESERVED_SYNDROME);
+        }
+        else if (aeth.isAck())
         {
             if (RoceOpcode.RC_ATOMIC_ACKNOWLEDGE == opcode)
             {
@@ -732,6 +737,35 @@ public final class TranslatorEngine
             sender.flush(nowNanos);
         }
         counters.publish();
+    }
+
+    /**
+     * End of a replayed capture: {@link #flush(long)} at the time of its last frame, then, when a QP is still in a
+     * grace period that ends by time, a second flush at the latest such end, so the essential operations those QPs
+     * kept go out (translation.md §6: "translated as soon as the QP is healthy again"; the capture ending is no
+     * reason to lose them). No other timer runs in between: an ACK timeout would only probe a collector whose
+     * answers the capture does not hold. A grace period counted in packets alone cannot end without more input.
+     *
+     * @param nowNanos the time of the capture's last frame.
+     * @return the engine clock at the end (the latest grace end, or {@code nowNanos}).
+     */
+    public long finish(final long nowNanos)
+    {
+        flush(nowNanos);
+        long end = nowNanos;
+        for (final QueuePairSender sender : senders)
+        {
+            final long graceEnd = sender.graceEndNanos();
+            if (Long.MIN_VALUE != graceEnd && graceEnd - end > 0)
+            {
+                end = graceEnd;
+            }
+        }
+        if (end != nowNanos)
+        {
+            flush(end);
+        }
+        return end;
     }
 
     /**

@@ -13,8 +13,9 @@ import java.nio.file.Path;
  * Offline translation of a capture: every report in capture order, with the capture timestamps as the engine
  * clock, and the collector's responses (ACK, NAK, ATOMIC ACK) from a second capture merged in by timestamp
  * (a response and a report with the same timestamp: the response first). At end of input the partial batches,
- * cached postcards and held frames are flushed. Without a responses capture the run is open loop: no ACK can
- * come, so ACK timeouts and probes are off.
+ * cached postcards and held frames are flushed, and a QP still in a timed grace period ends it and sends the
+ * essential operations it kept ({@link TranslatorEngine#finish(long)}). Without a responses capture the run is open
+ * loop: no ACK can come, so ACK timeouts and probes are off.
  * <p>
  * Both captures may be of any link type {@link PcapReader} reads (Ethernet, Linux cooked SLL/SLL2, raw IP/IPv4,
  * per pcapng interface); a non-Ethernet packet is translated as the Ethernet frame the reader presents it as, with
@@ -64,7 +65,7 @@ public final class Replay
                     haveIn = in.next();
                 }
             }
-            engine.flush(Long.MIN_VALUE == now ? 0 : now);
+            engine.finish(Long.MIN_VALUE == now ? 0 : now);
             return engine;
         }
     }

@@ -819,8 +819,28 @@ static inline void on_frame(struct dta_cref *c, const uint8_t *p, uint32_t lengt
     }
     const uint32_t header_length = (p[ip] & 15) * 4u;
     const uint32_t total_length = be16(p + ip + 2);
-    if (length - ip < header_length || total_length < header_length || total_length > length - ip)
+    if (length - ip < header_length || total_length < header_length)
     {
+        malformed(c, 0);
+        return;
+    }
+    const uint32_t udp = ip + header_length;
+    const uint32_t fragment = be16(p + ip + 6) & 0x3FFF;
+    if (total_length > length - ip)
+    {
+        /* Cut short (snap length, lying total length): a UDP datagram to a port not served here is someone
+         * else's; a report cut short is a report all the same (FrameDecoder.truncatedDatagram). */
+        if (17 == p[ip + 9] && 0 == fragment && length - udp >= 8)
+        {
+            const uint32_t port = be16(p + udp + 2);
+            if (port != c->dta_port && 4791 != port)
+            {
+                c->counters[C_OTHER]++;
+                return;
+            }
+            malformed(c, port == c->dta_port);
+            return;
+        }
         malformed(c, 0);
         return;
     }
@@ -829,29 +849,35 @@ static inline void on_frame(struct dta_cref *c, const uint8_t *p, uint32_t lengt
         c->counters[C_OTHER]++;
         return;
     }
-    if (be16(p + ip + 6) & 0x3FFF)
+    const uint32_t ip_end = ip + total_length;
+    if (fragment)
     {
+        /* A first fragment carries the port: one to a port not served here is someone else's. */
+        if (0 == (fragment & 0x1FFF) && ip_end - udp >= 8 && be16(p + udp + 2) != c->dta_port &&
+            4791 != be16(p + udp + 2))
+        {
+            c->counters[C_OTHER]++;
+            return;
+        }
         malformed(c, 0);
         return;
     }
-    const uint32_t ip_end = ip + total_length;
-    const uint32_t udp = ip + header_length;
     if (ip_end - udp < 8)
     {
         malformed(c, 0);
         return;
     }
     const uint32_t udp_length = be16(p + udp + 4);
-    if (udp_length < 8 || udp_length > ip_end - udp)
-    {
-        malformed(c, 0);
-        return;
-    }
     const uint32_t dst_port = be16(p + udp + 2);
     const int is_dta = dst_port == c->dta_port;
     if (!is_dta && 4791 != dst_port)
     {
         c->counters[C_OTHER]++;
+        return;
+    }
+    if (udp_length < 8 || udp_length > ip_end - udp)
+    {
+        malformed(c, is_dta);
         return;
     }
     if (c->verify_checksums && !udp_checksum_valid(p, ip, udp, udp_length))
@@ -911,6 +937,13 @@ static inline void on_frame(struct dta_cref *c, const uint8_t *p, uint32_t lengt
         malformed(c, 1);
         return;
     }
+    if (available > base_length + sub_length && 1 != opcode)
+    {
+        /* Fixed sizes (translation.md §1): a longer report is of another shape. Key-Write data is checked
+         * against the routed store's slot below. */
+        malformed(c, 1);
+        return;
+    }
 
     c->counters[C_REPORTS_IN]++;
     if (c->verify_checksums && 0xFFFF != fold(sum16(p + ip, header_length, 0)))
@@ -943,7 +976,7 @@ static inline void on_frame(struct dta_cref *c, const uint8_t *p, uint32_t lengt
             }
             const uint32_t carried = udp_length - 8 - base_length - 5;
             const uint32_t slot_size = col->kw.slot_size;
-            if (carried < slot_size - 4)
+            if (carried != slot_size - 4)
             {
                 drop(c);
                 return;

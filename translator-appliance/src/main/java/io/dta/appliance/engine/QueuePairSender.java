@@ -65,6 +65,8 @@ public final class QueuePairSender
 
     private final long configuredBaseAddress;
     private QpPath path;
+    // The path's MTU, read per WRITE (a record accessor behind the path reference would be two dependent loads).
+    private int pathMtu;
     private RoceFrameBuilder builder;
     private long addressOffset;
     private final FrameSink sink;
@@ -176,6 +178,7 @@ public final class QueuePairSender
         this.held = new HeldFrame(Math.max(MAX_FRAME, MAX_HEADERS + maxPayload));
         this.probe = new UnsafeBuffer(ByteBuffer.allocateDirect(HeldFrame.STAGING_OFFSET + MAX_HEADERS));
         this.path = builder.path();
+        this.pathMtu = path.pathMtu();
         this.builder = builder;
         this.configuredBaseAddress = path.baseAddress();
         this.sink = sink;
@@ -321,6 +324,7 @@ public final class QueuePairSender
         }
         builder = newBuilder;
         path = next;
+        pathMtu = next.pathMtu();
         addressOffset = next.baseAddress() - configuredBaseAddress;
         atomicHead = 0;
         outstandingAtomics = 0;
@@ -471,7 +475,7 @@ public final class QueuePairSender
     {
         // A WRITE longer than the path MTU is kept like an essential one whatever its flag: a resynchronisation in
         // the middle of it leaves the responder waiting for the rest of that message, which must then be re-sent.
-        if (essential || length > path.pathMtu())
+        if (essential || length > pathMtu)
         {
             if (!essentials.offerWrite(address, payload, offset, length, reports))
             {
@@ -718,7 +722,7 @@ public final class QueuePairSender
         final int reports,
         final long nowNanos)
     {
-        if (length > path.pathMtu())
+        if (length > pathMtu)
         {
             return sendSegments(address, payload, offset, length, 0, reports, nowNanos);
         }
@@ -744,7 +748,7 @@ public final class QueuePairSender
         final int reports,
         final long nowNanos)
     {
-        final int mtu = path.pathMtu();
+        final int mtu = pathMtu;
         final int segments = segments(length);
         for (int i = fromSegment; i < segments; i++)
         {
@@ -765,7 +769,7 @@ public final class QueuePairSender
 
     private int segments(final int length)
     {
-        final int mtu = path.pathMtu();
+        final int mtu = pathMtu;
         return length <= mtu ? 1 : (length + mtu - 1) / mtu;
     }
 

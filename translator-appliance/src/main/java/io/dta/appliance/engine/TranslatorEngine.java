@@ -352,12 +352,12 @@ public final class TranslatorEngine
         {
             case DTA -> onReport(nowNanos);
             case ROCE -> onResponse(nowNanos);
-            case MALFORMED -> onMalformed();
+            case MALFORMED -> onMalformed(buffer, nowNanos);
             default -> counters.increment(EngineCounter.OTHER_FRAMES);
         }
     }
 
-    private void onMalformed()
+    private void onMalformed(final DirectBuffer buffer, final long nowNanos)
     {
         switch (decoder.malformedReason())
         {
@@ -365,16 +365,19 @@ public final class TranslatorEngine
             {
                 counters.increment(EngineCounter.REPORTS_IN);
                 counters.increment(EngineCounter.DROP_TRUNCATED);
+                trackDamaged(buffer, nowNanos);
             }
             case BAD_DTA_LENGTH ->
             {
                 counters.increment(EngineCounter.REPORTS_IN);
                 counters.increment(EngineCounter.DROP_BAD_LENGTH);
+                trackDamaged(buffer, nowNanos);
             }
             case UNKNOWN_DTA_OPCODE ->
             {
                 counters.increment(EngineCounter.REPORTS_IN);
                 counters.increment(EngineCounter.DROP_UNKNOWN_OPCODE);
+                trackDamaged(buffer, nowNanos);
             }
             case BAD_UDP_CHECKSUM ->
             {
@@ -415,6 +418,38 @@ public final class TranslatorEngine
             }
             case FRAGMENTED -> counters.increment(EngineCounter.DROP_FRAGMENTED);
             default -> counters.increment(EngineCounter.DROP_MALFORMED);
+        }
+    }
+
+    /**
+     * A report dropped for its shape (truncated, bad length, unknown opcode) still took its place in its reporter's
+     * sequence when its three-byte base header is whole and its IPv4 header sound: tracked, it keeps the reporter's
+     * next report from looking like a gap. Untracked, that next report would draw a NACK, the reporter would resend
+     * this same report, and every retransmittable report of that reporter would be dropped until the gap timed out
+     * (reports.sequenceTimeoutMicros). A gap it reveals itself is NACKed as any gap, without a second drop count
+     * (the report is already counted under its shape's reason). Under {@code baseHeader: auto} the form of a report
+     * that fits no primitive is unknown, so it is not tracked.
+     */
+    private void trackDamaged(final DirectBuffer buffer, final long nowNanos)
+    {
+        final int base = decoder.dtaOffset();
+        if (DtaBaseHeaderForm.THREE != decoder.baseHeaderForm() || base < 0 ||
+            decoder.udpLength() - UdpFlyweight.HEADER_LENGTH < DtaBaseHeaderForm.THREE.length() ||
+            (verifyChecksums && !decoder.ipChecksumValid()) ||
+            0 == (buffer.getByte(base + DtaBaseHeaderFlyweight.FLAGS_OFFSET_THREE) &
+                DtaBaseHeaderFlyweight.FLAG_RETRANSMITTABLE))
+        {
+            return;
+        }
+        final int outcome = sequenceTracker.track(
+            decoder.ipv4().src(), buffer.getByte(base + DtaBaseHeaderFlyweight.SEQNUM_OFFSET) & 0xFF, nowNanos);
+        if (ReporterSequenceTracker.REBASED == outcome)
+        {
+            counters.increment(EngineCounter.REPORTER_SEQUENCE_RESETS);
+        }
+        else if (outcome >= 0)
+        {
+            nackSender.send(decoder, outcome, nowNanos);
         }
     }
 

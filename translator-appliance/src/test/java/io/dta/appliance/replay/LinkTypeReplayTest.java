@@ -122,7 +122,9 @@ class LinkTypeReplayTest
 
         final Path expected = dir.resolve("closed-loop-ethernet.pcap");
         final TranslatorEngine reference = Replay.run(config, ethernet, responses, expected);
-        assertTrue(reference.counters().get(EngineCounter.ACKS_IN) > 10, "the responses are taken");
+        assertTrue(reference.counters().get(EngineCounter.ACKS_IN) > 0 &&
+            reference.counters().get(EngineCounter.ACKS_IN) + reference.counters().get(EngineCounter.ATOMIC_ACKS_IN) >
+            100, "the responses are taken");
         assertSameReplay(config, reference, expected, sllReports, sll2Responses, "SLL reports, SLL2 responses");
     }
 

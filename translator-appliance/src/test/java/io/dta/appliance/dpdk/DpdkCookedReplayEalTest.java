@@ -5,7 +5,6 @@ import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.gen.GeneratorSettings;
 import io.dta.appliance.gen.ReportGenerator;
 import io.dta.appliance.replay.Replay;
-import io.dta.codec.pcap.PcapReader;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.ConfigDefaults;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -13,16 +12,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -71,21 +66,9 @@ class DpdkCookedReplayEalTest
         final TranslatorEngine java = Replay.run(config, reports, null, dir.resolve("java.pcap"));
         final TranslatorEngine dpdk = DpdkReplay.run(config, reports, null, out.resolve("dpdk.pcap"), List.of());
 
-        final List<byte[]> expected = frames(dir.resolve("java.pcap"));
-        final List<byte[]> actual = frames(out.resolve("dpdk.pcap"));
+        final List<byte[]> expected =
+            ReplayOutputs.assertSameReplay(java, dir.resolve("java.pcap"), dpdk, out.resolve("dpdk.pcap"), "seed " + SEED);
         assertTrue(expected.size() > REPORTS / 2, "frames out: " + expected.size());
-        for (int i = 0; i < Math.min(expected.size(), actual.size()); i++)
-        {
-            final int index = i;
-            assertArrayEquals(expected.get(i), actual.get(i), () -> "frame " + index + " differs, seed " + SEED +
-                "\njava " + HexFormat.of().formatHex(expected.get(index)) +
-                "\ndpdk " + HexFormat.of().formatHex(actual.get(index)));
-        }
-        assertEquals(expected.size(), actual.size(), "frame count, seed " + SEED);
-        for (final EngineCounter counter : EngineCounter.values())
-        {
-            assertEquals(java.counters().get(counter), dpdk.counters().get(counter), counter + ", seed " + SEED);
-        }
         assertEquals(REPORTS, dpdk.counters().get(EngineCounter.FRAMES_IN));
         assertTrue(dpdk.counters().get(EngineCounter.REPORTS_IN) > REPORTS * 9 / 10, "the SLL packets are reports");
         try (var left = Files.list(out))
@@ -97,20 +80,5 @@ class DpdkCookedReplayEalTest
     private static ByteBuffer le(final int length)
     {
         return ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
-    }
-
-    private static List<byte[]> frames(final Path capture) throws IOException
-    {
-        final List<byte[]> frames = new ArrayList<>();
-        try (PcapReader reader = new PcapReader(capture))
-        {
-            while (reader.next())
-            {
-                final byte[] bytes = new byte[reader.capturedLength()];
-                reader.buffer().getBytes(reader.offset(), bytes);
-                frames.add(bytes);
-            }
-        }
-        return frames;
     }
 }

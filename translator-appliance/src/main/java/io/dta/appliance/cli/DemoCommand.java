@@ -209,12 +209,14 @@ public final class DemoCommand implements Callable<Integer>
     }
 
     /**
-     * The last report of each primitive, for sample queries.
+     * The last report of each primitive, for sample queries; for Key-Write the last essential one when there is
+     * one (a later non-essential report may have been dropped in a grace period, and its query would find nothing).
      */
     private static final class Samples
     {
         long keyWriteKey = -1;
         int keyWriteRedundancy;
+        boolean keyWriteEssential;
         long counterKey = -1;
         int counterRedundancy;
         long postcardKey = -1;
@@ -264,10 +266,11 @@ public final class DemoCommand implements Callable<Integer>
             if (null == g.badKind())
             {
                 final Primitive p = g.primitive();
-                if (Primitive.KEY_WRITE == p)
+                if (Primitive.KEY_WRITE == p && (g.essential() || !samples.keyWriteEssential))
                 {
                     samples.keyWriteKey = g.key();
                     samples.keyWriteRedundancy = g.redundancy();
+                    samples.keyWriteEssential = g.essential();
                 }
                 else if (Primitive.KEY_INCREMENT == p)
                 {

@@ -52,6 +52,8 @@ public final class DpdkBench
      * @param allocatedBytesPerReport bytes the data-plane thread allocated per report while measuring.
      * @param gcCount                 garbage collections while measuring.
      * @param txDropped               frames the null device refused (should be 0).
+     * @param drops                   reports and responses the engine dropped while measuring (counted under their
+     *                                reasons; 0 in a healthy run, as in {@code dta bench --io java}).
      */
     public record Result(
         long reports,
@@ -61,7 +63,8 @@ public final class DpdkBench
         double framesPerSecond,
         double allocatedBytesPerReport,
         long gcCount,
-        long txDropped)
+        long txDropped,
+        long drops)
     {
     }
 
@@ -213,6 +216,7 @@ public final class DpdkBench
                 double allocated = 0;
                 long gcs = 0;
                 long dropped = 0;
+                long engineDrops = 0;
                 long referenceReports = 0;
                 long referenceFrames = 0;
                 long referenceNanos = 0;
@@ -229,6 +233,7 @@ public final class DpdkBench
                     allocated += java.allocatedBytesPerReport() * java.reports();
                     gcs += java.gcCount();
                     dropped += java.txDropped();
+                    engineDrops += java.drops();
                     final long referenceCpuBefore = threads.getCurrentThreadCpuTime();
                     final CReference.RunResult c = reference.run(s.in.portId(), s.out.portId(), s.pool,
                         reportsPerRound);
@@ -242,7 +247,7 @@ public final class DpdkBench
                     floorRounds[r] = reference.ioFloor(s.in.portId(), reportsPerRound).reportsPerSecond();
                 }
                 final Result java = new Result(javaReports, javaFrames, javaSeconds, javaReports / javaSeconds,
-                    javaFrames / javaSeconds, allocated / javaReports, gcs, dropped);
+                    javaFrames / javaSeconds, allocated / javaReports, gcs, dropped, engineDrops);
                 final double javaMedian = median(javaRounds);
                 final double referenceMedian = median(referenceRounds);
                 final double javaCpuMedian = median(javaCpuRounds);
@@ -341,6 +346,7 @@ public final class DpdkBench
         final long framesBefore = sink.framesSent();
         final long droppedBefore = sink.framesDropped();
         final long inBefore = agent.framesIn();
+        final long dropsBefore = agent.engine().counters().totalDrops();
         final long allocatedBefore = threads.getThreadAllocatedBytes(thread);
         final long start = System.nanoTime();
         while (agent.framesIn() - inBefore < measuredReports)
@@ -353,7 +359,8 @@ public final class DpdkBench
         final long frames = sink.framesSent() - framesBefore;
         final double seconds = elapsed / 1e9;
         return new Result(reports, frames, seconds, reports / seconds, frames / seconds,
-            (double)allocated / reports, gcCount() - gcBefore, sink.framesDropped() - droppedBefore);
+            (double)allocated / reports, gcCount() - gcBefore, sink.framesDropped() - droppedBefore,
+            agent.engine().counters().totalDrops() - dropsBefore);
     }
 
     private static long gcCount()

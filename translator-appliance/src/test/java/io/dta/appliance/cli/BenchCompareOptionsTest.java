@@ -27,6 +27,13 @@ class BenchCompareOptionsTest
     }
 
     @Test
+    void shouldRefuseSketchThroughDpdkWhereTheLoopedCaptureRepeatsItsEpochs()
+    {
+        // Refused before any EAL starts: a rate of stale-epoch drops would pass for a merge rate.
+        assertEquals(2, new CommandLine(new DtaCommand()).execute("bench", "--io", "dpdk", "--primitive", "sketch"));
+    }
+
+    @Test
     void shouldTakeTheMiddleOfTheSortedRounds()
     {
         assertEquals(3.0, DpdkBench.median(new double[] { 5, 1, 3 }));

@@ -28,6 +28,7 @@ import java.util.concurrent.Callable;
  */
 @Command(
     name = "bench",
+    header = "Measure the translation engine: alone on one thread, or through DPDK on one core.",
     mixinStandardHelpOptions = true,
     description = {
         "Measure the translation engine alone on one thread: pre-built report frames in memory, frames out to a",

@@ -47,6 +47,7 @@ import java.util.concurrent.Callable;
  */
 @Command(
     name = "collector",
+    header = "Run the soft RoCEv2 collector over a capture, or live on a DPDK port.",
     mixinStandardHelpOptions = true,
     description = {
         "Run the soft RoCEv2 collector over a capture of RoCEv2 frames (e.g. the output of dta replay), or live",

@@ -49,6 +49,8 @@ import java.util.stream.Stream;
  */
 @Command(
     name = "demo",
+    header = "The whole system in one process, closed loop, with no hardware: reports, translator, lossy link, " +
+        "soft collector.",
     mixinStandardHelpOptions = true,
     description = {
         "The whole system in one process, closed loop: reports -> translator -> a link that drops a fraction of the",

@@ -42,6 +42,7 @@ import java.util.function.Predicate;
  */
 @Command(
     name = "query",
+    header = "Query a soft collector's store (Key-Write, counters, lists, postcards, sketches).",
     mixinStandardHelpOptions = true,
     description = {
         "Query a soft collector's store. The store is mapped read-only; the configuration must be the one the",

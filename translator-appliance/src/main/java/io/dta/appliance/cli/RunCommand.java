@@ -34,6 +34,7 @@ import java.util.concurrent.Callable;
  */
 @Command(
     name = "run",
+    header = "Run the translator live on DPDK until SIGINT or SIGTERM.",
     mixinStandardHelpOptions = true,
     description = {
         "Run the translator live on DPDK: DTA reports in on the reports port, RoCEv2 frames out on the collector",

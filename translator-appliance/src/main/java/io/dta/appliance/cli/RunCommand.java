@@ -11,6 +11,7 @@ import io.dta.appliance.live.LiveRunner;
 import io.dta.appliance.live.LiveSettings;
 import io.dta.appliance.live.LiveTranslatorAgent;
 import io.dta.appliance.live.PortCounters;
+import io.dta.appliance.state.ListStateFile;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.config.ApplianceConfig;
 import io.dta.dpdk.DpdkLibrary;
@@ -45,8 +46,11 @@ import java.util.concurrent.Callable;
         "(servicePort) are connected on the collector link before any report is read, and connected again when",
         "their QP goes to the error state (connection.reconnectAttempts); at the stop, after the drain, they are",
         "disconnected (IB CM DREQ/DREP, at most (maxCmRetries + 1) x cmResponseTimeout).",
-        "Exit status: 0 after a signal, 1 when the data plane or connection set-up failed, 2 on bad arguments or",
-        "configuration." })
+        "Each Append list's position (next batch sequence number, or reference ring head) is kept in a list state",
+        "file, so a restarted translator continues every list whose region is unchanged (docs/layouts.md); a",
+        "state file of another version, truncated or corrupt is refused: --fresh-lists starts every list anew.",
+        "Exit status: 0 after a signal, 1 when the data plane or connection set-up failed or the list state file",
+        "was refused, 2 on bad arguments or configuration." })
 public final class RunCommand implements Callable<Integer>
 {
     @Mixin
@@ -66,6 +70,15 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--counters", paramLabel = "FILE",
         description = "shared-memory counters file (default: /dev/shm/dta/translator.counters)")
     private Path counters;
+
+    @Option(names = "--state-file", paramLabel = "FILE",
+        description = "list state file: each Append list's region and next position, resumed at start (default: " +
+            "next to the counters file, its .counters suffix replaced by .lists: /dev/shm/dta/translator.lists)")
+    private Path stateFile;
+
+    @Option(names = "--fresh-lists", description = "ignore the list state file (even one of another version or a " +
+        "corrupt one) and start every list from batch 1; list readers must then restart from cursor 0")
+    private boolean freshLists;
 
     @Option(names = "--idle", defaultValue = "backoff", paramLabel = "STRATEGY",
         description = "idle strategy of the data plane: backoff (spin, yield, then park up to 100 us when idle; " +
@@ -113,6 +126,17 @@ public final class RunCommand implements Callable<Integer>
         {
             return 2;
         }
+        final Path path = null == counters ? CountersFile.defaultPath("translator") : counters;
+        final ListStateFile.Previous previousLists;
+        try
+        {
+            previousLists = readListState(path, stateFile, freshLists);
+        }
+        catch (final IllegalStateException | UncheckedIOException ex)
+        {
+            System.err.println("dta run: " + ex.getMessage());
+            return 1;
+        }
         if (!DpdkLibrary.isAvailable())
         {
             System.err.println("dta run: " + DpdkLibrary.unavailableReason());
@@ -121,7 +145,6 @@ public final class RunCommand implements Callable<Integer>
         final LiveSettings settings = new LiveSettings(eal.args("run"),
             List.of(reportsPort, null == collectorPort ? reportsPort : collectorPort), burst, poolSize, linkWaitMillis,
             drainMillis, LiveSettings.DEFAULT_STATS_INTERVAL_MILLIS);
-        final Path path = null == counters ? CountersFile.defaultPath("translator") : counters;
         final CountersFile file;
         try
         {
@@ -134,10 +157,21 @@ public final class RunCommand implements Callable<Integer>
         }
         try (file)
         {
-            final LiveTranslatorAgent agent = new LiveTranslatorAgent(appliance, settings, file);
+            final LiveTranslatorAgent agent = new LiveTranslatorAgent(appliance, settings, file, previousLists);
             System.err.println("dta run: EAL " + String.join(" ", settings.ealArgs()) + "; counters " + path +
-                "; stop with SIGINT or SIGTERM");
-            final Throwable failure = LiveRunner.run(agent, idleStrategy);
+                "; list state " + previousLists.path() + "; stop with SIGINT or SIGTERM");
+            final Throwable failure;
+            try
+            {
+                failure = LiveRunner.run(agent, idleStrategy);
+            }
+            finally
+            {
+                if (null != agent.listState())
+                {
+                    agent.listState().close();
+                }
+            }
             if (null != agent.engine())
             {
                 printSummary(agent, json, System.out);
@@ -153,6 +187,21 @@ public final class RunCommand implements Callable<Integer>
             }
             return 0;
         }
+    }
+
+    /**
+     * Reads the list state file a run resumes from, before the EAL starts, so a refused file costs no EAL start.
+     *
+     * @param countersFile the run's counters file (the state file's default is next to it).
+     * @param stateFile    {@code --state-file}, or null.
+     * @param fresh        {@code --fresh-lists}.
+     * @return what to resume.
+     * @throws IllegalStateException with the refusal (file named, what is wrong, the way out).
+     * @throws UncheckedIOException  when the file cannot be read.
+     */
+    static ListStateFile.Previous readListState(final Path countersFile, final Path stateFile, final boolean fresh)
+    {
+        return ListStateFile.read(null == stateFile ? ListStateFile.defaultPath(countersFile) : stateFile, fresh);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.dta.appliance.engine.primitive.KeyIncrementHandler;
 import io.dta.appliance.engine.primitive.KeyWriteHandler;
 import io.dta.appliance.engine.primitive.PostcardHandler;
 import io.dta.appliance.engine.primitive.SketchMergeHandler;
+import io.dta.appliance.state.ListStateFile;
 import io.dta.codec.AethFlyweight;
 import io.dta.codec.DtaBaseHeaderFlyweight;
 import io.dta.codec.DtaBaseHeaderForm;
@@ -114,6 +115,30 @@ public final class TranslatorEngine
     public TranslatorEngine(
         final ApplianceConfig config, final FrameSink sink, final boolean closedLoop, final EngineCounters counters)
     {
+        this(config, sink, closedLoop, counters, null);
+    }
+
+    /**
+     * Builds the engine for a validated configuration, each Append list starting at the position a list state file
+     * holds for it and storing its position there once per batch (the live appliance: numbering continues across
+     * restarts, docs/layouts.md).
+     *
+     * @param config     the configuration.
+     * @param sink       where frames go.
+     * @param closedLoop see {@link #TranslatorEngine(ApplianceConfig, FrameSink, boolean)}.
+     * @param counters   where to count; used by this engine alone.
+     * @param listState  the list state file created for this configuration's lists
+     *                   ({@link ListStateFile#regions(ApplianceConfig)}); null for lists that start from batch 1 and
+     *                   record nothing.
+     * @throws IllegalArgumentException when the file has no entry for a list or one for another region.
+     */
+    public TranslatorEngine(
+        final ApplianceConfig config,
+        final FrameSink sink,
+        final boolean closedLoop,
+        final EngineCounters counters,
+        final ListStateFile listState)
+    {
         if (config.hasUnconnectedRegions())
         {
             throw new IllegalArgumentException("negotiated regions must be connected first (ConnectionManager." +
@@ -177,11 +202,27 @@ public final class TranslatorEngine
             {
                 final RegionConfig r = list.region();
                 final QueuePairSender s = sender(config, collector, r, "list" + list.id(), 16, 1, sink, hold);
-                final ListLayout.Kind kind = io.dta.config.ListLayout.REFERENCE == list.layout() ?
-                    ListLayout.Kind.REFERENCE : ListLayout.Kind.SEQUENCED;
-                final AppendList appendList = new AppendList((int)list.id(), s, counters,
-                    new ListLayout(kind, config.append().batchSize(), r.length()), r.address(),
-                    config.append().idleFlushMicros() * 1000);
+                final ListLayout layout = new ListLayout(ListStateFile.kindOf(list.layout()),
+                    config.append().batchSize(), r.length());
+                final long idleFlushNanos = config.append().idleFlushMicros() * 1000;
+                final AppendList appendList;
+                if (null == listState)
+                {
+                    appendList = new AppendList((int)list.id(), s, counters, layout, r.address(), idleFlushNanos);
+                }
+                else
+                {
+                    final int index = listState.indexOf(list.id());
+                    final ListStateFile.Region recorded = index < 0 ? null : listState.region(index);
+                    if (null == recorded || recorded.address() != r.address() || recorded.length() != r.length() ||
+                        recorded.kind() != layout.kind() || recorded.batchSize() != layout.batchSize())
+                    {
+                        throw new IllegalArgumentException("list state file " + listState.path() +
+                            " was not created for list " + list.id() + " as configured");
+                    }
+                    appendList = new AppendList((int)list.id(), s, counters, layout, r.address(), idleFlushNanos,
+                        listState.buffer(), listState.positionOffset(index), listState.position(index));
+                }
                 listsById.put((int)list.id(), appendList);
                 allLists.add(appendList);
                 allSenders.add(s);
@@ -286,6 +327,15 @@ public final class TranslatorEngine
     public QueuePairSender sender(final int localQpn)
     {
         return sendersByLocalQpn.get(localQpn);
+    }
+
+    /**
+     * @param listId an Append list id.
+     * @return the list, or null.
+     */
+    public AppendList list(final int listId)
+    {
+        return listsById.get(listId);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.connect.Reconnector;
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.state.ListStateFile;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.config.ApplianceConfig;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -31,6 +32,11 @@ import org.agrona.concurrent.status.CountersManager;
  * drain, every connected region is disconnected (IB CM DREQ/DREP, {@link ConnectionManager#disconnect(long)}),
  * waiting at most {@link ConnectionManager#disconnectTimeoutNanos()}, and one line says how it went. The connection
  * counters ({@link ConnectionCounter}) are in the counters file.
+ * <p>
+ * Append lists (docs/layouts.md): when the engine is built (with negotiated regions, once their addresses are known),
+ * the agent creates the list state file from what the previous run recorded ({@link ListStateFile#create}) and prints
+ * its notes, one line each; every list whose region is unchanged continues its numbering and ring position. The
+ * caller closes the file ({@link #listState()}) after the run.
  */
 public final class LiveTranslatorAgent extends LiveAgent
 {
@@ -57,8 +63,12 @@ public final class LiveTranslatorAgent extends LiveAgent
     private long disconnectStartNanos;
     private boolean disconnectLogged;
     private TranslatorEngine engine;
+    private final ListStateFile.Previous previousLists;
+    private ListStateFile listState;
 
     /**
+     * An agent whose lists start from batch 1 every run and record nothing.
+     *
      * @param config       validated configuration (static regions).
      * @param settings     EAL arguments, ports (reports, then collector link), timings.
      * @param countersFile the shared-memory counters file (the caller creates and closes it).
@@ -66,9 +76,26 @@ public final class LiveTranslatorAgent extends LiveAgent
     public LiveTranslatorAgent(
         final ApplianceConfig config, final LiveSettings settings, final CountersFile countersFile)
     {
+        this(config, settings, countersFile, null);
+    }
+
+    /**
+     * @param config        validated configuration (static regions).
+     * @param settings      EAL arguments, ports (reports, then collector link), timings.
+     * @param countersFile  the shared-memory counters file (the caller creates and closes it).
+     * @param previousLists what the list state file held at start ({@link ListStateFile#read}); null for lists that
+     *                      start from batch 1 every run and record nothing.
+     */
+    public LiveTranslatorAgent(
+        final ApplianceConfig config,
+        final LiveSettings settings,
+        final CountersFile countersFile,
+        final ListStateFile.Previous previousLists)
+    {
         super(settings, new String[] { "reports", "collector link" }, countersFile,
             new ArpResponder(config.translator().mac(), config.translator().ip()));
         this.config = config;
+        this.previousLists = previousLists;
         this.counters = new EngineCounters(countersFile.manager());
         final CountersManager manager = countersFile.manager();
         if (config.hasUnconnectedRegions())
@@ -98,13 +125,28 @@ public final class LiveTranslatorAgent extends LiveAgent
         this.sink = sink;
         if (null == connectionCounters)
         {
-            engine = new TranslatorEngine(config, sink, true, counters);
+            engine = newEngine(config);
         }
         else
         {
             // The clock seeds the IDs: a restarted appliance never reuses the previous run's.
             connections = new ConnectionManager(config, sink, System.nanoTime());
         }
+    }
+
+    private TranslatorEngine newEngine(final ApplianceConfig connected)
+    {
+        if (null != previousLists)
+        {
+            // Once per run, at start-up: not the hot path.
+            listState = ListStateFile.create(previousLists, ListStateFile.regions(connected),
+                System.currentTimeMillis());
+            for (final String note : listState.notes())
+            {
+                System.err.println(roleName() + ": " + note);
+            }
+        }
+        return new TranslatorEngine(connected, sink, true, counters, listState);
     }
 
     /**
@@ -201,7 +243,7 @@ public final class LiveTranslatorAgent extends LiveAgent
                 String.join(System.lineSeparator() + "  ", connections.failures())));
             return 1;
         }
-        engine = new TranslatorEngine(connections.connectedConfig(), sink, true, counters);
+        engine = newEngine(connections.connectedConfig());
         reconnector = new Reconnector(connections, engine);
         // Once per run, at start-up: not the hot path.
         System.err.printf("%s: %s in %.1f ms%n", roleName(), connections.summary(),
@@ -296,6 +338,15 @@ public final class LiveTranslatorAgent extends LiveAgent
     public TranslatorEngine engine()
     {
         return engine;
+    }
+
+    /**
+     * @return the list state file the engine records its lists' positions in (null before the engine is built, or
+     * without one); the caller closes it after the run.
+     */
+    public ListStateFile listState()
+    {
+        return listState;
     }
 
     /**

@@ -3,10 +3,12 @@ package io.dta.appliance.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.replay.Replay;
+import io.dta.appliance.state.ListStateFile;
 import io.dta.codec.ArpFlyweight;
 import io.dta.codec.EthernetFlyweight;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.codec.pcap.PcapWriter;
+import io.dta.collector.layout.ListLayout;
 import io.dta.config.ConfigLoader;
 import io.dta.dpdk.DpdkLibrary;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -308,6 +310,16 @@ class LiveTwoProcessEalTest
         }
         assertEquals(1, summary.get("arpRequestsAnswered").asLong());
         assertEquals(0, summary.get("framesDroppedPoolEmpty").asLong());
+        // The list state file, next to the counters file: created at start (none before), closed at the stop with
+        // each list's position after its 10 entries (the reference ring's head exactly, however they were batched).
+        final Path listState = dir.resolve("translator.lists");
+        assertTrue(Files.readString(dir.resolve("translator.err"))
+            .contains("dta-translator: no list state file " + listState + " yet: every list starts from batch 1"));
+        final List<ListStateFile.Recorded> lists = ListStateFile.read(listState, false).lists();
+        assertEquals(2, lists.size(), lists.toString());
+        assertEquals(ListLayout.Kind.REFERENCE, lists.get(0).region().kind());
+        assertEquals(10, lists.get(0).position(), lists.toString());
+        assertTrue(lists.get(1).position() >= 2, lists.toString());
         final JsonNode finalStat = stat(translatorCounters);
         assertTrue(finalStat.get("status").asText().startsWith("exited"), finalStat.toString());
         assertFalse(Files.exists(Path.of("/var/run/dpdk", "dta-e2e-run-" + pid)), "the EAL runtime dir is removed");

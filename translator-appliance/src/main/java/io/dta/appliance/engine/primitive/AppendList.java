@@ -3,7 +3,9 @@ package io.dta.appliance.engine.primitive;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.QueuePairSender;
+import io.dta.appliance.state.ListStateFile;
 import io.dta.collector.layout.ListLayout;
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -15,6 +17,11 @@ import java.nio.ByteOrder;
  * shutdown. Where a batch lands is {@link ListLayout}'s business; a batch the QP refuses (grace period) does
  * not move the head or consume a sequence number, so it leaves no hole. The batch WRITE carries its entries'
  * reports, so a refused batch counts each of its entries as a dropped report.
+ * <p>
+ * Its position (the next batch sequence number, or the reference ring's next head slot) can start where a previous
+ * run stopped and is stored, once per batch, into a position word ({@link ListStateFile}): after the number or slot
+ * is taken and before the batch's WRITE is handed to the QP, so a recorded position is never behind a batch that
+ * reached the collector.
  */
 public final class AppendList
 {
@@ -29,6 +36,8 @@ public final class AppendList
     private int count;
     private boolean essential;
     private long lastEntryNanos;
+    private final AtomicBuffer positions;
+    private final int positionOffset;
     private int head;
     private long sequence = 1;
 
@@ -48,6 +57,49 @@ public final class AppendList
         final long baseAddress,
         final long idleFlushNanos)
     {
+        this(listId, sender, counters, layout, baseAddress, idleFlushNanos,
+            new UnsafeBuffer(new byte[Long.BYTES]), 0, ListLayout.Kind.SEQUENCED == layout.kind() ? 1 : 0);
+    }
+
+    /**
+     * A list whose position is kept in a position word, for example a {@link ListStateFile} entry.
+     *
+     * @param listId         the list id reports carry.
+     * @param sender         the list's QP.
+     * @param counters       engine counters.
+     * @param layout         the list's layout.
+     * @param baseAddress    region address.
+     * @param idleFlushNanos idle time after which a partial batch goes out.
+     * @param positions      where the position word is.
+     * @param positionOffset offset of the 8-byte position word in {@code positions}.
+     * @param startPosition  the first batch's sequence number (sequenced) or head slot (reference).
+     * @throws IllegalArgumentException when no engine could have reached {@code startPosition} in this layout.
+     */
+    public AppendList(
+        final int listId,
+        final QueuePairSender sender,
+        final EngineCounters counters,
+        final ListLayout layout,
+        final long baseAddress,
+        final long idleFlushNanos,
+        final AtomicBuffer positions,
+        final int positionOffset,
+        final long startPosition)
+    {
+        if (!ListStateFile.validPosition(layout, startPosition))
+        {
+            throw new IllegalArgumentException("list " + listId + ": impossible start position " + startPosition);
+        }
+        this.positions = positions;
+        this.positionOffset = positionOffset;
+        if (ListLayout.Kind.SEQUENCED == layout.kind())
+        {
+            sequence = startPosition;
+        }
+        else
+        {
+            head = (int)startPosition;
+        }
         this.listId = listId;
         this.sender = sender;
         this.counters = counters;
@@ -64,6 +116,14 @@ public final class AppendList
     public int listId()
     {
         return listId;
+    }
+
+    /**
+     * @return the next batch's sequence number (sequenced) or head slot (reference): what the position word holds.
+     */
+    public long position()
+    {
+        return ListLayout.Kind.SEQUENCED == layout.kind() ? sequence : head;
     }
 
     /**
@@ -134,6 +194,7 @@ public final class AppendList
         {
             final int slot = layout.referenceWriteSlot(head, entries);
             head = layout.referenceNextHead(slot, entries);
+            ListStateFile.storePosition(positions, positionOffset, head);
             sender.write(baseAddress + (long)slot * ListLayout.ENTRY_LENGTH, batch, 0,
                 entries * ListLayout.ENTRY_LENGTH, batchEssential, entries, nowNanos);
         }
@@ -147,6 +208,7 @@ public final class AppendList
             batch.putInt(layout.sequenceOffsetInRecord(), (int)sequence, ByteOrder.LITTLE_ENDIAN);
             final long address = baseAddress + layout.recordOffset(sequence);
             sequence = ListLayout.nextSequence(sequence);
+            ListStateFile.storePosition(positions, positionOffset, sequence);
             sender.write(address, batch, 0, ListLayout.recordLength(batchSize), batchEssential, entries, nowNanos);
         }
     }

@@ -1,0 +1,656 @@
+package io.dta.appliance.state;
+
+import io.dta.collector.layout.ListLayout;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.CollectorConfig;
+import io.dta.config.ListConfig;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.CRC32;
+
+/**
+ * Where each Append list of {@code dta run} stands, kept in a small memory-mapped file so that a restarted translator
+ * continues every list's batch numbering (and ring position) instead of starting from batch 1 again
+ * (docs/layouts.md, "Append lists"). The engine stores a list's next position into the mapped file each time it
+ * commits a batch for sending, before the batch's WRITE reaches the sink; at start the appliance reads the file back
+ * and resumes every list whose region is unchanged.
+ * <p>
+ * Layout (little-endian, fixed offsets, as {@code CountersFile}): a {@value #HEADER_LENGTH}-byte header, then one
+ * {@value #ENTRY_LENGTH}-byte entry per list, in configuration order.
+ * <pre>
+ * header  0 magic u64 "DTALIST1"       entry  0 list id i64
+ *         8 version i32                       8 region address i64
+ *        12 entry length i32 (64)            16 region length i64
+ *        16 list count i32                   24 layout i32 (1 reference, 2 sequenced)
+ *        20 CRC-32 i32 (header 0..19 and     28 batch size i32
+ *           every entry's bytes 0..31)       32 position i64: sequenced, the next batch sequence number;
+ *        24 writer pid i64                      reference, the next head slot (release-stored per batch)
+ *        32 writer process start (epoch ms)  40 reserved (a position per cache line)
+ *        40 created (epoch ms)
+ *        48 closed (epoch ms, 0 while the writer runs)
+ * </pre>
+ * The CRC covers everything but the positions and the writer fields, which change while the file is in use. A file
+ * is never rewritten in place: {@link #create} writes a new file next to it and moves it over the old one, so a
+ * crash during start leaves the old file or the new one, never a mix.
+ */
+public final class ListStateFile implements AutoCloseable
+{
+    /** "DTALIST1" read as a little-endian long. */
+    public static final long MAGIC = 0x315453494C415444L;
+    /** Layout version. */
+    public static final int VERSION = 1;
+    /** Header bytes before the first entry. */
+    public static final int HEADER_LENGTH = 64;
+    /** Bytes per list entry. */
+    public static final int ENTRY_LENGTH = 64;
+    /** Offset of the magic. */
+    public static final int MAGIC_OFFSET = 0;
+    /** Offset of the version. */
+    public static final int VERSION_OFFSET = 8;
+    /** Offset of the entry length. */
+    public static final int ENTRY_LENGTH_OFFSET = 12;
+    /** Offset of the list count. */
+    public static final int COUNT_OFFSET = 16;
+    /** Offset of the CRC-32. */
+    public static final int CRC_OFFSET = 20;
+    /** Offset of the writer's pid. */
+    public static final int PID_OFFSET = 24;
+    /** Offset of the writer's process start time. */
+    public static final int PROCESS_START_OFFSET = 32;
+    /** Offset of the creation time. */
+    public static final int CREATED_OFFSET = 40;
+    /** Offset of the closed time. */
+    public static final int CLOSED_OFFSET = 48;
+    /** Offset of the list id within an entry. */
+    public static final int LIST_ID_OFFSET = 0;
+    /** Offset of the region address within an entry. */
+    public static final int ADDRESS_OFFSET = 8;
+    /** Offset of the region length within an entry. */
+    public static final int LENGTH_OFFSET = 16;
+    /** Offset of the layout within an entry. */
+    public static final int LAYOUT_OFFSET = 24;
+    /** Offset of the batch size within an entry. */
+    public static final int BATCH_SIZE_OFFSET = 28;
+    /** Offset of the position within an entry. */
+    public static final int POSITION_OFFSET = 32;
+    /** Bytes of an entry the CRC covers. */
+    public static final int ENTRY_STATIC_LENGTH = 32;
+    /** Layout code of {@link ListLayout.Kind#REFERENCE}. */
+    public static final int LAYOUT_REFERENCE = 1;
+    /** Layout code of {@link ListLayout.Kind#SEQUENCED}. */
+    public static final int LAYOUT_SEQUENCED = 2;
+
+    /** What to tell the operator about every refusal that is not a live owner. */
+    public static final String WAY_OUT = "start with --fresh-lists to start every list from batch 1 again (and " +
+        "restart list readers from cursor 0), or delete the file";
+
+    private static final boolean NATIVE_LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+
+    /**
+     * One list as the configuration places it: what must be unchanged for a recorded position to be resumed.
+     *
+     * @param listId    the list id.
+     * @param name      the configuration key path (for messages; not recorded).
+     * @param address   region base address.
+     * @param length    region length in bytes.
+     * @param kind      layout.
+     * @param batchSize entries per batch.
+     */
+    public record Region(long listId, String name, long address, long length, ListLayout.Kind kind, int batchSize)
+    {
+        /**
+         * @param other another region.
+         * @return true when address, length, layout and batch size are the same (the name does not count).
+         */
+        public boolean sameAs(final Region other)
+        {
+            return address == other.address && length == other.length && kind == other.kind &&
+                batchSize == other.batchSize;
+        }
+
+        /**
+         * @return the list's layout.
+         */
+        public ListLayout layout()
+        {
+            return new ListLayout(kind, batchSize, length);
+        }
+
+        /**
+         * @return the position of a list that never wrote a batch: sequence 1, or head slot 0.
+         */
+        public long initialPosition()
+        {
+            return ListLayout.Kind.SEQUENCED == kind ? 1 : 0;
+        }
+
+        /**
+         * @param other the region recorded before.
+         * @return what differs, e.g. {@code "address 0x10 (was 0x20)"}.
+         */
+        String differences(final Region other)
+        {
+            final List<String> changes = new ArrayList<>();
+            if (address != other.address)
+            {
+                changes.add(String.format("address 0x%x (was 0x%x)", address, other.address));
+            }
+            if (length != other.length)
+            {
+                changes.add("length " + length + " (was " + other.length + ")");
+            }
+            if (kind != other.kind)
+            {
+                changes.add("layout " + kind.name().toLowerCase() + " (was " + other.kind.name().toLowerCase() + ")");
+            }
+            if (batchSize != other.batchSize)
+            {
+                changes.add("batch size " + batchSize + " (was " + other.batchSize + ")");
+            }
+            return String.join(", ", changes);
+        }
+    }
+
+    /**
+     * A list's entry as read from a file.
+     *
+     * @param region   the region it was recorded for (no name).
+     * @param position the next batch sequence number (sequenced) or head slot (reference).
+     */
+    public record Recorded(Region region, long position)
+    {
+    }
+
+    /**
+     * What a start found: the recorded lists to resume from, or none.
+     *
+     * @param path  the state file.
+     * @param lists the recorded lists; null when there is nothing to resume (no file, or {@code --fresh-lists}).
+     * @param why   when {@code lists} is null, why (for the start-up line).
+     */
+    public record Previous(Path path, List<Recorded> lists, String why)
+    {
+    }
+
+    private final Path path;
+    private final MappedByteBuffer mapped;
+    private final AtomicBuffer buffer;
+    private final Region[] regions;
+    private final boolean[] resumed;
+    private final List<String> notes;
+
+    private ListStateFile(
+        final Path path,
+        final MappedByteBuffer mapped,
+        final Region[] regions,
+        final boolean[] resumed,
+        final List<String> notes)
+    {
+        this.path = path;
+        this.mapped = mapped;
+        this.buffer = new UnsafeBuffer(mapped);
+        this.regions = regions;
+        this.resumed = resumed;
+        this.notes = notes;
+    }
+
+    /**
+     * The default location: next to the counters file, with its {@code .counters} suffix replaced by {@code .lists}
+     * ({@code /dev/shm/dta/translator.lists} by default, which survives a restart of the process but not of the
+     * host).
+     *
+     * @param countersFile the counters file of the run.
+     * @return the path.
+     */
+    public static Path defaultPath(final Path countersFile)
+    {
+        final String name = countersFile.getFileName().toString();
+        final String base = name.endsWith(".counters") ? name.substring(0, name.length() - ".counters".length()) :
+            name;
+        return countersFile.resolveSibling(base + ".lists");
+    }
+
+    /**
+     * The lists of a configuration, in configuration order.
+     *
+     * @param config a configuration whose regions are connected (addresses known).
+     * @return one region per list.
+     */
+    public static List<Region> regions(final ApplianceConfig config)
+    {
+        final List<Region> regions = new ArrayList<>();
+        for (final CollectorConfig collector : config.collectors())
+        {
+            for (final ListConfig list : collector.lists())
+            {
+                regions.add(new Region(list.id(), list.region().path(), list.region().address(),
+                    list.region().length(), kindOf(list.layout()), config.append().batchSize()));
+            }
+        }
+        return regions;
+    }
+
+    /**
+     * @param layout a configured layout.
+     * @return the collector layout kind.
+     */
+    public static ListLayout.Kind kindOf(final io.dta.config.ListLayout layout)
+    {
+        return io.dta.config.ListLayout.REFERENCE == layout ? ListLayout.Kind.REFERENCE : ListLayout.Kind.SEQUENCED;
+    }
+
+    /**
+     * Reads what a previous run recorded. A missing file is nothing to resume; a file of another version, a
+     * truncated or corrupt one, and one a running translator still writes are refused.
+     *
+     * @param path  the state file.
+     * @param fresh true ({@code --fresh-lists}) to ignore what the file holds; a live writer is still refused.
+     * @return what to resume from.
+     * @throws IllegalStateException with a message naming the file and what is wrong.
+     * @throws UncheckedIOException  when the file exists but cannot be read.
+     */
+    public static Previous read(final Path path, final boolean fresh)
+    {
+        final byte[] bytes;
+        try
+        {
+            bytes = Files.readAllBytes(path);
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return new Previous(path, null, "no list state file " + path + " yet: every list starts from batch 1");
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot read list state file " + path + ": " + ex.getMessage(), ex);
+        }
+        final UnsafeBuffer b = new UnsafeBuffer(bytes);
+        if (bytes.length >= HEADER_LENGTH && MAGIC == b.getLong(MAGIC_OFFSET, ByteOrder.LITTLE_ENDIAN))
+        {
+            refuseLiveWriter(path, b);
+        }
+        if (fresh)
+        {
+            return new Previous(path, null, "--fresh-lists: every list starts from batch 1 (list state file " +
+                path + " replaced)");
+        }
+        return new Previous(path, parse(path, b, bytes.length), null);
+    }
+
+    private static void refuseLiveWriter(final Path path, final UnsafeBuffer b)
+    {
+        final long pid = b.getLong(PID_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final long processStart = b.getLong(PROCESS_START_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        if (0 != b.getLong(CLOSED_OFFSET, ByteOrder.LITTLE_ENDIAN))
+        {
+            return;
+        }
+        // The process start time tells a live writer from an unrelated process that reuses its pid (after a reboot,
+        // a file on a persistent file system).
+        final boolean alive = ProcessHandle.of(pid)
+            .filter(ProcessHandle::isAlive)
+            .map(p -> 0 == processStart || p.info().startInstant().map(Instant::toEpochMilli).orElse(0L) ==
+                processStart)
+            .orElse(false);
+        if (alive)
+        {
+            throw new IllegalStateException("list state file " + path + " belongs to a running translator (pid " +
+                pid + "); stop it or choose another --state-file");
+        }
+    }
+
+    private static List<Recorded> parse(final Path path, final UnsafeBuffer b, final int fileLength)
+    {
+        if (fileLength < HEADER_LENGTH)
+        {
+            throw refusal(path, "is truncated: " + fileLength + " bytes, shorter than its " + HEADER_LENGTH +
+                "-byte header");
+        }
+        final long magic = b.getLong(MAGIC_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        if (MAGIC != magic)
+        {
+            throw refusal(path, String.format("is not a list state file (magic 0x%016x)", magic));
+        }
+        final int version = b.getInt(VERSION_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        if (VERSION != version)
+        {
+            throw refusal(path, "has layout version " + version + "; this dta reads version " + VERSION);
+        }
+        final int entryLength = b.getInt(ENTRY_LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final int count = b.getInt(COUNT_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        if (ENTRY_LENGTH != entryLength || count < 0 || count > (Integer.MAX_VALUE - HEADER_LENGTH) / ENTRY_LENGTH)
+        {
+            throw refusal(path, "is corrupt: entry length " + entryLength + ", list count " + count);
+        }
+        final long expected = HEADER_LENGTH + (long)count * ENTRY_LENGTH;
+        if (fileLength != expected)
+        {
+            throw refusal(path, (fileLength < expected ? "is truncated: " : "is corrupt: ") + fileLength +
+                " bytes for " + count + " list(s), which take " + expected);
+        }
+        if (crc(b, count) != b.getInt(CRC_OFFSET, ByteOrder.LITTLE_ENDIAN))
+        {
+            throw refusal(path, "is corrupt: its checksum does not match its contents");
+        }
+        final List<Recorded> lists = new ArrayList<>(count);
+        final Set<Long> ids = new HashSet<>();
+        for (int i = 0; i < count; i++)
+        {
+            final int entry = HEADER_LENGTH + i * ENTRY_LENGTH;
+            final long listId = b.getLong(entry + LIST_ID_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final int layoutCode = b.getInt(entry + LAYOUT_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final ListLayout.Kind kind = LAYOUT_REFERENCE == layoutCode ? ListLayout.Kind.REFERENCE :
+                LAYOUT_SEQUENCED == layoutCode ? ListLayout.Kind.SEQUENCED : null;
+            if (null == kind)
+            {
+                throw refusal(path, "is corrupt: list " + listId + " has layout code " + layoutCode);
+            }
+            if (!ids.add(listId))
+            {
+                throw refusal(path, "is corrupt: list " + listId + " is recorded twice");
+            }
+            final Region region = new Region(listId, null, b.getLong(entry + ADDRESS_OFFSET, ByteOrder.LITTLE_ENDIAN),
+                b.getLong(entry + LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN), kind,
+                b.getInt(entry + BATCH_SIZE_OFFSET, ByteOrder.LITTLE_ENDIAN));
+            final ListLayout layout;
+            try
+            {
+                layout = region.layout();
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw refusal(path, "is corrupt: list " + listId + ": " + ex.getMessage());
+            }
+            final long position = b.getLong(entry + POSITION_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            if (!validPosition(layout, position))
+            {
+                throw refusal(path, "is corrupt: list " + listId + " has position " + position + ", impossible for " +
+                    "its " + kind.name().toLowerCase() + " layout of " + layout.capacity() +
+                    (ListLayout.Kind.SEQUENCED == kind ? " records" : " slots"));
+            }
+            lists.add(new Recorded(region, position));
+        }
+        return lists;
+    }
+
+    /**
+     * @param layout   a list's layout.
+     * @param position a recorded position.
+     * @return whether an engine could have recorded it: a sequence from 1 whose low 32 bits are not 0, or a head
+     * slot within the ring (at its end when the last batch filled it).
+     */
+    public static boolean validPosition(final ListLayout layout, final long position)
+    {
+        return ListLayout.Kind.SEQUENCED == layout.kind() ? position >= 1 && 0 != (int)position :
+            position >= 0 && position <= layout.capacity();
+    }
+
+    private static IllegalStateException refusal(final Path path, final String what)
+    {
+        return new IllegalStateException("list state file " + path + " " + what + "; " + WAY_OUT);
+    }
+
+    private static int crc(final UnsafeBuffer b, final int count)
+    {
+        final CRC32 crc = new CRC32();
+        final byte[] header = new byte[CRC_OFFSET];
+        b.getBytes(0, header);
+        crc.update(header);
+        final byte[] entry = new byte[ENTRY_STATIC_LENGTH];
+        for (int i = 0; i < count; i++)
+        {
+            b.getBytes(HEADER_LENGTH + i * ENTRY_LENGTH, entry);
+            crc.update(entry);
+        }
+        return (int)crc.getValue();
+    }
+
+    /**
+     * Creates the state file of a run: one entry per list, each at its recorded position when the previous run
+     * recorded the list with the same region, else at its initial position. The new file replaces the old one
+     * atomically (written next to it, then moved).
+     *
+     * @param previous  what {@link #read} found.
+     * @param lists     the run's lists ({@link #regions(ApplianceConfig)}).
+     * @param nowMillis creation time.
+     * @return the file, mapped read-write, with {@link #notes()} saying what was resumed and what starts fresh.
+     * @throws UncheckedIOException if the file cannot be written or mapped.
+     */
+    public static ListStateFile create(final Previous previous, final List<Region> lists, final long nowMillis)
+    {
+        final Path path = previous.path();
+        final Map<Long, Recorded> recorded = new HashMap<>();
+        if (null != previous.lists())
+        {
+            for (final Recorded r : previous.lists())
+            {
+                recorded.put(r.region().listId(), r);
+            }
+        }
+        final List<String> notes = new ArrayList<>();
+        final int count = lists.size();
+        final Region[] regions = lists.toArray(new Region[0]);
+        final boolean[] resumed = new boolean[count];
+        final UnsafeBuffer b = new UnsafeBuffer(new byte[HEADER_LENGTH + count * ENTRY_LENGTH]);
+        int resumedCount = 0;
+        final Set<Long> configured = new HashSet<>();
+        for (int i = 0; i < count; i++)
+        {
+            final Region region = regions[i];
+            if (!configured.add(region.listId()))
+            {
+                throw new IllegalArgumentException("list " + region.listId() + " appears twice");
+            }
+            final Recorded r = recorded.get(region.listId());
+            long position = region.initialPosition();
+            if (null != r && region.sameAs(r.region()))
+            {
+                position = r.position();
+                resumed[i] = true;
+                resumedCount++;
+            }
+            else if (null != previous.lists())
+            {
+                notes.add("list " + region.listId() + " (" + region.name() + ") starts from batch 1: " +
+                    (null == r ? "it is not in the list state file" : "its region changed: " + region.differences(
+                    r.region())));
+            }
+            final int entry = HEADER_LENGTH + i * ENTRY_LENGTH;
+            b.putLong(entry + LIST_ID_OFFSET, region.listId(), ByteOrder.LITTLE_ENDIAN);
+            b.putLong(entry + ADDRESS_OFFSET, region.address(), ByteOrder.LITTLE_ENDIAN);
+            b.putLong(entry + LENGTH_OFFSET, region.length(), ByteOrder.LITTLE_ENDIAN);
+            b.putInt(entry + LAYOUT_OFFSET, ListLayout.Kind.REFERENCE == region.kind() ? LAYOUT_REFERENCE :
+                LAYOUT_SEQUENCED, ByteOrder.LITTLE_ENDIAN);
+            b.putInt(entry + BATCH_SIZE_OFFSET, region.batchSize(), ByteOrder.LITTLE_ENDIAN);
+            b.putLong(entry + POSITION_OFFSET, position, ByteOrder.LITTLE_ENDIAN);
+        }
+        if (null != previous.lists())
+        {
+            for (final Recorded r : previous.lists())
+            {
+                if (!configured.contains(r.region().listId()))
+                {
+                    notes.add("list " + r.region().listId() + " is no longer configured: its recorded position " +
+                        "is forgotten");
+                }
+            }
+            notes.addFirst("list state " + path + ": " + resumedCount + " of " + count + " list(s) resume where " +
+                "the previous run stopped");
+        }
+        else
+        {
+            notes.addFirst(previous.why());
+        }
+        b.putLong(MAGIC_OFFSET, MAGIC, ByteOrder.LITTLE_ENDIAN);
+        b.putInt(VERSION_OFFSET, VERSION, ByteOrder.LITTLE_ENDIAN);
+        b.putInt(ENTRY_LENGTH_OFFSET, ENTRY_LENGTH, ByteOrder.LITTLE_ENDIAN);
+        b.putInt(COUNT_OFFSET, count, ByteOrder.LITTLE_ENDIAN);
+        b.putInt(CRC_OFFSET, crc(b, count), ByteOrder.LITTLE_ENDIAN);
+        final ProcessHandle self = ProcessHandle.current();
+        b.putLong(PID_OFFSET, self.pid(), ByteOrder.LITTLE_ENDIAN);
+        b.putLong(PROCESS_START_OFFSET, self.info().startInstant().map(Instant::toEpochMilli).orElse(0L),
+            ByteOrder.LITTLE_ENDIAN);
+        b.putLong(CREATED_OFFSET, nowMillis, ByteOrder.LITTLE_ENDIAN);
+        try
+        {
+            final Path parent = path.toAbsolutePath().getParent();
+            if (null != parent)
+            {
+                Files.createDirectories(parent);
+            }
+            final Path next = path.resolveSibling(path.getFileName() + ".new");
+            try (FileChannel channel = FileChannel.open(next, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))
+            {
+                final ByteBuffer content = ByteBuffer.wrap(b.byteArray());
+                while (content.hasRemaining())
+                {
+                    channel.write(content);
+                }
+                channel.force(true);
+            }
+            Files.move(next, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            final MappedByteBuffer mapped;
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE))
+            {
+                mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, b.capacity());
+            }
+            return new ListStateFile(path, mapped, regions, resumed, List.copyOf(notes));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create list state file " + path + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * Stores a list's position: one release-ordered 8-byte store, no allocation. The engine calls it once per
+     * batch, before the batch's WRITE is handed to the sink.
+     *
+     * @param buffer   the mapped file ({@link #buffer()}) or any buffer standing in for it.
+     * @param offset   the list's position offset ({@link #positionOffset(int)}).
+     * @param position the next batch sequence number (sequenced) or head slot (reference).
+     */
+    public static void storePosition(final AtomicBuffer buffer, final int offset, final long position)
+    {
+        buffer.putLongRelease(offset, NATIVE_LITTLE_ENDIAN ? position : Long.reverseBytes(position));
+    }
+
+    /**
+     * @return the file's path.
+     */
+    public Path path()
+    {
+        return path;
+    }
+
+    /**
+     * @return the mapped file.
+     */
+    public AtomicBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /**
+     * @return the lists, in configuration order.
+     */
+    public int listCount()
+    {
+        return regions.length;
+    }
+
+    /**
+     * @param listId a list id.
+     * @return its entry index, or -1.
+     */
+    public int indexOf(final long listId)
+    {
+        for (int i = 0; i < regions.length; i++)
+        {
+            if (regions[i].listId() == listId)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * @param index entry index.
+     * @return the region the entry is for.
+     */
+    public Region region(final int index)
+    {
+        return regions[index];
+    }
+
+    /**
+     * @param index entry index.
+     * @return whether the list resumed a recorded position.
+     */
+    public boolean resumed(final int index)
+    {
+        return resumed[index];
+    }
+
+    /**
+     * @param index entry index.
+     * @return the offset of the list's position in {@link #buffer()}.
+     */
+    public int positionOffset(final int index)
+    {
+        return HEADER_LENGTH + index * ENTRY_LENGTH + POSITION_OFFSET;
+    }
+
+    /**
+     * @param index entry index.
+     * @return the list's position now (acquire load).
+     */
+    public long position(final int index)
+    {
+        final long raw = buffer.getLongVolatile(positionOffset(index));
+        return NATIVE_LITTLE_ENDIAN ? raw : Long.reverseBytes(raw);
+    }
+
+    /**
+     * @return what the start did, one line each: a summary, then every list that starts from batch 1 although the
+     * previous run recorded positions, and every recorded list no longer configured.
+     */
+    public List<String> notes()
+    {
+        return notes;
+    }
+
+    /**
+     * Marks the file closed (its writer stopped; the positions stay for the next run), writes it back and unmaps it.
+     */
+    @Override
+    public void close()
+    {
+        buffer.putLongRelease(CLOSED_OFFSET,
+            NATIVE_LITTLE_ENDIAN ? System.currentTimeMillis() : Long.reverseBytes(System.currentTimeMillis()));
+        mapped.force();
+        IoUtil.unmap(mapped);
+    }
+}

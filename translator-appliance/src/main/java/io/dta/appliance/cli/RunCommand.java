@@ -160,18 +160,8 @@ public final class RunCommand implements Callable<Integer>
             final LiveTranslatorAgent agent = new LiveTranslatorAgent(appliance, settings, file, previousLists);
             System.err.println("dta run: EAL " + String.join(" ", settings.ealArgs()) + "; counters " + path +
                 "; list state " + previousLists.path() + "; stop with SIGINT or SIGTERM");
-            final Throwable failure;
-            try
-            {
-                failure = LiveRunner.run(agent, idleStrategy);
-            }
-            finally
-            {
-                if (null != agent.listState())
-                {
-                    agent.listState().close();
-                }
-            }
+            // The agent closes its list state file itself, on its own thread, after its last store.
+            final Throwable failure = LiveRunner.run(agent, idleStrategy);
             if (null != agent.engine())
             {
                 printSummary(agent, json, System.out);

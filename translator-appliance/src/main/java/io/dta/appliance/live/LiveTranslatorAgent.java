@@ -36,7 +36,7 @@ import org.agrona.concurrent.status.CountersManager;
  * Append lists (docs/layouts.md): when the engine is built (with negotiated regions, once their addresses are known),
  * the agent creates the list state file from what the previous run recorded ({@link ListStateFile#create}) and prints
  * its notes, one line each; every list whose region is unchanged continues its numbering and ring position. The
- * caller closes the file ({@link #listState()}) after the run.
+ * agent closes the file ({@link #listState()}) itself, at the end of {@link #onClose()}.
  */
 public final class LiveTranslatorAgent extends LiveAgent
 {
@@ -214,6 +214,11 @@ public final class LiveTranslatorAgent extends LiveAgent
                 (System.nanoTime() - disconnectStartNanos) / 1e6);
         }
         super.onClose();
+        if (null != listState)
+        {
+            // On the agent's own thread, after its last store: nothing can write into the mapping once it is gone.
+            listState.close();
+        }
     }
 
     private int setUp(final long nowNanos)

@@ -193,20 +193,24 @@ public final class ListStateFile implements AutoCloseable
     }
 
     private final Path path;
+    private final FileChannel lock;
     private final MappedByteBuffer mapped;
     private final AtomicBuffer buffer;
     private final Region[] regions;
     private final boolean[] resumed;
     private final List<String> notes;
+    private boolean closed;
 
     private ListStateFile(
         final Path path,
+        final FileChannel lock,
         final MappedByteBuffer mapped,
         final Region[] regions,
         final boolean[] resumed,
         final List<String> notes)
     {
         this.path = path;
+        this.lock = lock;
         this.mapped = mapped;
         this.buffer = new UnsafeBuffer(mapped);
         this.regions = regions;
@@ -285,16 +289,100 @@ public final class ListStateFile implements AutoCloseable
             throw new UncheckedIOException("cannot read list state file " + path + ": " + ex.getMessage(), ex);
         }
         final UnsafeBuffer b = new UnsafeBuffer(bytes);
-        if (bytes.length >= HEADER_LENGTH && MAGIC == b.getLong(MAGIC_OFFSET, ByteOrder.LITTLE_ENDIAN))
+        final boolean header =
+            bytes.length >= HEADER_LENGTH && MAGIC == b.getLong(MAGIC_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        if (header)
         {
             refuseLiveWriter(path, b);
+        }
+        // Released at once: create() takes it for the run. This only refuses early, before the EAL starts.
+        try (FileChannel probe = lock(path))
+        {
+            // Nothing to do: free.
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot lock list state file " + path + ": " + ex.getMessage(), ex);
         }
         if (fresh)
         {
             return new Previous(path, null, "--fresh-lists: every list starts from batch 1 (list state file " +
                 path + " replaced)");
         }
+        if (header)
+        {
+            refuseWriterOfAnEarlierBoot(path, b, bootMillis());
+        }
         return new Previous(path, parse(path, b, bytes.length), null);
+    }
+
+    /**
+     * A writer that never marked the file closed and started before the host last booted stopped with the host
+     * (a crash or a power loss): the kernel may not have written its last stores back, so its positions can lie
+     * behind batches the collector already holds, and resuming them would reuse their numbers. (A process that
+     * crashed on a running host leaves its stores in the page cache: those positions are whole.)
+     *
+     * @param bootMillis when the host booted, or 0 when unknown (then nothing is refused).
+     */
+    static void refuseWriterOfAnEarlierBoot(final Path path, final UnsafeBuffer b, final long bootMillis)
+    {
+        final long processStart = b.getLong(PROCESS_START_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        if (0 == b.getLong(CLOSED_OFFSET, ByteOrder.LITTLE_ENDIAN) && bootMillis > 0 && processStart > 0 &&
+            processStart < bootMillis)
+        {
+            throw refusal(path, "was left by a writer (pid " + b.getLong(PID_OFFSET, ByteOrder.LITTLE_ENDIAN) +
+                ") that never stopped cleanly and ran before this host last booted, so its last positions may not " +
+                "have reached the disk");
+        }
+    }
+
+    /**
+     * @return when the host booted ({@code btime} of /proc/stat), in milliseconds since the epoch, or 0.
+     */
+    static long bootMillis()
+    {
+        try
+        {
+            for (final String line : Files.readAllLines(Path.of("/proc/stat")))
+            {
+                if (line.startsWith("btime "))
+                {
+                    return Long.parseLong(line.substring(6).trim()) * 1000L;
+                }
+            }
+        }
+        catch (final IOException | NumberFormatException ex)
+        {
+            // Unknown: the check is skipped.
+        }
+        return 0;
+    }
+
+    /**
+     * Takes the run's exclusive lock on {@code <file>.lock} (an advisory lock the kernel drops when the process
+     * ends, however it ends): two translators given the same state file would otherwise both map it, and the second
+     * one's replacement would silently take every later store of the first.
+     *
+     * @return the locked channel; closing it releases the lock.
+     */
+    private static FileChannel lock(final Path path) throws IOException
+    {
+        final Path lockPath = path.resolveSibling(path.getFileName() + ".lock");
+        final FileChannel channel = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try
+        {
+            if (null != channel.tryLock())
+            {
+                return channel;
+            }
+        }
+        catch (final java.nio.channels.OverlappingFileLockException ex)
+        {
+            // Held by this very process (another state file over the same path, not closed).
+        }
+        channel.close();
+        throw new IllegalStateException("list state file " + path + " is in use by another running translator (" +
+            lockPath + " is locked); stop it or choose another --state-file");
     }
 
     private static void refuseLiveWriter(final Path path, final UnsafeBuffer b)
@@ -511,6 +599,8 @@ public final class ListStateFile implements AutoCloseable
         b.putLong(PROCESS_START_OFFSET, self.info().startInstant().map(Instant::toEpochMilli).orElse(0L),
             ByteOrder.LITTLE_ENDIAN);
         b.putLong(CREATED_OFFSET, nowMillis, ByteOrder.LITTLE_ENDIAN);
+        FileChannel lock = null;
+        Path next = null;
         try
         {
             final Path parent = path.toAbsolutePath().getParent();
@@ -518,9 +608,9 @@ public final class ListStateFile implements AutoCloseable
             {
                 Files.createDirectories(parent);
             }
-            final Path next = path.resolveSibling(path.getFileName() + ".new");
-            try (FileChannel channel = FileChannel.open(next, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))
+            lock = lock(path);
+            next = Files.createTempFile(path.toAbsolutePath().getParent(), path.getFileName() + ".", ".new");
+            try (FileChannel channel = FileChannel.open(next, StandardOpenOption.WRITE))
             {
                 final ByteBuffer content = ByteBuffer.wrap(b.byteArray());
                 while (content.hasRemaining())
@@ -530,16 +620,54 @@ public final class ListStateFile implements AutoCloseable
                 channel.force(true);
             }
             Files.move(next, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            next = null;
             final MappedByteBuffer mapped;
             try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE))
             {
                 mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, b.capacity());
             }
-            return new ListStateFile(path, mapped, regions, resumed, List.copyOf(notes));
+            final ListStateFile file = new ListStateFile(path, lock, mapped, regions, resumed, List.copyOf(notes));
+            lock = null;
+            return file;
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("cannot create list state file " + path + ": " + ex.getMessage(), ex);
+        }
+        finally
+        {
+            deleteQuietly(next);
+            closeQuietly(lock);
+        }
+    }
+
+    private static void deleteQuietly(final Path file)
+    {
+        if (null != file)
+        {
+            try
+            {
+                Files.deleteIfExists(file);
+            }
+            catch (final IOException ignore)
+            {
+                // The failure being reported matters more than a leftover temporary file.
+            }
+        }
+    }
+
+    private static void closeQuietly(final FileChannel channel)
+    {
+        if (null != channel)
+        {
+            try
+            {
+                channel.close();
+            }
+            catch (final IOException ignore)
+            {
+                // Closing releases the lock; the process's end releases it anyway.
+            }
         }
     }
 
@@ -648,9 +776,15 @@ public final class ListStateFile implements AutoCloseable
     @Override
     public void close()
     {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
         buffer.putLongRelease(CLOSED_OFFSET,
             NATIVE_LITTLE_ENDIAN ? System.currentTimeMillis() : Long.reverseBytes(System.currentTimeMillis()));
         mapped.force();
         IoUtil.unmap(mapped);
+        closeQuietly(lock);
     }
 }

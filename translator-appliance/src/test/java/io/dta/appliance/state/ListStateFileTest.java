@@ -256,7 +256,11 @@ class ListStateFileTest
             assertFalse(f.resumed(0));
         }
         assertEquals(1, ListStateFile.read(path, false).lists().get(0).position());
-        assertFalse(Files.exists(path.resolveSibling("translator.lists.new")), "the temporary file was moved");
+        try (var left = Files.list(dir))
+        {
+            assertFalse(left.anyMatch(f -> f.getFileName().toString().endsWith(".new")),
+                "the temporary file was moved");
+        }
     }
 
     @Test
@@ -270,6 +274,59 @@ class ListStateFileTest
         assertThrows(IllegalStateException.class, () -> ListStateFile.read(file(), true));
         f.close();
         assertEquals(1, ListStateFile.read(file(), false).lists().size());
+    }
+
+    @Test
+    void shouldRefuseASecondWriterOfTheSameFileWhileTheFirstHoldsItsLock()
+    {
+        final ListStateFile first = ListStateFile.create(ListStateFile.read(file(), false), List.of(SEQ), 1);
+        // Straight to create, past read's live-writer check: the lock alone must refuse it.
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> ListStateFile.create(
+            new ListStateFile.Previous(file(), null, "fresh"), List.of(SEQ), 2));
+        assertTrue(ex.getMessage().contains("is in use by another running translator"), ex.getMessage());
+        ListStateFile.storePosition(first.buffer(), first.positionOffset(0), 99);
+        first.close();
+        first.close();
+        assertEquals(99, ListStateFile.read(file(), false).lists().get(0).position(),
+            "the refused writer replaced nothing");
+        ListStateFile.create(ListStateFile.read(file(), false), List.of(SEQ), 3).close();
+    }
+
+    @Test
+    void shouldLeaveNoTemporaryFileWhenTheStateFileCannotBeWritten() throws IOException
+    {
+        final Path path = file();
+        Files.createDirectories(path.resolve("in-the-way"));
+        assertThrows(java.io.UncheckedIOException.class,
+            () -> ListStateFile.create(new ListStateFile.Previous(path, null, "fresh"), List.of(SEQ), 1));
+        try (var left = Files.list(dir))
+        {
+            assertEquals(List.of(path.getFileName().toString(), path.getFileName() + ".lock"),
+                left.map(f -> f.getFileName().toString()).sorted().toList());
+        }
+    }
+
+    @Test
+    void shouldRefuseTheFileOfAWriterThatDiedWithTheHostBeforeItsLastBoot()
+    {
+        final org.agrona.concurrent.UnsafeBuffer header =
+            new org.agrona.concurrent.UnsafeBuffer(new byte[ListStateFile.HEADER_LENGTH]);
+        header.putLong(ListStateFile.PID_OFFSET, 4242, ByteOrder.LITTLE_ENDIAN);
+        header.putLong(ListStateFile.PROCESS_START_OFFSET, 1_000, ByteOrder.LITTLE_ENDIAN);
+        final IllegalStateException ex = assertThrows(IllegalStateException.class,
+            () -> ListStateFile.refuseWriterOfAnEarlierBoot(file(), header, 2_000));
+        assertTrue(ex.getMessage().contains("(pid 4242) that never stopped cleanly and ran before this host last " +
+            "booted") && ex.getMessage().endsWith(ListStateFile.WAY_OUT), ex.getMessage());
+        // Started after the boot (a process crash on a running host: its stores are in the page cache), boot time
+        // unknown, start unknown, or closed cleanly: resumed.
+        ListStateFile.refuseWriterOfAnEarlierBoot(file(), header, 500);
+        ListStateFile.refuseWriterOfAnEarlierBoot(file(), header, 0);
+        header.putLong(ListStateFile.PROCESS_START_OFFSET, 0, ByteOrder.LITTLE_ENDIAN);
+        ListStateFile.refuseWriterOfAnEarlierBoot(file(), header, 2_000);
+        header.putLong(ListStateFile.PROCESS_START_OFFSET, 1_000, ByteOrder.LITTLE_ENDIAN);
+        header.putLong(ListStateFile.CLOSED_OFFSET, 1_500, ByteOrder.LITTLE_ENDIAN);
+        ListStateFile.refuseWriterOfAnEarlierBoot(file(), header, 2_000);
+        assertTrue(ListStateFile.bootMillis() > 0, "this host's boot time is readable");
     }
 
     @Test

@@ -107,8 +107,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * packet block), reports a clean end of file, or throws a {@link PcapFormatException} naming the file byte offset of
  * the record or block at fault; once it has failed or ended it keeps doing so, so a corrupt file can never make a
  * caller loop. Records whose captured length exceeds the snap length are tolerated up to
- * {@link PcapFormat#MAX_CAPTURED_LENGTH}; records whose captured length exceeds the original length, or whose
- * timestamp is out of range, are refused as corrupt.
+ * {@link PcapFormat#MAX_CAPTURED_LENGTH}; records whose captured length exceeds the original length are refused as
+ * corrupt. A classic record's timestamp fraction of a second or more is carried into its seconds (libpcap and
+ * Wireshark do the same; scapy writes 1000000 microseconds when its rounding reaches the next second).
  * <p>
  * <b>pcapng.</b> Sections (each with its own byte order and interfaces), Interface Description Blocks (link type,
  * snap length, {@code if_tsresol}, {@code if_tsoffset}, {@code if_fcslen}), Enhanced, Simple and obsolete Packet
@@ -568,13 +569,9 @@ public final class PcapReader implements AutoCloseable
         final long seconds = buffer.getInt(readIndex + TS_SEC_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
         final long fraction = buffer.getInt(readIndex + TS_FRACTION_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
 
+        // A fraction of a whole second or more is carried into the seconds, as libpcap and Wireshark read it:
+        // scapy's wrpcap rounds a time such as x.9999996 to x seconds and 1000000 microseconds.
         checkLengths(offset, included, original);
-        final long fractionLimit = nanosecondResolution ? 1_000_000_000L : 1_000_000L;
-        if (fraction >= fractionLimit)
-        {
-            throw failure(offset, "timestamp fraction " + fraction + " out of range (must be below " +
-                fractionLimit + ") at byte offset " + offset);
-        }
 
         final int recordLength = RECORD_HEADER_LENGTH + (int)included;
         if (dataLimit - readIndex < recordLength)

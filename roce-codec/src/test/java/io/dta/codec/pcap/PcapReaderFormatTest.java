@@ -124,18 +124,29 @@ class PcapReaderFormatTest
     }
 
     @Test
-    void shouldRefuseOutOfRangeTimestampFraction() throws Exception
+    void shouldCarryATimestampFractionOfAWholeSecondOrMoreIntoTheSeconds() throws Exception
     {
-        final byte[] file = new PcapFileBuilder(ByteOrder.LITTLE_ENDIAN)
-            .globalHeader(PcapFormat.MAGIC_MICROSECONDS, 65535, 1)
-            .record(1, 1_000_000, PcapFileBuilder.pattern(10, 1))
-            .toByteArray();
-
-        try (PcapReader reader = open(file))
+        // scapy's wrpcap writes x.9999996 s as x s and 1000000 us; libpcap and Wireshark read it as x + 1 s.
+        for (final boolean nanos : new boolean[] {false, true})
         {
-            final PcapFormatException ex = assertThrows(PcapFormatException.class, reader::next);
-            assertContains(ex, "timestamp fraction 1000000 out of range");
-            assertContains(ex, "at byte offset 24");
+            final long second = nanos ? 1_000_000_000L : 1_000_000L;
+            final byte[] file = new PcapFileBuilder(ByteOrder.LITTLE_ENDIAN)
+                .globalHeader(nanos ? PcapFormat.MAGIC_NANOSECONDS : PcapFormat.MAGIC_MICROSECONDS, 65535, 1)
+                .record(1, second, PcapFileBuilder.pattern(10, 1))
+                .record(1, 3 * second + 7, PcapFileBuilder.pattern(10, 2))
+                .record(0xFFFF_FFFFL, 0xFFFF_FFFFL, PcapFileBuilder.pattern(10, 3))
+                .toByteArray();
+            try (PcapReader reader = open(file))
+            {
+                assertTrue(reader.next());
+                assertEquals(2_000_000_000L, reader.timestampNanos());
+                assertTrue(reader.next());
+                assertEquals(4_000_000_000L + (nanos ? 7 : 7_000), reader.timestampNanos());
+                assertTrue(reader.next(), "the largest fields still fit the long nanoseconds");
+                assertEquals(0xFFFF_FFFFL * 1_000_000_000L + 0xFFFF_FFFFL * (nanos ? 1 : 1_000),
+                    reader.timestampNanos());
+                assertFalse(reader.next());
+            }
         }
     }
 

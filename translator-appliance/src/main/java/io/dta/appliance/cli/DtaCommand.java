@@ -34,8 +34,11 @@ public final class DtaCommand implements Runnable
      */
     public static CommandLine newCommandLine()
     {
+        // The descriptions are written as lines of up to 120 columns: at picocli's default of 80 each one broke
+        // into a long and a short line. A terminal's own width still wins when picocli can detect it.
         return new CommandLine(new DtaCommand())
             .setCaseInsensitiveEnumValuesAllowed(true)
+            .setUsageHelpWidth(120)
             .setUsageHelpAutoWidth(true);
     }
 

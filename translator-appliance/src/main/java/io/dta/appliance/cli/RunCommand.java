@@ -72,12 +72,14 @@ public final class RunCommand implements Callable<Integer>
     private Path counters;
 
     @Option(names = "--state-file", paramLabel = "FILE",
-        description = "list state file: each Append list's region and next position, resumed at start (default: " +
+        description = "list state file: each Append list's region and next position, and each static QP's next " +
+            "PSN at a clean stop, resumed at start (default: " +
             "next to the counters file, its .counters suffix replaced by .lists: /dev/shm/dta/translator.lists)")
     private Path stateFile;
 
     @Option(names = "--fresh-lists", description = "ignore the list state file (even one of another version or a " +
-        "corrupt one) and start every list from batch 1; list readers must then restart from cursor 0")
+        "corrupt one) and start every list from batch 1 and every QP at its startPsn; list readers must then " +
+        "restart from cursor 0")
     private boolean freshLists;
 
     @Option(names = "--idle", defaultValue = "backoff", paramLabel = "STRATEGY",

@@ -77,6 +77,7 @@ public final class TranslatorEngine
     private boolean timersArmed;
 
     private final boolean closedLoop;
+    private final ListStateFile listState;
     private final TranslatorConfig translator;
 
     /**
@@ -129,8 +130,11 @@ public final class TranslatorEngine
      * @param counters   where to count; used by this engine alone.
      * @param listState  the list state file created for this configuration's lists
      *                   ({@link ListStateFile#regions(ApplianceConfig)}); null for lists that start from batch 1 and
-     *                   record nothing.
-     * @throws IllegalArgumentException when the file has no entry for a list or one for another region.
+     *                   record nothing. A static QP it has an entry for starts at its {@link ListStateFile#startPsn}
+     *                   (the PSN recorded at the previous clean stop, else the configured one); see
+     *                   {@link #recordNextPsns()}.
+     * @throws IllegalArgumentException when the file has no entry for a list or one for another region, or a QP entry
+     *                                  for another QP.
      */
     public TranslatorEngine(
         final ApplianceConfig config,
@@ -146,6 +150,7 @@ public final class TranslatorEngine
         }
         this.closedLoop = closedLoop;
         this.counters = counters;
+        this.listState = listState;
         this.translator = config.translator();
         nackSender = new ReporterNackSender(sink, counters, translator.mac(), translator.ip(),
             config.reports().udpPort(), config.reports().nackPort());
@@ -252,6 +257,29 @@ public final class TranslatorEngine
         sketchHandlers = allSketches.toArray(new SketchMergeHandler[0]);
     }
 
+    /**
+     * A static region's QP resumes the PSN the list state file recorded at the previous run's clean stop (the
+     * collector's QP kept running and expects it); a negotiated one starts where connection set-up agreed.
+     */
+    private int startPsn(final CollectorConfig collector, final RegionConfig region)
+    {
+        if (null == listState || region.negotiated())
+        {
+            return region.startPsn();
+        }
+        final int index = listState.qpIndexOf(region.localQpn());
+        if (index < 0)
+        {
+            return region.startPsn();
+        }
+        if (!listState.qp(index).equals(ListStateFile.qp(collector, region)))
+        {
+            throw new IllegalArgumentException("list state file " + listState.path() + " was not created for QP " +
+                region.localQpn() + " (" + region.path() + ") as configured");
+        }
+        return listState.startPsn(index);
+    }
+
     private QueuePairSender sender(
         final ApplianceConfig config,
         final CollectorConfig collector,
@@ -279,7 +307,7 @@ public final class TranslatorEngine
     {
         final QpPath path = new QpPath(collector.name() + "/" + regionName, collector.mac(), collector.ip(),
             region.udpSourcePort(), region.localQpn(), region.qpn(), (int)region.rkey(), region.address(),
-            region.length(), region.startPsn(), collector.pathMtu());
+            region.length(), startPsn(collector, region), collector.pathMtu());
         final SenderSettings settings = new SenderSettings(
             config.acks().requestInterval(),
             closedLoop ? config.acks().timeoutMicros() * 1000 : 0,
@@ -822,6 +850,27 @@ public final class TranslatorEngine
             sender.flush(nowNanos);
         }
         counters.publish();
+    }
+
+    /**
+     * Records, at a clean stop (after the last {@link #flush(long)}, before the file is closed), the PSN every static
+     * QP sends next, so that the next run continues where the collector's QP expects it. A QP in the error state
+     * records nothing: its collector QP is in error too, and starts over at the configured PSN once reset. Nothing
+     * without a list state file.
+     */
+    public void recordNextPsns()
+    {
+        if (null == listState)
+        {
+            return;
+        }
+        for (final QueuePairSender sender : senders)
+        {
+            if (QueuePairSender.State.ERROR != sender.state())
+            {
+                listState.recordNextPsn(sender.path().localQpn(), sender.nextPsn());
+            }
+        }
     }
 
     /**

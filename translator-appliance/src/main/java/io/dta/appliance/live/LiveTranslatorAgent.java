@@ -35,8 +35,10 @@ import org.agrona.concurrent.status.CountersManager;
  * <p>
  * Append lists (docs/layouts.md): when the engine is built (with negotiated regions, once their addresses are known),
  * the agent creates the list state file from what the previous run recorded ({@link ListStateFile#create}) and prints
- * its notes, one line each; every list whose region is unchanged continues its numbering and ring position. The
- * agent closes the file ({@link #listState()}) itself, at the end of {@link #onClose()}.
+ * its notes, one line each; every list whose region is unchanged continues its numbering and ring position, and
+ * every static QP unchanged since a clean stop continues at the PSN it would have sent next. The agent records the
+ * QPs' next PSNs ({@link TranslatorEngine#recordNextPsns()}) and closes the file ({@link #listState()}) itself, at the
+ * end of {@link #onClose()}.
  */
 public final class LiveTranslatorAgent extends LiveAgent
 {
@@ -140,7 +142,7 @@ public final class LiveTranslatorAgent extends LiveAgent
         {
             // Once per run, at start-up: not the hot path.
             listState = ListStateFile.create(previousLists, ListStateFile.regions(connected),
-                System.currentTimeMillis());
+                ListStateFile.qps(connected), System.currentTimeMillis());
             for (final String note : listState.notes())
             {
                 System.err.println(roleName() + ": " + note);
@@ -216,7 +218,12 @@ public final class LiveTranslatorAgent extends LiveAgent
         super.onClose();
         if (null != listState)
         {
-            // On the agent's own thread, after its last store: nothing can write into the mapping once it is gone.
+            // On the agent's own thread, after its last store and the engine's last frame: nothing can write into the
+            // mapping once it is gone, and the QPs' next PSNs are final.
+            if (null != engine)
+            {
+                engine.recordNextPsns();
+            }
             listState.close();
         }
     }

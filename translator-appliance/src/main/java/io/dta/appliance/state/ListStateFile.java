@@ -4,6 +4,7 @@ import io.dta.collector.layout.ListLayout;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ListConfig;
+import io.dta.config.RegionConfig;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -13,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -36,29 +38,44 @@ import java.util.zip.CRC32;
  * and resumes every list whose region is unchanged.
  * <p>
  * Layout (little-endian, fixed offsets, as {@code CountersFile}): a {@value #HEADER_LENGTH}-byte header, then one
- * {@value #ENTRY_LENGTH}-byte entry per list, in configuration order.
+ * {@value #ENTRY_LENGTH}-byte entry per list, in configuration order, then (version 2) one
+ * {@value #QP_ENTRY_LENGTH}-byte entry per static QP, in configuration order.
  * <pre>
  * header  0 magic u64 "DTALIST1"       entry  0 list id i64
  *         8 version i32                       8 region address i64
  *        12 entry length i32 (64)            16 region length i64
  *        16 list count i32                   24 layout i32 (1 reference, 2 sequenced)
- *        20 CRC-32 i32 (header 0..19 and     28 batch size i32
- *           every entry's bytes 0..31)       32 position i64: sequenced, the next batch sequence number;
- *        24 writer pid i64                      reference, the next head slot (release-stored per batch)
- *        32 writer process start (epoch ms)  40 reserved (a position per cache line)
- *        40 created (epoch ms)
+ *        20 CRC-32 i32 (see below)           28 batch size i32
+ *        24 writer pid i64                   32 position i64: sequenced, the next batch sequence number;
+ *        32 writer process start (epoch ms)     reference, the next head slot (release-stored per batch)
+ *        40 created (epoch ms)               40 reserved (a position per cache line)
  *        48 closed (epoch ms, 0 while the writer runs)
+ *        56 QP count i32 (version 2)      QP entry  0 local QPN i32       4 collector QPN i32
+ *        60 QP entry length i32 (32)               8 collector IP i32    12 configured startPsn i32
+ *                                                 16 CRC-32 of the region's key path (UTF-8)   20 reserved
+ *                                                 24 next PSN i32: -1 none, else the PSN the QP sends next
+ *                                                    (stored only by {@link #close}: a clean stop)
  * </pre>
- * The CRC covers everything but the positions and the writer fields, which change while the file is in use. A file
- * is never rewritten in place: {@link #create} writes a new file next to it and moves it over the old one, so a
- * crash during start leaves the old file or the new one, never a mix.
+ * The CRC covers header bytes 0..19, every list entry's bytes 0..31, and (version 2) header bytes 56..63 and every
+ * QP entry's bytes 0..23: everything but the positions, the PSNs and the writer fields, which change while the file
+ * is in use. A file is never rewritten in place: {@link #create} writes a new file next to it and moves it over the
+ * old one, so a crash during start leaves the old file or the new one, never a mix.
+ * <p>
+ * QP PSNs (static regions only; a negotiated region's PSNs are negotiated at connection set-up): the engine records
+ * each QP's next PSN just before the file is closed ({@link #recordNextPsn}); the next run resumes a QP from it only
+ * when the file was closed (a clean stop) and the QP is unchanged (key path, local QPN, collector QPN and IP,
+ * configured startPsn). Otherwise the QP starts at its configured startPsn and the collector's first ACK
+ * resynchronises it, as before. A version 1 file (lists only) is still read: its lists resume, its QPs start at
+ * their configured startPsn.
  */
 public final class ListStateFile implements AutoCloseable
 {
     /** "DTALIST1" read as a little-endian long. */
     public static final long MAGIC = 0x315453494C415444L;
-    /** Layout version. */
-    public static final int VERSION = 1;
+    /** Layout version: 2 adds the QP entries. */
+    public static final int VERSION = 2;
+    /** The earlier layout version, still read (lists only). */
+    public static final int VERSION_LISTS_ONLY = 1;
     /** Header bytes before the first entry. */
     public static final int HEADER_LENGTH = 64;
     /** Bytes per list entry. */
@@ -81,6 +98,30 @@ public final class ListStateFile implements AutoCloseable
     public static final int CREATED_OFFSET = 40;
     /** Offset of the closed time. */
     public static final int CLOSED_OFFSET = 48;
+    /** Offset of the QP count (version 2). */
+    public static final int QP_COUNT_OFFSET = 56;
+    /** Offset of the QP entry length (version 2). */
+    public static final int QP_ENTRY_LENGTH_OFFSET = 60;
+    /** Bytes per QP entry. */
+    public static final int QP_ENTRY_LENGTH = 32;
+    /** Offset of the local QPN within a QP entry. */
+    public static final int QP_LOCAL_QPN_OFFSET = 0;
+    /** Offset of the collector QPN within a QP entry. */
+    public static final int QP_REMOTE_QPN_OFFSET = 4;
+    /** Offset of the collector IP within a QP entry. */
+    public static final int QP_COLLECTOR_IP_OFFSET = 8;
+    /** Offset of the configured start PSN within a QP entry. */
+    public static final int QP_START_PSN_OFFSET = 12;
+    /** Offset of the CRC-32 of the region's key path within a QP entry. */
+    public static final int QP_NAME_HASH_OFFSET = 16;
+    /** Offset of the next PSN within a QP entry. */
+    public static final int QP_NEXT_PSN_OFFSET = 24;
+    /** Bytes of a QP entry the CRC covers. */
+    public static final int QP_ENTRY_STATIC_LENGTH = 24;
+    /** Next PSN of a QP for which nothing was recorded. */
+    public static final int NO_PSN = -1;
+    /** The 24 bits of a PSN. */
+    private static final int PSN_MASK = 0xFF_FFFF;
     /** Offset of the list id within an entry. */
     public static final int LIST_ID_OFFSET = 0;
     /** Offset of the region address within an entry. */
@@ -182,14 +223,101 @@ public final class ListStateFile implements AutoCloseable
     }
 
     /**
+     * One static QP as the configuration places it: what must be unchanged for a recorded PSN to be resumed.
+     *
+     * @param name        the region's configuration key path.
+     * @param localQpn    the appliance's QPN.
+     * @param remoteQpn   the collector's QPN.
+     * @param collectorIp the collector's IPv4 address.
+     * @param startPsn    the configured start PSN.
+     */
+    public record Qp(String name, int localQpn, int remoteQpn, int collectorIp, int startPsn)
+    {
+        /**
+         * @return the CRC-32 of the key path in UTF-8, as recorded.
+         */
+        public int nameHash()
+        {
+            final CRC32 crc = new CRC32();
+            crc.update(name.getBytes(StandardCharsets.UTF_8));
+            return (int)crc.getValue();
+        }
+
+        /**
+         * @param recorded a recorded QP.
+         * @return true when it was recorded for this QP.
+         */
+        public boolean sameAs(final RecordedQp recorded)
+        {
+            return nameHash() == recorded.nameHash() && localQpn == recorded.localQpn() &&
+                remoteQpn == recorded.remoteQpn() && collectorIp == recorded.collectorIp() &&
+                startPsn == recorded.startPsn();
+        }
+
+        String differences(final RecordedQp recorded)
+        {
+            final List<String> changes = new ArrayList<>();
+            if (nameHash() != recorded.nameHash())
+            {
+                changes.add("another key path");
+            }
+            if (remoteQpn != recorded.remoteQpn())
+            {
+                changes.add(String.format("collector QPN 0x%x (was 0x%x)", remoteQpn, recorded.remoteQpn()));
+            }
+            if (collectorIp != recorded.collectorIp())
+            {
+                changes.add("collector IP " + ip(collectorIp) + " (was " + ip(recorded.collectorIp()) + ")");
+            }
+            if (startPsn != recorded.startPsn())
+            {
+                changes.add(String.format("startPsn 0x%x (was 0x%x)", startPsn, recorded.startPsn()));
+            }
+            return String.join(", ", changes);
+        }
+
+        private static String ip(final int ip)
+        {
+            return (ip >>> 24) + "." + ((ip >>> 16) & 0xFF) + "." + ((ip >>> 8) & 0xFF) + "." + (ip & 0xFF);
+        }
+    }
+
+    /**
+     * A static QP's entry as read from a file.
+     *
+     * @param nameHash    CRC-32 of the region's key path.
+     * @param localQpn    the appliance's QPN.
+     * @param remoteQpn   the collector's QPN.
+     * @param collectorIp the collector's IPv4 address.
+     * @param startPsn    the configured start PSN.
+     * @param nextPsn     the PSN the QP would have sent next, or {@link #NO_PSN}.
+     */
+    public record RecordedQp(int nameHash, int localQpn, int remoteQpn, int collectorIp, int startPsn, int nextPsn)
+    {
+    }
+
+    /**
      * What a start found: the recorded lists to resume from, or none.
      *
-     * @param path  the state file.
-     * @param lists the recorded lists; null when there is nothing to resume (no file, or {@code --fresh-lists}).
-     * @param why   when {@code lists} is null, why (for the start-up line).
+     * @param path   the state file.
+     * @param lists  the recorded lists; null when there is nothing to resume (no file, or {@code --fresh-lists}).
+     * @param why    when {@code lists} is null, why (for the start-up line).
+     * @param qps    the recorded static QPs (empty for a version 1 file, or when {@code lists} is null).
+     * @param closed whether the previous writer marked the file closed (a clean stop): only then are PSNs resumed.
      */
-    public record Previous(Path path, List<Recorded> lists, String why)
+    public record Previous(Path path, List<Recorded> lists, String why, List<RecordedQp> qps, boolean closed)
     {
+        /**
+         * Nothing about QPs: every QP starts at its configured start PSN.
+         *
+         * @param path  the state file.
+         * @param lists the recorded lists, or null.
+         * @param why   when {@code lists} is null, why.
+         */
+        public Previous(final Path path, final List<Recorded> lists, final String why)
+        {
+            this(path, lists, why, List.of(), false);
+        }
     }
 
     private final Path path;
@@ -199,6 +327,9 @@ public final class ListStateFile implements AutoCloseable
     private final Region[] regions;
     private final boolean[] resumed;
     private final List<String> notes;
+    private final Qp[] qps;
+    private final int[] startPsns;
+    private final boolean[] psnResumed;
     private boolean closed;
 
     private ListStateFile(
@@ -207,7 +338,10 @@ public final class ListStateFile implements AutoCloseable
         final MappedByteBuffer mapped,
         final Region[] regions,
         final boolean[] resumed,
-        final List<String> notes)
+        final List<String> notes,
+        final Qp[] qps,
+        final int[] startPsns,
+        final boolean[] psnResumed)
     {
         this.path = path;
         this.lock = lock;
@@ -216,6 +350,9 @@ public final class ListStateFile implements AutoCloseable
         this.regions = regions;
         this.resumed = resumed;
         this.notes = notes;
+        this.qps = qps;
+        this.startPsns = startPsns;
+        this.psnResumed = psnResumed;
     }
 
     /**
@@ -252,6 +389,39 @@ public final class ListStateFile implements AutoCloseable
             }
         }
         return regions;
+    }
+
+    /**
+     * The static QPs of a configuration (negotiated regions, whose PSNs connection set-up negotiates, are left out),
+     * in configuration order.
+     *
+     * @param config a configuration.
+     * @return one QP per static region.
+     */
+    public static List<Qp> qps(final ApplianceConfig config)
+    {
+        final List<Qp> qps = new ArrayList<>();
+        for (final CollectorConfig collector : config.collectors())
+        {
+            for (final RegionConfig region : collector.regions())
+            {
+                if (!region.negotiated())
+                {
+                    qps.add(qp(collector, region));
+                }
+            }
+        }
+        return qps;
+    }
+
+    /**
+     * @param collector a collector.
+     * @param region    one of its regions.
+     * @return the region's QP as recorded.
+     */
+    public static Qp qp(final CollectorConfig collector, final RegionConfig region)
+    {
+        return new Qp(region.path(), region.localQpn(), region.qpn(), collector.ip(), region.startPsn());
     }
 
     /**
@@ -313,7 +483,7 @@ public final class ListStateFile implements AutoCloseable
         {
             refuseWriterOfAnEarlierBoot(path, b, bootMillis());
         }
-        return new Previous(path, parse(path, b, bytes.length), null);
+        return parse(path, b, bytes.length);
     }
 
     /**
@@ -407,7 +577,7 @@ public final class ListStateFile implements AutoCloseable
         }
     }
 
-    private static List<Recorded> parse(final Path path, final UnsafeBuffer b, final int fileLength)
+    private static Previous parse(final Path path, final UnsafeBuffer b, final int fileLength)
     {
         if (fileLength < HEADER_LENGTH)
         {
@@ -420,9 +590,10 @@ public final class ListStateFile implements AutoCloseable
             throw refusal(path, String.format("is not a list state file (magic 0x%016x)", magic));
         }
         final int version = b.getInt(VERSION_OFFSET, ByteOrder.LITTLE_ENDIAN);
-        if (VERSION != version)
+        if (VERSION != version && VERSION_LISTS_ONLY != version)
         {
-            throw refusal(path, "has layout version " + version + "; this dta reads version " + VERSION);
+            throw refusal(path, "has layout version " + version + "; this dta reads versions " +
+                VERSION_LISTS_ONLY + " and " + VERSION);
         }
         final int entryLength = b.getInt(ENTRY_LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN);
         final int count = b.getInt(COUNT_OFFSET, ByteOrder.LITTLE_ENDIAN);
@@ -430,13 +601,20 @@ public final class ListStateFile implements AutoCloseable
         {
             throw refusal(path, "is corrupt: entry length " + entryLength + ", list count " + count);
         }
-        final long expected = HEADER_LENGTH + (long)count * ENTRY_LENGTH;
+        final int qpCount = VERSION == version ? b.getInt(QP_COUNT_OFFSET, ByteOrder.LITTLE_ENDIAN) : 0;
+        final int qpEntryLength = VERSION == version ? b.getInt(QP_ENTRY_LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN) :
+            QP_ENTRY_LENGTH;
+        if (QP_ENTRY_LENGTH != qpEntryLength || qpCount < 0 || qpCount > Integer.MAX_VALUE / QP_ENTRY_LENGTH)
+        {
+            throw refusal(path, "is corrupt: QP entry length " + qpEntryLength + ", QP count " + qpCount);
+        }
+        final long expected = HEADER_LENGTH + (long)count * ENTRY_LENGTH + (long)qpCount * QP_ENTRY_LENGTH;
         if (fileLength != expected)
         {
             throw refusal(path, (fileLength < expected ? "is truncated: " : "is corrupt: ") + fileLength +
-                " bytes for " + count + " list(s), which take " + expected);
+                " bytes for " + count + " list(s) and " + qpCount + " QP(s), which take " + expected);
         }
-        if (crc(b, count) != b.getInt(CRC_OFFSET, ByteOrder.LITTLE_ENDIAN))
+        if (crc(b, version, count, qpCount) != b.getInt(CRC_OFFSET, ByteOrder.LITTLE_ENDIAN))
         {
             throw refusal(path, "is corrupt: its checksum does not match its contents");
         }
@@ -478,7 +656,35 @@ public final class ListStateFile implements AutoCloseable
             }
             lists.add(new Recorded(region, position));
         }
-        return lists;
+        final List<RecordedQp> qps = new ArrayList<>(qpCount);
+        final Set<Integer> qpns = new HashSet<>();
+        for (int i = 0; i < qpCount; i++)
+        {
+            final int entry = qpEntryOffset(count, i);
+            final RecordedQp qp = new RecordedQp(
+                b.getInt(entry + QP_NAME_HASH_OFFSET, ByteOrder.LITTLE_ENDIAN),
+                b.getInt(entry + QP_LOCAL_QPN_OFFSET, ByteOrder.LITTLE_ENDIAN),
+                b.getInt(entry + QP_REMOTE_QPN_OFFSET, ByteOrder.LITTLE_ENDIAN),
+                b.getInt(entry + QP_COLLECTOR_IP_OFFSET, ByteOrder.LITTLE_ENDIAN),
+                b.getInt(entry + QP_START_PSN_OFFSET, ByteOrder.LITTLE_ENDIAN),
+                b.getInt(entry + QP_NEXT_PSN_OFFSET, ByteOrder.LITTLE_ENDIAN));
+            if (!qpns.add(qp.localQpn()))
+            {
+                throw refusal(path, String.format("is corrupt: QP 0x%x is recorded twice", qp.localQpn()));
+            }
+            if (NO_PSN != qp.nextPsn() && (qp.nextPsn() & ~PSN_MASK) != 0)
+            {
+                throw refusal(path, String.format("is corrupt: QP 0x%x has next PSN 0x%x, more than 24 bits",
+                    qp.localQpn(), qp.nextPsn()));
+            }
+            qps.add(qp);
+        }
+        return new Previous(path, lists, null, qps, 0 != b.getLong(CLOSED_OFFSET, ByteOrder.LITTLE_ENDIAN));
+    }
+
+    private static int qpEntryOffset(final int listCount, final int index)
+    {
+        return HEADER_LENGTH + listCount * ENTRY_LENGTH + index * QP_ENTRY_LENGTH;
     }
 
     /**
@@ -498,7 +704,7 @@ public final class ListStateFile implements AutoCloseable
         return new IllegalStateException("list state file " + path + " " + what + "; " + WAY_OUT);
     }
 
-    private static int crc(final UnsafeBuffer b, final int count)
+    private static int crc(final UnsafeBuffer b, final int version, final int count, final int qpCount)
     {
         final CRC32 crc = new CRC32();
         final byte[] header = new byte[CRC_OFFSET];
@@ -509,6 +715,18 @@ public final class ListStateFile implements AutoCloseable
         {
             b.getBytes(HEADER_LENGTH + i * ENTRY_LENGTH, entry);
             crc.update(entry);
+        }
+        if (VERSION == version)
+        {
+            final byte[] qpHeader = new byte[HEADER_LENGTH - QP_COUNT_OFFSET];
+            b.getBytes(QP_COUNT_OFFSET, qpHeader);
+            crc.update(qpHeader);
+            final byte[] qpEntry = new byte[QP_ENTRY_STATIC_LENGTH];
+            for (int i = 0; i < qpCount; i++)
+            {
+                b.getBytes(qpEntryOffset(count, i), qpEntry);
+                crc.update(qpEntry);
+            }
         }
         return (int)crc.getValue();
     }
@@ -526,6 +744,25 @@ public final class ListStateFile implements AutoCloseable
      */
     public static ListStateFile create(final Previous previous, final List<Region> lists, final long nowMillis)
     {
+        return create(previous, lists, List.of(), nowMillis);
+    }
+
+    /**
+     * Creates the state file of a run that also records its static QPs' PSNs: as
+     * {@link #create(Previous, List, long)}, and every QP the previous run recorded unchanged, with a next PSN, in a
+     * file it closed (a clean stop) starts at that PSN ({@link #startPsn(int)}); any other QP at its configured
+     * start PSN.
+     *
+     * @param previous  what {@link #read} found.
+     * @param lists     the run's lists ({@link #regions(ApplianceConfig)}).
+     * @param qps       the run's static QPs ({@link #qps(ApplianceConfig)}).
+     * @param nowMillis creation time.
+     * @return the file, mapped read-write, with {@link #notes()} saying what was resumed and what starts fresh.
+     * @throws UncheckedIOException if the file cannot be written or mapped.
+     */
+    public static ListStateFile create(
+        final Previous previous, final List<Region> lists, final List<Qp> qps, final long nowMillis)
+    {
         final Path path = previous.path();
         final Map<Long, Recorded> recorded = new HashMap<>();
         if (null != previous.lists())
@@ -539,7 +776,9 @@ public final class ListStateFile implements AutoCloseable
         final int count = lists.size();
         final Region[] regions = lists.toArray(new Region[0]);
         final boolean[] resumed = new boolean[count];
-        final UnsafeBuffer b = new UnsafeBuffer(new byte[HEADER_LENGTH + count * ENTRY_LENGTH]);
+        final int qpCount = qps.size();
+        final UnsafeBuffer b = new UnsafeBuffer(new byte[HEADER_LENGTH + count * ENTRY_LENGTH +
+            qpCount * QP_ENTRY_LENGTH]);
         int resumedCount = 0;
         final Set<Long> configured = new HashSet<>();
         for (int i = 0; i < count; i++)
@@ -589,11 +828,29 @@ public final class ListStateFile implements AutoCloseable
         {
             notes.addFirst(previous.why());
         }
+        final Qp[] qpArray = qps.toArray(new Qp[0]);
+        final int[] startPsns = new int[qpCount];
+        final boolean[] psnResumed = new boolean[qpCount];
+        qpNotes(previous, qpArray, startPsns, psnResumed, notes);
+        for (int i = 0; i < qpCount; i++)
+        {
+            final Qp qp = qpArray[i];
+            final int entry = qpEntryOffset(count, i);
+            b.putInt(entry + QP_LOCAL_QPN_OFFSET, qp.localQpn(), ByteOrder.LITTLE_ENDIAN);
+            b.putInt(entry + QP_REMOTE_QPN_OFFSET, qp.remoteQpn(), ByteOrder.LITTLE_ENDIAN);
+            b.putInt(entry + QP_COLLECTOR_IP_OFFSET, qp.collectorIp(), ByteOrder.LITTLE_ENDIAN);
+            b.putInt(entry + QP_START_PSN_OFFSET, qp.startPsn(), ByteOrder.LITTLE_ENDIAN);
+            b.putInt(entry + QP_NAME_HASH_OFFSET, qp.nameHash(), ByteOrder.LITTLE_ENDIAN);
+            // Until a clean stop records where the QP stands, there is nothing to resume from.
+            b.putInt(entry + QP_NEXT_PSN_OFFSET, NO_PSN, ByteOrder.LITTLE_ENDIAN);
+        }
         b.putLong(MAGIC_OFFSET, MAGIC, ByteOrder.LITTLE_ENDIAN);
         b.putInt(VERSION_OFFSET, VERSION, ByteOrder.LITTLE_ENDIAN);
         b.putInt(ENTRY_LENGTH_OFFSET, ENTRY_LENGTH, ByteOrder.LITTLE_ENDIAN);
         b.putInt(COUNT_OFFSET, count, ByteOrder.LITTLE_ENDIAN);
-        b.putInt(CRC_OFFSET, crc(b, count), ByteOrder.LITTLE_ENDIAN);
+        b.putInt(QP_COUNT_OFFSET, qpCount, ByteOrder.LITTLE_ENDIAN);
+        b.putInt(QP_ENTRY_LENGTH_OFFSET, QP_ENTRY_LENGTH, ByteOrder.LITTLE_ENDIAN);
+        b.putInt(CRC_OFFSET, crc(b, VERSION, count, qpCount), ByteOrder.LITTLE_ENDIAN);
         final ProcessHandle self = ProcessHandle.current();
         b.putLong(PID_OFFSET, self.pid(), ByteOrder.LITTLE_ENDIAN);
         b.putLong(PROCESS_START_OFFSET, self.info().startInstant().map(Instant::toEpochMilli).orElse(0L),
@@ -626,7 +883,8 @@ public final class ListStateFile implements AutoCloseable
             {
                 mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, b.capacity());
             }
-            final ListStateFile file = new ListStateFile(path, lock, mapped, regions, resumed, List.copyOf(notes));
+            final ListStateFile file = new ListStateFile(path, lock, mapped, regions, resumed, List.copyOf(notes),
+                qpArray, startPsns, psnResumed);
             lock = null;
             return file;
         }
@@ -639,6 +897,66 @@ public final class ListStateFile implements AutoCloseable
             deleteQuietly(next);
             closeQuietly(lock);
         }
+    }
+
+    /**
+     * Decides each QP's start PSN and says, one line each, why a QP does not resume a recorded PSN (nothing when
+     * there was no previous file or it was ignored: the lists' line says so).
+     */
+    private static void qpNotes(
+        final Previous previous,
+        final Qp[] qps,
+        final int[] startPsns,
+        final boolean[] psnResumed,
+        final List<String> notes)
+    {
+        for (int i = 0; i < qps.length; i++)
+        {
+            startPsns[i] = qps[i].startPsn();
+        }
+        if (null == previous.lists() || 0 == qps.length)
+        {
+            return;
+        }
+        if (previous.qps().isEmpty())
+        {
+            notes.add("the list state file records no QP PSNs: every QP starts at its configured startPsn (the " +
+                "collector's first ACK resynchronises it)");
+            return;
+        }
+        if (!previous.closed())
+        {
+            notes.add("the previous run did not stop cleanly: every QP starts at its configured startPsn (the " +
+                "collector's first ACK resynchronises it)");
+            return;
+        }
+        final Map<Integer, RecordedQp> recorded = new HashMap<>();
+        for (final RecordedQp r : previous.qps())
+        {
+            recorded.put(r.localQpn(), r);
+        }
+        final List<String> qpLines = new ArrayList<>();
+        int resumedCount = 0;
+        for (int i = 0; i < qps.length; i++)
+        {
+            final Qp qp = qps[i];
+            final RecordedQp r = recorded.get(qp.localQpn());
+            if (null != r && qp.sameAs(r) && NO_PSN != r.nextPsn())
+            {
+                startPsns[i] = r.nextPsn();
+                psnResumed[i] = true;
+                resumedCount++;
+            }
+            else
+            {
+                qpLines.add(String.format("QP 0x%x (%s) starts at its configured startPsn 0x%x: %s", qp.localQpn(),
+                    qp.name(), qp.startPsn(), null == r ? "it is not in the list state file" :
+                    !qp.sameAs(r) ? "it changed: " + qp.differences(r) : "the previous run recorded no PSN for it"));
+            }
+        }
+        notes.add(resumedCount + " of " + qps.length + " static QP(s) resume at the PSN where the previous run " +
+            "stopped");
+        notes.addAll(qpLines);
     }
 
     private static void deleteQuietly(final Path file)
@@ -762,6 +1080,75 @@ public final class ListStateFile implements AutoCloseable
     }
 
     /**
+     * @return the static QPs this file records, in configuration order.
+     */
+    public int qpCount()
+    {
+        return qps.length;
+    }
+
+    /**
+     * @param localQpn the appliance's QPN.
+     * @return its QP entry index, or -1 (a negotiated region's QP, or one this file was not created for).
+     */
+    public int qpIndexOf(final int localQpn)
+    {
+        for (int i = 0; i < qps.length; i++)
+        {
+            if (qps[i].localQpn() == localQpn)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * @param index QP entry index.
+     * @return the QP the entry is for.
+     */
+    public Qp qp(final int index)
+    {
+        return qps[index];
+    }
+
+    /**
+     * @param index QP entry index.
+     * @return the PSN the QP starts at: the recorded next PSN when {@link #psnResumed(int)}, else the configured one.
+     */
+    public int startPsn(final int index)
+    {
+        return startPsns[index];
+    }
+
+    /**
+     * @param index QP entry index.
+     * @return whether the QP resumes the PSN the previous run recorded at its clean stop.
+     */
+    public boolean psnResumed(final int index)
+    {
+        return psnResumed[index];
+    }
+
+    /**
+     * Records the PSN a static QP sends next, for the next run. Called once per QP at a clean stop, just before
+     * {@link #close()} (nothing per frame); a QP this file has no entry for (a negotiated region's) is ignored.
+     *
+     * @param localQpn the appliance's QPN.
+     * @param nextPsn  the PSN the QP would send next (24 bits).
+     */
+    public void recordNextPsn(final int localQpn, final int nextPsn)
+    {
+        final int index = qpIndexOf(localQpn);
+        if (closed || index < 0)
+        {
+            return;
+        }
+        buffer.putInt(qpEntryOffset(regions.length, index) + QP_NEXT_PSN_OFFSET, nextPsn & PSN_MASK,
+            ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
      * @return what the start did, one line each: a summary, then every list that starts from batch 1 although the
      * previous run recorded positions, and every recorded list no longer configured.
      */
@@ -771,7 +1158,9 @@ public final class ListStateFile implements AutoCloseable
     }
 
     /**
-     * Marks the file closed (its writer stopped; the positions stay for the next run), writes it back and unmaps it.
+     * Marks the file closed (its writer stopped; the positions, and the PSNs {@link #recordNextPsn} stored, stay for
+     * the next run), writes it back and unmaps it. The closed mark is stored after the PSNs (release), so a file
+     * marked closed holds the PSNs of that stop.
      */
     @Override
     public void close()

@@ -67,7 +67,7 @@ class RunListStateTest
             "--state-file", state.toString());
         assertEquals(1, result.exitCode(), result.err());
         assertTrue(result.err().startsWith("dta run: list state file " + state + " has layout version 7; this dta " +
-            "reads version 1; start with --fresh-lists"), result.err());
+            "reads versions 1 and 2; start with --fresh-lists"), result.err());
     }
 
     @Test

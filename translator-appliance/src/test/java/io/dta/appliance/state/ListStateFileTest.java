@@ -152,11 +152,11 @@ class ListStateFileTest
     {
         final Path path = recorded();
         final byte[] bytes = Files.readAllBytes(path);
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(ListStateFile.VERSION_OFFSET, 2);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(ListStateFile.VERSION_OFFSET, 3);
         Files.write(path, bytes);
         final IllegalStateException ex = assertThrows(IllegalStateException.class,
             () -> ListStateFile.read(path, false));
-        assertEquals("list state file " + path + " has layout version 2; this dta reads version 1; " +
+        assertEquals("list state file " + path + " has layout version 3; this dta reads versions 1 and 2; " +
             ListStateFile.WAY_OUT, ex.getMessage());
         assertTrue(ex.getMessage().contains("--fresh-lists"));
     }

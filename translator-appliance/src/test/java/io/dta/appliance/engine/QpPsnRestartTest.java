@@ -1,0 +1,158 @@
+package io.dta.appliance.engine;
+
+import io.dta.appliance.state.ListStateFile;
+import io.dta.codec.DtaOpcode;
+import io.dta.collector.responder.ResponderCounter;
+import io.dta.collector.responder.SoftResponder;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.ConfigLoader;
+import io.dta.config.RegionConfig;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.dta.appliance.engine.TestFrames.keyWrite;
+import static io.dta.appliance.engine.TestFrames.report;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A restarted translator with a static region continues its QP at the PSN the previous run recorded at its clean
+ * stop, so the collector's QP, which kept running, executes the first WRITE instead of taking it for a duplicate
+ * (docs/layouts.md, "Across restarts").
+ */
+class QpPsnRestartTest
+{
+    private static final String YAML = """
+        translator: {mac: "02:00:0a:00:00:65", ip: 10.0.0.101, dscp: 26, ecn: 0, ttl: 64, pKey: 0xffff}
+        reports: {udpPort: 40040}
+        acks: {requestInterval: 64, timeoutMicros: 500}
+        collectors:
+          - name: a
+            mac: "02:00:0a:00:00:33"
+            ip: 10.0.0.51
+            keyWrite: {localQpn: 0x539, qpn: 0x456, rkey: 0x1234, address: 0x7f0000000000, length: 4096,
+                       slotSize: 8, startPsn: 0xFFFFF0}
+        """;
+    private static final int START_PSN = 0xFFFFF0;
+    /** Offset of the BTH PSN (3 bytes) in an untagged RoCEv2 frame: Ethernet 14, IPv4 20, UDP 8, BTH byte 9. */
+    private static final int BTH_PSN_OFFSET = 14 + 20 + 8 + 9;
+
+    @TempDir
+    Path dir;
+
+    private final ApplianceConfig config = ConfigLoader.load(YAML);
+    private final RegionConfig region = config.collectors().get(0).keyWrite().region();
+    private final UnsafeBuffer memory = new UnsafeBuffer(new byte[(int)region.length()]);
+    private final SoftResponder responder = new SoftResponder(config, (c, r) -> r == region ? memory : null);
+    private long now = 1_000_000;
+
+    private ListStateFile open()
+    {
+        final ListStateFile.Previous previous = ListStateFile.read(dir.resolve("translator.lists"), false);
+        return ListStateFile.create(previous, ListStateFile.regions(config), ListStateFile.qps(config), 1);
+    }
+
+    private static byte[] kw(final int key, final int value)
+    {
+        return report(DtaOpcode.KEY_WRITE, keyWrite(1, key, ByteBuffer.allocate(4).putInt(value).array()));
+    }
+
+    /** Delivers every frame to the collector and every response back, until nothing moves. */
+    private void exchange(final TranslatorEngine engine, final FrameCollector out)
+    {
+        for (int round = 0; round < 100; round++)
+        {
+            final List<byte[]> responses = new ArrayList<>();
+            final List<FrameCollector.Frame> frames = out.drain();
+            for (final FrameCollector.Frame f : frames)
+            {
+                responder.onFrame(new UnsafeBuffer(f.bytes()), 0, f.bytes().length, now, (b, o, l) ->
+                {
+                    final byte[] r = new byte[l];
+                    b.getBytes(o, r);
+                    responses.add(r);
+                });
+            }
+            for (final byte[] r : responses)
+            {
+                engine.onFrame(new UnsafeBuffer(r), 0, r.length, now);
+            }
+            now += 10_000;
+            engine.pollNow(now);
+            if (frames.isEmpty() && responses.isEmpty() && engine.isQuiescent())
+            {
+                return;
+            }
+        }
+    }
+
+    private static int psn(final FrameCollector.Frame frame)
+    {
+        return ByteBuffer.wrap(frame.bytes()).getInt(BTH_PSN_OFFSET - 1) & 0xFFFFFF;
+    }
+
+    @Test
+    void shouldContinueAtThePsnTheCollectorExpectsAfterACleanStop()
+    {
+        // Run A: 40 reports from 0xFFFFF0, past the PSN wrap, then a clean stop.
+        final int nextPsn;
+        try (ListStateFile state = open())
+        {
+            assertEquals(START_PSN, state.startPsn(0), "no previous file: the configured PSN");
+            final FrameCollector out = new FrameCollector();
+            final TranslatorEngine a = new TranslatorEngine(config, out, true, new EngineCounters(), state);
+            for (int i = 0; i < 40; i++)
+            {
+                final byte[] report = kw(i, 1000 + i);
+                a.onFrame(new UnsafeBuffer(report), 0, report.length, now);
+                now += 1_000;
+                a.poll(now);
+                exchange(a, out);
+            }
+            a.flush(now);
+            exchange(a, out);
+            assertTrue(a.isQuiescent());
+            nextPsn = a.sender(region.localQpn()).nextPsn();
+            assertTrue(nextPsn < START_PSN, "the QP wrapped: next PSN 0x" + Integer.toHexString(nextPsn));
+            a.recordNextPsns();
+        }
+        assertEquals(0, responder.counter(ResponderCounter.DUPLICATES));
+        final long writes = responder.counter(ResponderCounter.WRITE_PACKETS);
+
+        // Run B, the collector's QP still running: its first frame carries A's next PSN and is executed.
+        try (ListStateFile state = open())
+        {
+            assertTrue(state.psnResumed(0), state.notes().toString());
+            final FrameCollector out = new FrameCollector();
+            final TranslatorEngine b = new TranslatorEngine(config, out, true, new EngineCounters(), state);
+            assertEquals(nextPsn, b.sender(region.localQpn()).nextPsn());
+            final byte[] report = kw(0x5EED, 0xCAFE);
+            b.onFrame(new UnsafeBuffer(report), 0, report.length, now);
+            b.flush(now);
+            final List<FrameCollector.Frame> frames = out.frames();
+            assertFalse(frames.isEmpty());
+            assertEquals(nextPsn, psn(frames.getFirst()), "the first frame's BTH PSN");
+            exchange(b, out);
+            assertEquals(0, responder.counter(ResponderCounter.DUPLICATES), "no duplicate at the collector");
+            assertEquals(writes + 1, responder.counter(ResponderCounter.WRITE_PACKETS), "the WRITE was executed");
+            assertEquals(0, b.sender(region.localQpn()).resyncs(), "nothing to resynchronise");
+        }
+
+        // Without the recorded PSN (what a restart did before): the collector takes the first WRITE for a duplicate.
+        final FrameCollector out = new FrameCollector();
+        final TranslatorEngine c = new TranslatorEngine(config, out, true);
+        final byte[] report = kw(0x5EED, 0xBEEF);
+        c.onFrame(new UnsafeBuffer(report), 0, report.length, now);
+        c.flush(now);
+        assertEquals(START_PSN, psn(out.frames().getFirst()));
+        exchange(c, out);
+        assertTrue(responder.counter(ResponderCounter.DUPLICATES) > 0, "the control run must be a duplicate");
+    }
+}

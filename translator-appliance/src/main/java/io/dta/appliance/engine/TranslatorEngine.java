@@ -519,16 +519,7 @@ public final class TranslatorEngine
         {
             return;
         }
-        final int outcome = sequenceTracker.track(
-            decoder.ipv4().src(), buffer.getByte(base + DtaBaseHeaderFlyweight.SEQNUM_OFFSET) & 0xFF, nowNanos);
-        if (ReporterSequenceTracker.REBASED == outcome)
-        {
-            counters.increment(EngineCounter.REPORTER_SEQUENCE_RESETS);
-        }
-        else if (outcome >= 0)
-        {
-            nackSender.send(decoder, outcome, nowNanos);
-        }
+        trackSequence(buffer.getByte(base + DtaBaseHeaderFlyweight.SEQNUM_OFFSET) & 0xFF, nowNanos);
     }
 
     /**
@@ -584,14 +575,9 @@ public final class TranslatorEngine
 
     private boolean checkSequence(final int seqnum, final long nowNanos)
     {
-        final int outcome = sequenceTracker.track(decoder.ipv4().src(), seqnum, nowNanos);
-        if (ReporterSequenceTracker.IN_ORDER == outcome)
+        final int outcome = trackSequence(seqnum, nowNanos);
+        if (ReporterSequenceTracker.IN_ORDER == outcome || ReporterSequenceTracker.REBASED == outcome)
         {
-            return true;
-        }
-        if (ReporterSequenceTracker.REBASED == outcome)
-        {
-            counters.increment(EngineCounter.REPORTER_SEQUENCE_RESETS);
             return true;
         }
         if (ReporterSequenceTracker.DUPLICATE == outcome)
@@ -602,9 +588,27 @@ public final class TranslatorEngine
         {
             return dropped(EngineCounter.DROP_REPORTER_TABLE_FULL);
         }
-        counters.increment(EngineCounter.DROP_SEQUENCE_GAP);
-        nackSender.send(decoder, outcome, nowNanos);
-        return false;
+        return dropped(EngineCounter.DROP_SEQUENCE_GAP);
+    }
+
+    /**
+     * Tracks the report's seqnum for its reporter: counts a re-base and NACKs a gap (what every tracked report
+     * does, whether it is then translated or dropped for its shape).
+     *
+     * @return the tracker's outcome.
+     */
+    private int trackSequence(final int seqnum, final long nowNanos)
+    {
+        final int outcome = sequenceTracker.track(decoder.ipv4().src(), seqnum, nowNanos);
+        if (ReporterSequenceTracker.REBASED == outcome)
+        {
+            counters.increment(EngineCounter.REPORTER_SEQUENCE_RESETS);
+        }
+        else if (outcome >= 0)
+        {
+            nackSender.send(decoder, outcome, nowNanos);
+        }
+        return outcome;
     }
 
     private CollectorRoutes routes()

@@ -9,6 +9,7 @@ import io.dta.dpdk.EthPort;
 import io.dta.dpdk.Mbuf;
 import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.Mempool;
+import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -114,16 +115,10 @@ public final class DpdkReplay
 
     private static void deleteQuietly(final Path file)
     {
+        // A leftover temporary file must not hide the outcome being reported.
         if (null != file)
         {
-            try
-            {
-                Files.deleteIfExists(file);
-            }
-            catch (final IOException ignore)
-            {
-                // A leftover temporary copy must not hide the outcome of the replay.
-            }
+            IoUtil.delete(file.toFile(), true);
         }
     }
 

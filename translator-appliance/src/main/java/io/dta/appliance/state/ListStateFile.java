@@ -5,6 +5,7 @@ import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ListConfig;
 import io.dta.config.RegionConfig;
+import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -895,7 +896,7 @@ public final class ListStateFile implements AutoCloseable
         finally
         {
             deleteQuietly(next);
-            closeQuietly(lock);
+            CloseHelper.quietClose(lock);
         }
     }
 
@@ -961,31 +962,10 @@ public final class ListStateFile implements AutoCloseable
 
     private static void deleteQuietly(final Path file)
     {
+        // A leftover temporary file must not hide the outcome being reported.
         if (null != file)
         {
-            try
-            {
-                Files.deleteIfExists(file);
-            }
-            catch (final IOException ignore)
-            {
-                // The failure being reported matters more than a leftover temporary file.
-            }
-        }
-    }
-
-    private static void closeQuietly(final FileChannel channel)
-    {
-        if (null != channel)
-        {
-            try
-            {
-                channel.close();
-            }
-            catch (final IOException ignore)
-            {
-                // Closing releases the lock; the process's end releases it anyway.
-            }
+            IoUtil.delete(file.toFile(), true);
         }
     }
 
@@ -1174,6 +1154,6 @@ public final class ListStateFile implements AutoCloseable
             NATIVE_LITTLE_ENDIAN ? System.currentTimeMillis() : Long.reverseBytes(System.currentTimeMillis()));
         mapped.force();
         IoUtil.unmap(mapped);
-        closeQuietly(lock);
+        CloseHelper.quietClose(lock);
     }
 }

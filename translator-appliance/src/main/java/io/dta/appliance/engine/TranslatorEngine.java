@@ -219,8 +219,7 @@ public final class TranslatorEngine
                 {
                     final int index = listState.indexOf(list.id());
                     final ListStateFile.Region recorded = index < 0 ? null : listState.region(index);
-                    if (null == recorded || recorded.address() != r.address() || recorded.length() != r.length() ||
-                        recorded.kind() != layout.kind() || recorded.batchSize() != layout.batchSize())
+                    if (null == recorded || !recorded.sameAs(ListStateFile.region(list, layout.batchSize())))
                     {
                         throw new IllegalArgumentException("list state file " + listState.path() +
                             " was not created for list " + list.id() + " as configured");

@@ -385,11 +385,21 @@ public final class ListStateFile implements AutoCloseable
         {
             for (final ListConfig list : collector.lists())
             {
-                regions.add(new Region(list.id(), list.region().path(), list.region().address(),
-                    list.region().length(), kindOf(list.layout()), config.append().batchSize()));
+                regions.add(region(list, config.append().batchSize()));
             }
         }
         return regions;
+    }
+
+    /**
+     * @param list      a list of a configuration.
+     * @param batchSize the configuration's Append batch size.
+     * @return the list's region as this file records it.
+     */
+    public static Region region(final ListConfig list, final int batchSize)
+    {
+        return new Region(list.id(), list.region().path(), list.region().address(), list.region().length(),
+            kindOf(list.layout()), batchSize);
     }
 
     /**

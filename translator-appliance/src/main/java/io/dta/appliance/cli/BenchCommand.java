@@ -198,8 +198,8 @@ public final class BenchCommand implements Callable<Integer>
         }
         out.put("reportsPerCpuSecond", Math.round(r.reportsPerCpuSecond()));
         out.put("agronaBoundsChecks", DirectBuffer.SHOULD_BOUNDS_CHECK);
-        out.put("compressedOops", Boolean.parseBoolean(ManagementFactory
-            .getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption("UseCompressedOops").getValue()));
+        out.put("compressedOops", vmFlag("UseCompressedOops"));
+        out.put("transparentHugePages", vmFlag("UseTransparentHugePages"));
         if (json)
         {
             System.out.println(new ObjectMapper().writeValueAsString(out));
@@ -341,5 +341,15 @@ public final class BenchCommand implements Callable<Integer>
             // Open loop through DPDK nothing should be dropped: a rate that includes drops is not a translation rate.
             System.err.println("dta bench: warning: the engine dropped " + drops + " reports while measuring");
         }
+    }
+
+    /**
+     * A boolean HotSpot option as the JVM runs with it: the JVM turns some off itself (transparent huge pages on a
+     * kernel without them), so the command line alone would not say.
+     */
+    private static boolean vmFlag(final String name)
+    {
+        return Boolean.parseBoolean(
+            ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption(name).getValue());
     }
 }

@@ -34,7 +34,6 @@ import java.util.zip.CRC32;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -300,6 +299,229 @@ class SketchMultiPacketWriteTest
             {
                 tsharkDissects(frames);
             }
+        }
+    }
+
+    /**
+     * §5 with rocev2-reference.md §3.5: a NAK 0x60 into a run's Middle or Last means the collector executed the
+     * run's first packets and keeps the message open, so after the grace period the QP resumes it at the NAK's PSN
+     * with the same packets (a new First would be an Invalid Request, fatal) and then re-sends what followed; a NAK
+     * at a run's First re-sends that run whole. Byte for byte the frames of the first sending; the essential ring
+     * re-sends 3, 3, 2 and 2 WRITEs (ESSENTIAL_RESENT counts WRITEs, the resumed one included), and an ACK of the last PSN delivers all 64
+     * reports.
+     */
+    @Test
+    void shouldResumeARunAtTheNakPsnInsideItWithTheSamePackets()
+    {
+        final int startPsn = 0x100;
+        final int[][] counters = counters(new SplittableRandom(7));
+        final List<String> original =
+            expectedEpoch(startPsn, counters, false, false, false, false, false, false, false, true);
+        final int[] nakPsns = {0x102, 0x103, 0x104, 0x106};
+        final int[] resent = {3, 3, 2, 2};
+        for (int n = 0; n < nakPsns.length; n++)
+        {
+            final int nakPsn = nakPsns[n];
+            final String ctx = "NAK at 0x" + Integer.toHexString(nakPsn);
+            engine = new TranslatorEngine(ConfigLoader.load(yaml(64, 16, startPsn, 1, 2)), out, true);
+            for (int c = 0; c < COLUMNS; c++)
+            {
+                feed(report(0, 9, c, counters[c]));
+            }
+            advance(TranslatorEngine.HOLD_NANOS);
+            assertEquals(original, drain().stream().map(SketchMultiPacketWriteTest::hex).toList(), ctx);
+
+            feed(TestFrames.nak(LOCAL_QPN, 0x60, nakPsn));
+            assertTrue(drain().isEmpty(), ctx + ": nothing during the grace period");
+            advance(20_000);
+            advance(TranslatorEngine.HOLD_NANOS);
+            assertEquals(original.subList(nakPsn - startPsn, 8),
+                drain().stream().map(SketchMultiPacketWriteTest::hex).toList(), ctx);
+            assertEquals(resent[n], engine.counters().get(EngineCounter.ESSENTIAL_RESENT), ctx);
+
+            feed(TestFrames.ack(LOCAL_QPN, startPsn + 7));
+            assertEquals(64, engine.counters().get(EngineCounter.REPORTS_DELIVERED), ctx);
+            assertEquals(0, engine.counters().totalDrops(), ctx);
+            assertEquals(1, engine.counters().get(EngineCounter.SKETCH_EPOCHS_COMPLETED), ctx);
+            advance(1_000_000);
+            assertTrue(engine.isQuiescent(), ctx);
+            assertTrue(drain().isEmpty(), ctx + ": no probe once everything is acknowledged");
+        }
+    }
+
+    /**
+     * The essential ring (essential.backlog) holds WRITEs, not packets: a three-packet run takes one entry, and
+     * stays there until an ACK covers its Last (an ACK of its Middle delivers nothing). With 3 entries the open
+     * header and both runs fit, the final header finds the ring full (dropped, carrying no report; the epoch still
+     * completed, every column having been handed over); with 2 the second run is dropped: its 32 column reports
+     * count as DROP_BACKLOG_FULL and the epoch closes incomplete (SKETCH_EPOCHS_WRITE_LOST).
+     */
+    @Test
+    void shouldHoldOneEssentialEntryPerRunWhateverItsPacketsUntilItsLastIsAcknowledged()
+    {
+        final int startPsn = 0x300;
+        final int[][] counters = counters(new SplittableRandom(3));
+        for (final int backlog : new int[] {3, 2})
+        {
+            final String ctx = "backlog " + backlog;
+            engine = new TranslatorEngine(ConfigLoader.load(yaml(64, backlog, startPsn, 1, 2)), out, true);
+            for (int c = 0; c < COLUMNS; c++)
+            {
+                feed(report(0, 9, c, counters[c]));
+            }
+            advance(TranslatorEngine.HOLD_NANOS);
+            final List<byte[]> frames = drain();
+            final EngineCounters k = engine.counters();
+            assertEquals(3 == backlog ? 7 : 4, frames.size(), ctx);
+            assertEquals(3 == backlog ? 1 : 2, k.get(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL), ctx);
+            assertEquals(3 == backlog ? 0 : BATCH, k.get(EngineCounter.DROP_BACKLOG_FULL), ctx);
+            assertEquals(3 == backlog ? 1 : 0, k.get(EngineCounter.SKETCH_EPOCHS_COMPLETED), ctx);
+            assertEquals(3 == backlog ? 0 : 1, k.get(EngineCounter.SKETCH_EPOCHS_WRITE_LOST), ctx);
+            assertEquals(2, k.get(EngineCounter.SKETCH_COLUMN_WRITES), ctx);
+
+            feed(TestFrames.ack(LOCAL_QPN, startPsn + 2));
+            assertEquals(0, k.get(EngineCounter.REPORTS_DELIVERED), ctx + ": the ACK of run 0's Middle");
+            feed(TestFrames.ack(LOCAL_QPN, startPsn + 3));
+            assertEquals(BATCH, k.get(EngineCounter.REPORTS_DELIVERED), ctx + ": the ACK of run 0's Last");
+            feed(TestFrames.ack(LOCAL_QPN, startPsn + frames.size() - 1));
+            assertEquals(3 == backlog ? COLUMNS : BATCH, k.get(EngineCounter.REPORTS_DELIVERED), ctx);
+            assertEquals(k.get(EngineCounter.REPORTS_TRANSLATED),
+                k.get(EngineCounter.REPORTS_DELIVERED) + k.get(EngineCounter.DROP_BACKLOG_FULL), ctx);
+            advance(1_000_000);
+            assertTrue(engine.isQuiescent(), ctx);
+        }
+    }
+
+    /**
+     * Closed loop through lossy links both ways (ClosedLoopDemo: engine, collector-lib's SoftResponder writing into
+     * a memory-mapped CollectorStore): 3 switches, 6 epochs, every run three packets. Every epoch must land complete
+     * and equal to the element-wise merge, the responder must never see an invalid request, and the seeded losses
+     * must have made the collector NAK a PSN inside a run whose retransmission was a Middle or Last (a resync
+     * mid-message, resumed rather than restarted).
+     */
+    @Test
+    void shouldLandTheMergedSketchThroughLossWithResyncsInsideRuns() throws Exception
+    {
+        long midMessageResumes = 0;
+        for (final long seed : new long[] {1, 2, 3, System.nanoTime()})
+        {
+            midMessageResumes += closedLoop(seed, 0.08);
+        }
+        assertTrue(midMessageResumes > 0, "some NAK must have named a PSN inside a run");
+    }
+
+    private long closedLoop(final long seed, final double loss) throws Exception
+    {
+        final int switches = 3;
+        final int epochCount = 6;
+        final int ringEpochs = 8;
+        final ApplianceConfig config = ConfigLoader.load(yaml(4, 64, 0xFFFFF0, switches, ringEpochs));
+        final SplittableRandom random = new SplittableRandom(seed);
+        final long[][] sums = new long[epochCount][ROWS * COLUMNS];
+        final List<byte[]> reports = new ArrayList<>();
+        for (int e = 0; e < epochCount; e++)
+        {
+            for (int c = 0; c < COLUMNS; c++)
+            {
+                for (int sw = 0; sw < switches; sw++)
+                {
+                    final int[] column = new int[ROWS];
+                    for (int r = 0; r < ROWS; r++)
+                    {
+                        column[r] = random.nextInt(1_000_000);
+                        sums[e][c * ROWS + r] += column[r];
+                    }
+                    reports.add(report(sw, 100 + e, c, column));
+                }
+            }
+        }
+        final String ctx = "seed " + seed;
+        final Path storeDir = Files.createDirectories(dir.resolve("store-" + seed));
+        try (CollectorStore store = CollectorStore.create(storeDir, config, config.collectors().get(0)))
+        {
+            final Set<Integer> nakedPsns = new HashSet<>();
+            final long[] resumes = new long[1];
+            final ClosedLoopDemo demo = new ClosedLoopDemo(config, List.of(store), loss, seed);
+            demo.frameTap((toCollector, buffer, offset, length, nowNanos) ->
+            {
+                if (length < 58 || (buffer.getShort(offset + 36, ByteOrder.BIG_ENDIAN) & 0xFFFF) != 4791)
+                {
+                    return;
+                }
+                final int opcode = buffer.getByte(offset + 42) & 0xFF;
+                final int psn = buffer.getInt(offset + 50, ByteOrder.BIG_ENDIAN) & 0xFFFFFF;
+                if (!toCollector && 0x11 == opcode && 0x60 == (buffer.getByte(offset + 54) & 0xFF))
+                {
+                    nakedPsns.add(psn);
+                }
+                else if (toCollector && nakedPsns.remove(psn) && (0x07 == opcode || 0x08 == opcode))
+                {
+                    resumes[0]++;
+                }
+            });
+            demo.run(new ClosedLoopDemo.ReportSource()
+            {
+                private int i = -1;
+                private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
+
+                public boolean next()
+                {
+                    if (++i >= reports.size())
+                    {
+                        return false;
+                    }
+                    buffer.wrap(reports.get(i));
+                    return true;
+                }
+
+                public DirectBuffer buffer()
+                {
+                    return buffer;
+                }
+
+                public int offset()
+                {
+                    return 0;
+                }
+
+                public int length()
+                {
+                    return reports.get(i).length;
+                }
+
+                public long timeNanos()
+                {
+                    return 1_000_000L + i * 500L;
+                }
+            });
+            assertTrue(demo.quiescent(), ctx);
+            final EngineCounters k = demo.engine().counters();
+            assertEquals(0, demo.responder().counter(ResponderCounter.INVALID_REQUESTS), ctx);
+            assertEquals(0, demo.responder().counter(ResponderCounter.REMOTE_ACCESS_ERRORS), ctx);
+            assertEquals(0, k.get(EngineCounter.NAK_FATAL_IN), ctx);
+            assertTrue(k.get(EngineCounter.ESSENTIAL_RESENT) > 0, ctx + ": the loss must cost re-sends");
+            assertEquals(0, k.totalDrops(), ctx);
+            assertEquals(epochCount, k.get(EngineCounter.SKETCH_EPOCHS_COMPLETED), ctx);
+            assertEquals(2L * epochCount, k.get(EngineCounter.SKETCH_COLUMN_WRITES), ctx);
+            assertEquals(k.get(EngineCounter.REPORTS_TRANSLATED), k.get(EngineCounter.REPORTS_DELIVERED), ctx);
+            final DirectBuffer region = store.region(RegionType.SKETCH, SKETCH_ID).buffer();
+            for (int e = 0; e < epochCount; e++)
+            {
+                final int area = (100 + e) % ringEpochs * AREA_BYTES;
+                assertEquals(100 + e, region.getInt(area, ByteOrder.LITTLE_ENDIAN), ctx + " epoch " + e);
+                assertEquals(2, region.getByte(area + 4), ctx + " epoch " + e + " complete");
+                assertEquals(switches, region.getShort(area + 14, ByteOrder.LITTLE_ENDIAN), ctx + " contributors");
+                assertEquals(COLUMNS, region.getInt(area + 16, ByteOrder.LITTLE_ENDIAN), ctx + " completeColumns");
+                for (int i = 0; i < ROWS * COLUMNS; i++)
+                {
+                    assertEquals(sums[e][i], region.getInt(area + 64 + i * 4, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL,
+                        ctx + " epoch " + e + " cell " + i);
+                }
+            }
+            // Each WRITE executed exactly once (resumed, never restarted): per epoch 2 headers and 2 runs of 3 packets.
+            assertEquals(4L * epochCount, demo.responder().counter(ResponderCounter.MESSAGES), ctx);
+            assertEquals(8L * epochCount, demo.responder().counter(ResponderCounter.WRITE_PACKETS), ctx);
+            return resumes[0];
         }
     }
 

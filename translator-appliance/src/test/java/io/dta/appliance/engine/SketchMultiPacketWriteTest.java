@@ -526,6 +526,20 @@ class SketchMultiPacketWriteTest
     }
 
     /**
+     * The ring is one preallocated buffer of entries sized for the largest WRITE: a size past what one buffer can
+     * address is refused with the keys to change, instead of wrapping into a wrong-sized buffer (configuration
+     * refuses such a sketch first).
+     */
+    @Test
+    void shouldRefuseAnEssentialRingLargerThanOneBufferCanHold()
+    {
+        final IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> new EssentialRing(1023, 2 * 1024 * 1024));
+        assertTrue(ex.getMessage().startsWith("1024 essential ring entries x 2097152 bytes"), ex.getMessage());
+        assertEquals(0, new EssentialRing(3, 1024 * 1024).size(), "4 entries of 1 MiB fit");
+    }
+
+    /**
      * Wireshark's InfiniBand dissector as an independent reader of the same frames: opcodes, PSNs, AckReq, a RETH
      * with the whole DMA length on the First only, PadCnt 0, nothing malformed and no expert info. Skipped without
      * tshark.

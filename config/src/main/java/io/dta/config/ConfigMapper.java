@@ -48,7 +48,8 @@ final class ConfigMapper
         final EssentialConfig essential = essential(top.sectionOrEmpty("essential"));
         final ConnectionConfig connection = connection(top.sectionOrEmpty("connection"), acks);
         final int batchSize = hasProblem("append.batchSize") ? -1 : append.batchSize();
-        final List<CollectorConfig> collectors = collectors(top, batchSize);
+        final int backlog = hasProblem("essential.backlog") ? -1 : essential.backlog();
+        final List<CollectorConfig> collectors = collectors(top, batchSize, backlog);
         top.finish();
 
         crossChecks(translator, collectors);
@@ -211,7 +212,7 @@ final class ConfigMapper
         }
     }
 
-    private List<CollectorConfig> collectors(final Section top, final int batchSize)
+    private List<CollectorConfig> collectors(final Section top, final int batchSize, final int backlog)
     {
         final List<CollectorConfig> collectors = new ArrayList<>();
         final List<Section> items = top.list("collectors", true);
@@ -228,13 +229,13 @@ final class ConfigMapper
             final Section s = items.get(i);
             if (null != s)
             {
-                collectors.add(collector(s, i, batchSize));
+                collectors.add(collector(s, i, batchSize, backlog));
             }
         }
         return collectors;
     }
 
-    private CollectorConfig collector(final Section s, final int index, final int batchSize)
+    private CollectorConfig collector(final Section s, final int index, final int batchSize, final int backlog)
     {
         final String name = s.string("name", "collector-" + index);
         if (!hasProblem(s.pathOf("name")) && name.isBlank())
@@ -272,7 +273,7 @@ final class ConfigMapper
             {
                 if (null != item)
                 {
-                    sketches.add(sketch(item, hasProblem(s.pathOf("pathMtu")) ? 0 : pathMtu));
+                    sketches.add(sketch(item, backlog));
                 }
             }
         }
@@ -371,7 +372,7 @@ final class ConfigMapper
         return new ListConfig(id, region, layout);
     }
 
-    private SketchConfig sketch(final Section s, final int pathMtu)
+    private SketchConfig sketch(final Section s, final int backlog)
     {
         final long id = s.requiredInteger("id", 0, SketchConfig.MAX_ID, "");
         final SketchType type = s.sketchType("type");
@@ -408,13 +409,20 @@ final class ConfigMapper
             {
                 problem(s.pathOf("batchColumns"), batchColumns + " is more than columns " + columns);
             }
-            else if (pathMtu > 0 && !hasProblem(s.pathOf("rows")) &&
-                (long)batchColumns * rows * SketchConfig.CELL_BYTES > pathMtu)
+            else if (backlog > 0 && !hasProblem(s.pathOf("rows")))
             {
-                // A run of columns is one RDMA WRITE Only: it must fit one packet of the collector's path.
-                problem(s.pathOf("batchColumns"), batchColumns + " columns x " + rows + " rows x " +
-                    SketchConfig.CELL_BYTES + " = " + (long)batchColumns * rows * SketchConfig.CELL_BYTES +
-                    " bytes per WRITE, more than the collector's pathMtu " + pathMtu);
+                // A run longer than the path MTU is fine (one WRITE First/Middle/Last), but the sketch QP's essential
+                // ring keeps every WRITE it has not seen acknowledged in entries sized for the run, preallocated as
+                // one buffer of essential.backlog entries rounded up to a power of two: that must be addressable.
+                final long run = (long)batchColumns * rows * SketchConfig.CELL_BYTES;
+                final long entries = Long.highestOneBit(2L * backlog - 1);
+                if (run * entries > Integer.MAX_VALUE)
+                {
+                    problem(s.pathOf("batchColumns"), batchColumns + " columns x " + rows + " rows x " +
+                        SketchConfig.CELL_BYTES + " = " + run + " bytes per WRITE x " + entries +
+                        " essential ring entries (essential.backlog " + backlog + ", rounded up to a power of two) = " +
+                        run * entries + " bytes, more than " + Integer.MAX_VALUE);
+                }
             }
         }
         final int epochs = (int)s.integer("epochs", 1, SketchConfig.MAX_EPOCHS, SketchConfig.DEFAULT_EPOCHS);

@@ -3,6 +3,7 @@ package io.dta.config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
@@ -184,9 +185,10 @@ class ConfigValidationTest
                 "x 4) = 32896 bytes"),
             Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "id", "0x10000",
                 "collectors[0].sketches[0].id: 0x10000 is out of range 0..65535"),
-            Arguments.of(ConfigTestSupport.sketch("count-min", 64, 8, 8192), "batchColumns", 8,
-                "collectors[0].sketches[0].batchColumns: 8 columns x 64 rows x 4 = 2048 bytes per WRITE, more " +
-                "than the collector's pathMtu 1024"),
+            Arguments.of(ConfigTestSupport.sketch("count-min", 64, 8, 8192), "batchColumns", 6,
+                "collectors[0].sketches[0].batchColumns: 6 is not a power of two"),
+            Arguments.of(ConfigTestSupport.sketch("count-min", 64, 8, 8192), "batchColumns", 0,
+                "collectors[0].sketches[0].batchColumns: 0 is out of range 1..65536"),
             Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "switches", 0,
                 "collectors[0].sketches[0].switches: 0 is out of range 1..256"),
             Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "nackRetryMicros", 0,
@@ -254,6 +256,55 @@ class ConfigValidationTest
         final SketchConfig loaded = ConfigLoader.load(exampleWith("collectors[0].sketches[0]", sketch),
             ConfigFormat.JSON).collectors().get(0).sketches().get(0);
         assertEquals(4 * 64 * 4, loaded.batchColumns() * loaded.rows() * SketchConfig.CELL_BYTES);
+    }
+
+    /**
+     * A run of columns longer than the collector's path MTU goes out as one multi-packet WRITE (First/Middle/Last):
+     * it is accepted at every path MTU, up to the whole sketch in one run.
+     */
+    @ParameterizedTest(name = "pathMtu {0}, {1} rows, batchColumns {2}")
+    @CsvSource({
+        "1024, 64, 8",      // 2048 bytes: the case configuration used to refuse
+        "256, 5, 32",       // 640 bytes: First, Middle and a half-MTU Last
+        "4096, 64, 65536",  // the whole 16 MiB sketch in one run
+        "256, 1, 65536"})
+    void shouldAcceptASketchRunLongerThanThePathMtu(final int pathMtu, final int rows, final int batchColumns)
+    {
+        final Map<String, Object> sketch = ConfigTestSupport.sketch("count-min", rows, batchColumns,
+            2L * (64 + (long)rows * batchColumns * 4));
+        sketch.put("batchColumns", batchColumns);
+        final ApplianceConfig loaded = ConfigLoader.load(exampleWith("collectors[0].pathMtu", pathMtu,
+            "collectors[0].sketches[0]", sketch, "essential", Map.of("backlog", 64)), ConfigFormat.JSON);
+        final SketchConfig s = loaded.collectors().get(0).sketches().get(0);
+        assertEquals(pathMtu, loaded.collectors().get(0).pathMtu());
+        assertEquals(batchColumns, s.batchColumns());
+        assertTrue((long)s.batchColumns() * s.rows() * SketchConfig.CELL_BYTES > pathMtu, "longer than the MTU");
+    }
+
+    /**
+     * What still bounds a run: the sketch QP's essential ring keeps a run per entry, essential.backlog entries
+     * rounded up to a power of two, preallocated as one buffer that must stay addressable (at most 2^31 - 1 bytes).
+     */
+    @Test
+    void shouldRefuseARunWhoseEssentialRingWouldNotBeAddressable()
+    {
+        // 8192 columns x 64 rows x 4 = 2 MiB per run; 1024 entries make 2 GiB, one byte too many.
+        final Map<String, Object> sketch = ConfigTestSupport.sketch("count-min", 64, 8192, 2L * (64 + 64 * 8192 * 4));
+        sketch.put("batchColumns", 8192);
+        final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.load(exampleWith(
+            "collectors[0].sketches[0]", sketch), ConfigFormat.JSON));
+        assertEquals(List.of("collectors[0].sketches[0].batchColumns: 8192 columns x 64 rows x 4 = 2097152 bytes per " +
+            "WRITE x 1024 essential ring entries (essential.backlog 1024, rounded up to a power of two) = 2147483648 " +
+            "bytes, more than 2147483647"), ex.problems());
+
+        // 1023 entries round up to the same 1024; 512 entries fit (1 GiB).
+        final ConfigException rounded = assertThrows(ConfigException.class, () -> ConfigLoader.load(exampleWith(
+            "collectors[0].sketches[0]", sketch, "essential", Map.of("backlog", 1023)), ConfigFormat.JSON));
+        assertTrue(rounded.problems().get(0).contains("x 1024 essential ring entries (essential.backlog 1023"),
+            rounded.getMessage());
+        final SketchConfig fits = ConfigLoader.load(exampleWith("collectors[0].sketches[0]", sketch, "essential",
+            Map.of("backlog", 512)), ConfigFormat.JSON).collectors().get(0).sketches().get(0);
+        assertEquals(8192, fits.batchColumns());
     }
 
     @Test

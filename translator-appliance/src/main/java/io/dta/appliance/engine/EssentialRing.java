@@ -59,6 +59,12 @@ final class EssentialRing
         this.capacity = capacity;
         this.maxPayload = maxPayload;
         final int slots = BitUtil.findNextPositivePowerOfTwo(Math.max(1, capacity));
+        if ((long)slots * maxPayload > Integer.MAX_VALUE)
+        {
+            // Configuration refuses such a sketch; without this the int product would wrap into a wrong-sized buffer.
+            throw new IllegalArgumentException(slots + " essential ring entries x " + maxPayload +
+                " bytes is more than one buffer can hold; lower essential.backlog or the sketch's batchColumns");
+        }
         this.mask = slots - 1;
         type = new byte[slots];
         va = new long[slots];

@@ -159,8 +159,9 @@ public final class QueuePairSender
     }
 
     /**
-     * Creates the sender of one QP whose WRITEs may carry more than the usual 128 bytes (a sketch's column runs,
-     * up to the path MTU): the frame buffer and every essential-ring entry are sized for {@code maxPayload}.
+     * Creates the sender of one QP whose WRITEs may carry more than the usual 128 bytes (a sketch's column runs, which
+     * may exceed the path MTU): every essential-ring entry is sized for {@code maxPayload}, the frame buffer for one
+     * packet of it.
      *
      * @param builder    this QP's frame builder (its path is the QP's path).
      * @param sink       where frames go.
@@ -175,9 +176,10 @@ public final class QueuePairSender
         final SenderSettings settings,
         final int maxPayload)
     {
-        this.held = new HeldFrame(Math.max(MAX_FRAME, MAX_HEADERS + maxPayload));
-        this.probe = new UnsafeBuffer(ByteBuffer.allocateDirect(HeldFrame.STAGING_OFFSET + MAX_HEADERS));
         this.path = builder.path();
+        // One packet at a time is built: a WRITE longer than the path MTU goes out as First/Middle/Last.
+        this.held = new HeldFrame(Math.max(MAX_FRAME, MAX_HEADERS + Math.min(maxPayload, path.pathMtu())));
+        this.probe = new UnsafeBuffer(ByteBuffer.allocateDirect(HeldFrame.STAGING_OFFSET + MAX_HEADERS));
         this.pathMtu = path.pathMtu();
         this.builder = builder;
         this.configuredBaseAddress = path.baseAddress();

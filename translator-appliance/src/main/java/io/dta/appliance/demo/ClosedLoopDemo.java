@@ -106,7 +106,7 @@ public final class ClosedLoopDemo
     private final ConnectionManager connections;
     private Reconnector reconnector;
     private final FrameDecoder decoder = new FrameDecoder();
-    private final UnsafeBuffer mangled = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
+    private final UnsafeBuffer mangled;
     private final Icrc icrc = new Icrc();
     private long injectAt;
     private long requestsSeen;
@@ -165,8 +165,11 @@ public final class ClosedLoopDemo
         final long seed)
     {
         this.config = translatorSide;
-        toCollector = new LossyLink(1 << 16, loss, LINK_DELAY_NANOS, seed);
-        toTranslator = new LossyLink(1 << 16, loss, LINK_DELAY_NANOS, seed * 31 + 7);
+        final int maxPathMtu = translatorSide.collectors().stream().mapToInt(CollectorConfig::pathMtu).max()
+            .orElse(CollectorConfig.DEFAULT_PATH_MTU);
+        toCollector = new LossyLink(maxPathMtu, loss, LINK_DELAY_NANOS, seed);
+        toTranslator = new LossyLink(maxPathMtu, loss, LINK_DELAY_NANOS, seed * 31 + 7);
+        mangled = new UnsafeBuffer(ByteBuffer.allocateDirect(LossyLink.slotFor(maxPathMtu)));
         responder = new SoftResponder(collectorSide, (collector, region) ->
         {
             final int index = collectorSide.collectors().indexOf(collector);

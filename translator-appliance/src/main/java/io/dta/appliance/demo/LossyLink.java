@@ -2,6 +2,7 @@ package io.dta.appliance.demo;
 
 import io.dta.appliance.engine.FrameSink;
 import io.dta.collector.responder.ResponseSink;
+import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -11,13 +12,23 @@ import java.util.SplittableRandom;
 
 /**
  * One direction of the demo's link: a FIFO with a fixed one-way delay that drops each frame with probability
- * {@code loss} (seeded, so a demo run is reproducible). Frames are copied into a preallocated ring of slots.
+ * {@code loss} (seeded, so a demo run is reproducible). Frames are copied into a preallocated ring of slots, each
+ * large enough for the largest frame of the configuration's path MTUs; a frame larger than its slot is counted as an
+ * overflow, never cut.
  * It is the engine's {@link FrameSink} on the way to the collector and the responder's {@link ResponseSink} on
  * the way back.
  */
 final class LossyLink implements FrameSink, ResponseSink
 {
-    static final int SLOT = 2048;
+    /** Ring memory per direction, whatever the slot size: the number of slots shrinks as slots grow. */
+    static final int RING_BYTES = 128 * 1024 * 1024;
+
+    /** Headers and trailers around a RoCEv2 payload (Ethernet with tags to RETH, pad, ICRC), rounded up. */
+    private static final int MAX_HEADERS = 128;
+
+    private static final int MIN_SLOT = 2048;
+
+    private final int slot;
 
     private final UnsafeBuffer ring;
     private final long[] arrival;
@@ -33,15 +44,28 @@ final class LossyLink implements FrameSink, ResponseSink
     private long dropped;
     private long overflowed;
 
-    LossyLink(final int capacity, final double loss, final long delayNanos, final long seed)
+    /**
+     * @param maxPathMtu the largest path MTU of the configuration: every packet fits a slot.
+     */
+    LossyLink(final int maxPathMtu, final double loss, final long delayNanos, final long seed)
     {
-        this.capacity = capacity;
-        this.ring = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity * SLOT));
+        this.slot = slotFor(maxPathMtu);
+        this.capacity = RING_BYTES / slot;
+        this.ring = new UnsafeBuffer(ByteBuffer.allocateDirect(RING_BYTES));
         this.arrival = new long[capacity];
         this.length = new int[capacity];
         this.loss = loss;
         this.delayNanos = delayNanos;
         this.random = new SplittableRandom(seed);
+    }
+
+    /**
+     * @param maxPathMtu the largest path MTU frames are built for.
+     * @return the slot size that holds one packet of that MTU with all its headers: a power of two, at least 2048.
+     */
+    static int slotFor(final int maxPathMtu)
+    {
+        return Math.max(MIN_SLOT, BitUtil.findNextPositivePowerOfTwo(maxPathMtu + MAX_HEADERS));
     }
 
     void now(final long timeNanos)
@@ -58,12 +82,12 @@ final class LossyLink implements FrameSink, ResponseSink
     @Override
     public int claim(final int maxLength)
     {
-        if (tail - head >= capacity || maxLength > SLOT)
+        if (tail - head >= capacity || maxLength > slot)
         {
             overflowed++;
             return -1;
         }
-        return (int)(tail % capacity) * SLOT;
+        return (int)(tail % capacity) * slot;
     }
 
     @Override
@@ -104,7 +128,7 @@ final class LossyLink implements FrameSink, ResponseSink
 
     int headOffset()
     {
-        return (int)(head % capacity) * SLOT;
+        return (int)(head % capacity) * slot;
     }
 
     int headLength()

@@ -21,9 +21,10 @@ import java.util.Arrays;
  * expected column, and per column how many switches contributed. Switches send their columns in order, so the
  * columns every switch contributed to form a prefix; it is written in runs of {@code batchColumns} columns, each
  * run one RDMA WRITE (a WRITE Only, or First/Middle/Last when the run exceeds the path MTU: the QP splits it, so
- * the handler deals in WRITEs and its counters count WRITEs, not packets). The epoch header is written with state open when the epoch opens and with state
- * complete (every switch sent every column) or incomplete (timeout, a newer epoch needing the area, flush) when
- * it closes; an incomplete epoch first gets every column not yet written, with what it has.
+ * the handler deals in WRITEs and its counters count WRITEs, not packets). The epoch header is written with state
+ * open when the epoch opens and with state complete (every switch sent every column) or incomplete (timeout, a newer
+ * epoch needing the area, flush) when it closes; an incomplete epoch first gets every column not yet written, with
+ * what it has.
  * <p>
  * Every WRITE goes through the QP's essential path: a merged column exists nowhere else once the switches moved
  * on, and re-sending a WRITE after a resync is idempotent. Everything is preallocated from the configuration;

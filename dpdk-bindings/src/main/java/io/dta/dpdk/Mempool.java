@@ -17,6 +17,15 @@ public final class Mempool implements AutoCloseable
     /** Default data room: 2048 bytes of data after the 128-byte headroom. */
     public static final int DEFAULT_DATA_ROOM = DpdkLayout.RTE_MBUF_DEFAULT_BUF_SIZE;
 
+    /**
+     * @param frameLength the longest frame an mbuf of the pool must hold in one segment.
+     * @return the data room for it: the headroom plus the frame, at least {@link #DEFAULT_DATA_ROOM}.
+     */
+    public static int dataRoomFor(final int frameLength)
+    {
+        return Math.max(DEFAULT_DATA_ROOM, DpdkLayout.RTE_PKTMBUF_HEADROOM + frameLength);
+    }
+
     private final String name;
     private final MemorySegment pool;
     private boolean closed;

@@ -3,6 +3,7 @@ package io.dta.appliance.demo;
 import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.connect.Reconnector;
 import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.codec.DethFlyweight;
@@ -165,11 +166,10 @@ public final class ClosedLoopDemo
         final long seed)
     {
         this.config = translatorSide;
-        final int maxPathMtu = translatorSide.collectors().stream().mapToInt(CollectorConfig::pathMtu).max()
-            .orElse(CollectorConfig.DEFAULT_PATH_MTU);
-        toCollector = new LossyLink(maxPathMtu, loss, LINK_DELAY_NANOS, seed);
-        toTranslator = new LossyLink(maxPathMtu, loss, LINK_DELAY_NANOS, seed * 31 + 7);
-        mangled = new UnsafeBuffer(ByteBuffer.allocateDirect(LossyLink.slotFor(maxPathMtu)));
+        final int largestFrame = FrameLimits.largestFrame(translatorSide.collectors());
+        toCollector = new LossyLink(largestFrame, loss, LINK_DELAY_NANOS, seed);
+        toTranslator = new LossyLink(largestFrame, loss, LINK_DELAY_NANOS, seed * 31 + 7);
+        mangled = new UnsafeBuffer(ByteBuffer.allocateDirect(LossyLink.slotFor(largestFrame)));
         responder = new SoftResponder(collectorSide, (collector, region) ->
         {
             final int index = collectorSide.collectors().indexOf(collector);

@@ -1,5 +1,6 @@
 package io.dta.appliance.demo;
 
+import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.FrameSink;
 import io.dta.collector.responder.ResponseSink;
 import org.agrona.BitUtil;
@@ -23,9 +24,6 @@ final class LossyLink implements FrameSink, ResponseSink
     /** Ring memory per direction, whatever the slot size: the number of slots shrinks as slots grow. */
     static final int RING_BYTES = 128 * 1024 * 1024;
 
-    /** Headers and trailers around a RoCEv2 payload (Ethernet with tags to RETH, pad, ICRC), rounded up. */
-    private static final int MAX_HEADERS = 128;
-
     private static final int MIN_SLOT = 2048;
 
     private final int slot;
@@ -45,11 +43,11 @@ final class LossyLink implements FrameSink, ResponseSink
     private long overflowed;
 
     /**
-     * @param maxPathMtu the largest path MTU of the configuration: every packet fits a slot.
+     * @param largestFrame the longest frame of the configuration ({@link FrameLimits#largestFrame}): one fits a slot.
      */
-    LossyLink(final int maxPathMtu, final double loss, final long delayNanos, final long seed)
+    LossyLink(final int largestFrame, final double loss, final long delayNanos, final long seed)
     {
-        this.slot = slotFor(maxPathMtu);
+        this.slot = slotFor(largestFrame);
         this.capacity = RING_BYTES / slot;
         this.ring = new UnsafeBuffer(ByteBuffer.allocateDirect(RING_BYTES));
         this.arrival = new long[capacity];
@@ -60,12 +58,12 @@ final class LossyLink implements FrameSink, ResponseSink
     }
 
     /**
-     * @param maxPathMtu the largest path MTU frames are built for.
-     * @return the slot size that holds one packet of that MTU with all its headers: a power of two, at least 2048.
+     * @param largestFrame the longest frame to carry.
+     * @return the slot size that holds it: a power of two, at least 2048.
      */
-    static int slotFor(final int maxPathMtu)
+    static int slotFor(final int largestFrame)
     {
-        return Math.max(MIN_SLOT, BitUtil.findNextPositivePowerOfTwo(maxPathMtu + MAX_HEADERS));
+        return Math.max(MIN_SLOT, BitUtil.findNextPositivePowerOfTwo(largestFrame));
     }
 
     void now(final long timeNanos)

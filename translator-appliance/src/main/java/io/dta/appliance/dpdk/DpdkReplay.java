@@ -1,5 +1,6 @@
 package io.dta.appliance.dpdk;
 
+import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.codec.pcap.PcapNormalizer;
 import io.dta.codec.pcap.PcapReader;
@@ -139,7 +140,8 @@ public final class DpdkReplay
             Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-replay"), 0, 256, vdevs.toArray(new String[0])),
             extraEalArgs);
         try (Eal eal = Eal.init(args);
-            Mempool pool = Mempool.create("replay_pool", POOL_SIZE, 256, Mempool.DEFAULT_DATA_ROOM);
+            Mempool pool = Mempool.create("replay_pool", POOL_SIZE, 256,
+                Mempool.dataRoomFor(FrameLimits.largestFrame(config.collectors())));
             FrameTimeLog times = new FrameTimeLog(output.toAbsolutePath().getParent()))
         {
             final EthPort out = EthPort.open(eal.portId("net_pcap0"), pool, 1024, 1024, true);

@@ -58,10 +58,7 @@ public final class QueuePairSender
         65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
         256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152 };
 
-    /**
-     * Room for every header and trailer of a WRITE frame around its payload (Ethernet to RETH, pad, ICRC).
-     */
-    private static final int MAX_HEADERS = 128;
+    private static final int MAX_HEADERS = FrameLimits.MAX_HEADERS;
 
     private final long configuredBaseAddress;
     private QpPath path;

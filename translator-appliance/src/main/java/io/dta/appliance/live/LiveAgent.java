@@ -75,15 +75,22 @@ public abstract class LiveAgent implements Agent
     private long closingDeadline;
     private long cycles;
     private boolean closed;
+    private final int dataRoom;
 
     /**
      * @param settings     EAL arguments, ports, timings.
      * @param roles        the role of each port spec, e.g. {@code reports} and {@code collector link}.
      * @param countersFile where the counters live (the caller creates and closes it).
      * @param arp          the ARP responder for this process's addresses.
+     * @param largestFrame the longest frame this process sends or takes ({@code FrameLimits.largestFrame}): the
+     *                     pool's mbufs hold one in a single segment.
      */
     protected LiveAgent(
-        final LiveSettings settings, final String[] roles, final CountersFile countersFile, final ArpResponder arp)
+        final LiveSettings settings,
+        final String[] roles,
+        final CountersFile countersFile,
+        final ArpResponder arp,
+        final int largestFrame)
     {
         if (roles.length != settings.portSpecs().size())
         {
@@ -93,6 +100,7 @@ public abstract class LiveAgent implements Agent
         this.roles = roles.clone();
         this.countersFile = countersFile;
         this.arp = arp;
+        this.dataRoom = Mempool.dataRoomFor(largestFrame);
         this.rx = new MbufArray(settings.burst());
         this.rxFrames = new RxFrames(settings.burst());
         this.statsIntervalNanos = TimeUnit.MILLISECONDS.toNanos(settings.statsIntervalMillis());
@@ -187,7 +195,7 @@ public abstract class LiveAgent implements Agent
     {
         eal = Eal.init(settings.ealArgs());
         pool = Mempool.create(roleName().replace("dta-", "") + "_pool", settings.poolSize(), 256,
-            Mempool.DEFAULT_DATA_ROOM);
+            dataRoom);
         portOfRole = new EthPort[roles.length];
         txOfRole = new TxQueue[roles.length];
         final List<TxQueue> queues = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.dta.appliance.live;
 
+import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.collector.responder.ResponderCounter;
 import io.dta.collector.responder.ResponseSink;
@@ -50,7 +51,8 @@ public final class LiveCollectorAgent extends LiveAgent
         final LiveSettings settings,
         final CountersFile countersFile)
     {
-        super(settings, new String[] { "collector link" }, countersFile, arpFor(collectors));
+        super(settings, new String[] { "collector link" }, countersFile, arpFor(collectors),
+            FrameLimits.largestFrame(collectors));
         this.responder = responder;
         final CountersManager manager = countersFile.manager();
         for (final ResponderCounter c : ALL)

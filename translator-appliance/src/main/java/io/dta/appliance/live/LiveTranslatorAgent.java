@@ -4,6 +4,7 @@ import io.dta.appliance.connect.ConnectionCounter;
 import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.connect.Reconnector;
 import io.dta.appliance.engine.EngineCounters;
+import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.state.ListStateFile;
 import io.dta.appliance.stat.CountersFile;
@@ -95,7 +96,8 @@ public final class LiveTranslatorAgent extends LiveAgent
         final ListStateFile.Previous previousLists)
     {
         super(settings, new String[] { "reports", "collector link" }, countersFile,
-            new ArpResponder(config.translator().mac(), config.translator().ip()));
+            new ArpResponder(config.translator().mac(), config.translator().ip()),
+            FrameLimits.largestFrame(config.collectors()));
         this.config = config;
         this.previousLists = previousLists;
         this.counters = new EngineCounters(countersFile.manager());

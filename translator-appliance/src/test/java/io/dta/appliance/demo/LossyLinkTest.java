@@ -1,5 +1,6 @@
 package io.dta.appliance.demo;
 
+import io.dta.appliance.engine.FrameLimits;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,8 +22,9 @@ class LossyLinkTest
     @ValueSource(ints = {256, 512, 1024, 2048, 4096})
     void shouldCarryAFullPacketOfThePathMtuAndRefuseALargerFrame(final int pathMtu)
     {
-        final LossyLink link = new LossyLink(pathMtu, 0.0, 1_000, 1);
+        final LossyLink link = new LossyLink(pathMtu + FrameLimits.MAX_HEADERS, 0.0, 1_000, 1);
         final int frameLength = pathMtu + WRITE_FIRST_HEADERS;
+        assertTrue(frameLength <= pathMtu + FrameLimits.MAX_HEADERS);
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[frameLength]);
         for (int i = 0; i < frameLength; i++)
         {
@@ -38,7 +40,7 @@ class LossyLinkTest
         }
         assertEquals(6_000, link.nextArrival());
 
-        final int slot = LossyLink.slotFor(pathMtu);
+        final int slot = LossyLink.slotFor(pathMtu + FrameLimits.MAX_HEADERS);
         assertTrue(slot >= frameLength && Integer.bitCount(slot) == 1, "slot " + slot);
         assertEquals(-1, link.claim(slot + 1), "a frame larger than the slot is refused");
         assertEquals(1, link.overflowed());

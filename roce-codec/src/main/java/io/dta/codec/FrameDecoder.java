@@ -337,16 +337,21 @@ public final class FrameDecoder
     }
 
     /**
-     * An IP datagram longer than the frame (a capture cut at its snap length, a lying total length): when the frame
-     * still holds an unfragmented UDP header, a datagram to a port not served here is someone else's
-     * ({@link FrameKind#OTHER}), and one to a served port is {@link MalformedReason#TRUNCATED_IPV4} with its UDP header
-     * wrapped ({@link #udpOffset()}), so the caller can tell a report cut short from other damage.
+     * An IP datagram longer than the frame (a capture cut at its snap length, a lying total length): a protocol other
+     * than UDP is {@link FrameKind#OTHER}, as it is when whole; when the frame still holds an unfragmented UDP
+     * header, a datagram to a port not served here is someone else's ({@link FrameKind#OTHER}), and one to a served
+     * port is {@link MalformedReason#TRUNCATED_IPV4} with its UDP header wrapped ({@link #udpOffset()}), so the caller
+     * can tell a report cut short from other damage.
      */
     private FrameKind truncatedDatagram(final DirectBuffer buffer, final int ip, final int headerLength, final int end)
     {
         final int udpStart = ip + headerLength;
-        if ((buffer.getByte(ip + Ipv4Flyweight.PROTOCOL_OFFSET) & 0xFF) == Ipv4Flyweight.PROTOCOL_UDP &&
-            0 == (buffer.getShort(ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET, ByteOrder.BIG_ENDIAN) &
+        if ((buffer.getByte(ip + Ipv4Flyweight.PROTOCOL_OFFSET) & 0xFF) != Ipv4Flyweight.PROTOCOL_UDP)
+        {
+            // The whole IPv4 header names another protocol: someone else's traffic, however much of it was captured.
+            return FrameKind.OTHER;
+        }
+        if (0 == (buffer.getShort(ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET, ByteOrder.BIG_ENDIAN) &
                 Ipv4Flyweight.FRAGMENT_MASK) &&
             end - udpStart >= UdpFlyweight.HEADER_LENGTH)
         {

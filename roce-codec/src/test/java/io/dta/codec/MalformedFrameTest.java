@@ -374,6 +374,20 @@ class MalformedFrameTest
         frame.putShort(36, (short)53, ByteOrder.BIG_ENDIAN);
         assertEquals(FrameKind.OTHER, decoder.decode(frame, 0, frame.capacity()));
 
+        // Cut at a capture's snap length: the IPv4 header is whole and names another protocol, so it is someone
+        // else's traffic however much of it the capture kept (tcpdump -s 64 of a TCP segment, ICMP, GRE, ...).
+        for (final int protocol : new int[] { Ipv4Flyweight.PROTOCOL_TCP, 1, 47 })
+        {
+            frame = keyWriteReport();
+            frame.putByte(23, (byte)protocol);
+            frame.putShort(16, (short)1500, ByteOrder.BIG_ENDIAN);
+            for (int cut = 34; cut <= frame.capacity(); cut++)
+            {
+                assertEquals(FrameKind.OTHER, decoder.decode(frame, 0, cut), "protocol " + protocol + " cut " + cut);
+                assertEquals(MalformedReason.NONE, decoder.malformedReason());
+            }
+        }
+
         // Three VLAN tags: beyond what the appliance accepts, not ours.
         final byte[] tagged = new byte[12 + 12 + 2];
         final UnsafeBuffer triple = new UnsafeBuffer(tagged);

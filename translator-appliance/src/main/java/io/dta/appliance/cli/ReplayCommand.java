@@ -47,8 +47,9 @@ public final class ReplayCommand implements Callable<Integer>
 
     @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk",
         description = {
-            "I/O path: java (pcap files read by the JVM; default) or dpdk (the captures go through DPDK net_pcap",
-            "devices, frames are read and written in mbufs; needs DPDK 22.11 and root; same frames as java)" })
+            "I/O path: java (pcap files read by the JVM; default) or dpdk (the captures go",
+            "through DPDK net_pcap devices, frames are read and written in mbufs; needs",
+            "DPDK 22.11 and root; same frames as java)" })
     private String io;
 
     @Option(names = "--eal", paramLabel = "ARGS", defaultValue = "",
@@ -96,6 +97,21 @@ public final class ReplayCommand implements Callable<Integer>
                 return 1;
             }
         }
+        for (final Path p : null == responses ? new Path[] { in } : new Path[] { in, responses })
+        {
+            if (sameFile(out, p))
+            {
+                // The output is created (truncated) before the input is read: the capture would be lost.
+                System.err.println("dta replay: --out " + out + " would overwrite its input " + p);
+                return 2;
+            }
+        }
+        final Path outDir = out.toAbsolutePath().getParent();
+        if (null != outDir && !Files.isDirectory(outDir))
+        {
+            System.err.println("dta replay: cannot write " + out + ": no directory " + outDir);
+            return 1;
+        }
         try
         {
             final List<String> ealArgs = eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+"));
@@ -118,6 +134,18 @@ public final class ReplayCommand implements Callable<Integer>
         {
             System.err.println("dta replay: " + ex.getMessage());
             return 1;
+        }
+    }
+
+    private static boolean sameFile(final Path a, final Path b)
+    {
+        try
+        {
+            return Files.exists(a) && Files.isSameFile(a, b);
+        }
+        catch (final IOException ex)
+        {
+            return false;
         }
     }
 }

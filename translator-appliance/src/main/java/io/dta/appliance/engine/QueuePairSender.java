@@ -1034,11 +1034,14 @@ public final class QueuePairSender
                 ackDeadlineNanos = nowNanos + ackTimeoutNanos;
             }
         }
-        if (!awaitingAck && (outstandingAtomics > 0 || essentials.hasUnacknowledged()))
+        if (!awaitingAck && Psn.compare(highestSentPsn, psn) > 0 &&
+            (outstandingAtomics > 0 || essentials.hasUnacknowledged()))
         {
-            // Atomics and essential writes need confirmation even when no AckReq'd PSN is pending.
+            // Atomics and essential writes need confirmation even when no AckReq'd PSN is pending, but only those
+            // that left: a held one starts its timer when it leaves with AckReq, which may be long after this ACK
+            // when a replayed capture's clock jumps over an idle gap.
             awaitingAck = true;
-            awaitedPsn = Psn.add(nextPsn, -1);
+            awaitedPsn = highestSentPsn;
             ackDeadlineNanos = nowNanos + ackTimeoutNanos;
         }
         drainEssentials(nowNanos);

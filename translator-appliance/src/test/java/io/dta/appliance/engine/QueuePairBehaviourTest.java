@@ -258,6 +258,35 @@ class QueuePairBehaviourTest
     }
 
     @Test
+    void shouldNotProbeAHeldFrameWhoseTimerWasArmedBeforeItLeft()
+    {
+        // translation.md §5: a probe is for a PSN that went out and stayed unacknowledged for acks.timeoutMicros.
+        // A replayed capture's clock jumps over idle gaps: the held last copy of a Key-Increment (and of an
+        // essential Key-Write) leaves only at the first frame after the gap, so its timer must start then, not at
+        // the ACK of the copy before it, which came while it was still held.
+        final EngineHarness h = new EngineHarness(new Cfg());
+        h.feed(report(DtaOpcode.KEY_INCREMENT, keyIncrement(2, 7, 1)));
+        h.feed(report(REPORTER_1, COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, 0, 0x20, keyWrite(2, 9, new byte[4])));
+        final List<Request> first = h.out.drainRequests();
+        assertEquals(2, first.size(), "the first copy of each left, the second is held");
+        h.now += 2_000;
+        h.feed(atomicAck(KI_QPN, first.get(0).destQp() == KI_REMOTE ? first.get(0).psn() : first.get(1).psn()));
+        h.feed(ack(KW_QPN, first.get(0).destQp() == KW_REMOTE ? first.get(0).psn() : first.get(1).psn()));
+        h.now += 3_000_000;
+        h.feed(kw(1));
+        final List<Request> after = h.out.drainRequests();
+        assertEquals(0, h.count(EngineCounter.PROBES_OUT), "the held frames left just now: " + after);
+        assertEquals(2, after.size(), "the held copies, with AckReq as the QPs went idle");
+        assertTrue(after.get(0).ackReq() && after.get(1).ackReq());
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KI_QPN).state());
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
+        h.advance(400_000);
+        assertEquals(0, h.count(EngineCounter.PROBES_OUT), "400 us after they left: not yet timed out");
+        h.advance(200_000);
+        assertEquals(2, h.count(EngineCounter.PROBES_OUT), "600 us after they left, unanswered: probed");
+    }
+
+    @Test
     void shouldIgnoreForgedAndStaleResponses()
     {
         final EngineHarness h = new EngineHarness(new Cfg());

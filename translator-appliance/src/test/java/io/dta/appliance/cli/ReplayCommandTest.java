@@ -1,0 +1,60 @@
+package io.dta.appliance.cli;
+
+import io.dta.appliance.engine.TestFrames;
+import io.dta.codec.DtaOpcode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code dta replay}'s command-line edges: what it refuses before it touches a file.
+ */
+class ReplayCommandTest
+{
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldRefuseAnOutputThatIsOneOfItsInputs() throws Exception
+    {
+        final Path in = dir.resolve("reports.pcap");
+        PcapFiles.write(in, TestFrames.report(DtaOpcode.KEY_WRITE, TestFrames.keyWrite(1, 7, new byte[4])));
+        final byte[] before = Files.readAllBytes(in);
+        final Path link = dir.resolve("link.pcap");
+        Files.createSymbolicLink(link, in);
+
+        for (final String[] args : new String[][] {
+            { "replay", "--in", in.toString(), "--out", in.toString() },
+            { "replay", "--in", in.toString(), "--out", link.toString() },
+            { "replay", "--in", link.toString(), "--out", dir.resolve("out.pcap").toString(), "--responses",
+                dir.resolve("out.pcap").toString() },
+            { "replay", "--in", dir.resolve("out.pcap").toString(), "--out", in.toString(), "--responses",
+                in.toString() } })
+        {
+            Files.copy(in, dir.resolve("out.pcap"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            final CliRunner.Result r = CliRunner.run(args);
+            assertEquals(2, r.exitCode(), String.join(" ", args) + ": " + r.err());
+            assertTrue(r.err().contains("would overwrite its input"), r.err());
+            assertArrayEquals(before, Files.readAllBytes(in), "the input is untouched");
+        }
+    }
+
+    @Test
+    void shouldNameTheMissingDirectoryOfTheOutput() throws Exception
+    {
+        final Path in = dir.resolve("reports.pcap");
+        PcapFiles.write(in, TestFrames.report(DtaOpcode.KEY_WRITE, TestFrames.keyWrite(1, 7, new byte[4])));
+        final Path out = dir.resolve("missing").resolve("out.pcap");
+        final CliRunner.Result r = CliRunner.run("replay", "--in", in.toString(), "--out", out.toString());
+        assertEquals(1, r.exitCode());
+        assertTrue(r.err().contains("cannot write " + out + ": no directory " + out.getParent()), r.err());
+        assertFalse(Files.exists(out.getParent()));
+    }
+}

@@ -51,7 +51,8 @@ public final class PcapNormalizer
      * capture with the same timestamps. The copy always has nanosecond timestamps (magic a1b23c4d): that keeps the
      * nanoseconds of a nanosecond capture and loses nothing of a microsecond one, whatever the resolutions of the
      * interfaces of a pcapng capture. Its snap length is {@link PcapFormat#MAX_CAPTURED_LENGTH}; captured and
-     * original lengths are both the frame's length.
+     * original lengths are both the frame's length. A capture cut short inside its last record
+     * ({@link PcapReader#cutShort()}) is copied up to its last whole record: the copy is complete.
      *
      * @param in             classic pcap or pcapng capture of any supported link types.
      * @param out            file to create or replace.

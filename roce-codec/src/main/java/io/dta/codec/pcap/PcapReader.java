@@ -104,9 +104,20 @@ import org.agrona.concurrent.UnsafeBuffer;
  * link type the current packet had in the file. Other link types are refused.
  * <p>
  * Every call to {@link #next()} either consumes a whole record (pcapng: every block up to and including the next
- * packet block), reports a clean end of file, or throws a {@link PcapFormatException} naming the file byte offset of
+ * packet block), reports an end of file, or throws a {@link PcapFormatException} naming the file byte offset of
  * the record or block at fault; once it has failed or ended it keeps doing so, so a corrupt file can never make a
- * caller loop. Records whose captured length exceeds the snap length are tolerated up to
+ * caller loop.
+ * <p>
+ * <b>A capture cut short.</b> A file that ends inside a record (its header or its data; pcapng: inside a block
+ * header, or a block whose total length runs past the end of the file), as a capture copied while tcpdump was still
+ * writing it does, ends like a complete file after its last whole record: {@link #next()} returns false, and
+ * {@link #cutShort()} and {@link #cutShortAt()} tell that and where (tshark and Wireshark read such a file the same
+ * way, warning that it "appears to have been cut short in the middle of a packet"). Only what an end-of-file cut
+ * can explain is taken for one: a last record whose header is already corrupt (a captured length above the sanity
+ * cap, above the original length, or above a classic file's non-zero snap length, which no writer cut mid-record
+ * exceeds; a pcapng block length below the minimum, not a multiple of 4, above {@link PcapngFormat#MAX_BLOCK_LENGTH};
+ * a bad byte-order magic) is refused as before, and so is a file cut inside its global header or first Section
+ * Header Block, which is no capture at all. Records whose captured length exceeds the snap length are tolerated up to
  * {@link PcapFormat#MAX_CAPTURED_LENGTH}; records whose captured length exceeds the original length are refused as
  * corrupt. A classic record's timestamp fraction of a second or more is carried into its seconds (libpcap and
  * Wireshark do the same; scapy writes 1000000 microseconds when its rounding reaches the next second).
@@ -162,6 +173,8 @@ public final class PcapReader implements AutoCloseable
     private boolean closed;
     private boolean finished;
     private PcapFormatException failure;
+    /** File byte offset of the record the file ends inside, or -1. */
+    private long cutShortAt = -1;
 
     private long packetIndex = -1;
     private long recordOffset = -1;
@@ -272,9 +285,9 @@ public final class PcapReader implements AutoCloseable
     /**
      * Advance to the next packet.
      *
-     * @return true if a packet is now current, false at a clean end of file (the file ends exactly after a record
-     * or block).
-     * @throws PcapFormatException if the next record or block is truncated or corrupt; thrown again by later calls.
+     * @return true if a packet is now current, false at the end of the file: a clean end (the file ends exactly
+     * after a record or block) or a file cut short inside the next record ({@link #cutShort()}).
+     * @throws PcapFormatException if the next record or block is corrupt; thrown again by later calls.
      * @throws IOException         if reading fails.
      */
     public boolean next() throws IOException
@@ -293,6 +306,47 @@ public final class PcapReader implements AutoCloseable
         }
 
         return pcapng ? nextBlockPacket() : nextRecord();
+    }
+
+    /**
+     * Whether the file ended inside a record (pcapng: inside a block): {@link #next()} has returned false after the
+     * last whole record, as at a clean end, and {@link #cutShortAt()} tells where the incomplete record starts.
+     *
+     * @return true once {@link #next()} has met the end of the file inside a record.
+     */
+    public boolean cutShort()
+    {
+        return cutShortAt >= 0;
+    }
+
+    /**
+     * File byte offset of the incomplete record the file ends inside (classic: of its record header; pcapng: of its
+     * block), -1 unless {@link #cutShort()}.
+     *
+     * @return file byte offset of the record cut short, or -1.
+     */
+    public long cutShortAt()
+    {
+        return cutShortAt;
+    }
+
+    /**
+     * One line for a warning about a capture cut short, in the words of tshark's, naming the file, the offset and
+     * the number of whole packets read.
+     *
+     * @return e.g. {@code "in.pcap appears to have been cut short in the middle of a packet at byte offset 1234 (the
+     * 7 whole packets before it were read)"}, or null unless {@link #cutShort()}.
+     */
+    public String cutShortWarning()
+    {
+        if (!cutShort())
+        {
+            return null;
+        }
+        final long whole = packetIndex + 1;
+        return path + " appears to have been cut short in the middle of a packet at byte offset " + cutShortAt +
+            " (the " + whole + " whole packet" + (1 == whole ? "" : "s") + " before it " + (1 == whole ? "was" : "were") +
+            " read)";
     }
 
     /**
@@ -532,8 +586,8 @@ public final class PcapReader implements AutoCloseable
     /**
      * Brings the next {@code length} bytes (a record or block header) into the buffer.
      *
-     * @return false at a clean end of the file (no byte left), which marks the reader finished.
-     * @throws IOException when the file ends inside the header, naming its byte offset.
+     * @return false at the end of the file, which marks the reader finished: a clean end (no byte left) or a file
+     * cut short inside the header.
      */
     private boolean headerAvailable(final int length, final String what) throws IOException
     {
@@ -549,11 +603,27 @@ public final class PcapReader implements AutoCloseable
         }
         if (available < length)
         {
-            final long offset = bufferFileOffset + readIndex;
-            throw failure(offset, "truncated " + what + " at byte offset " + offset + ": need " + length +
-                " bytes, " + available + " remain");
+            return cutShort(bufferFileOffset + readIndex, what, available);
         }
         return true;
+    }
+
+    /**
+     * The file ends inside the record or block at {@code offset}: end as at a clean end, remembering where.
+     *
+     * @return false, for {@link #next()} to return.
+     */
+    private boolean cutShort(final long offset, final String what, final long present) throws PcapFormatException
+    {
+        if (!endOfFile)
+        {
+            // The buffer always holds a whole record or block once filled; reaching this otherwise is a reader bug.
+            throw failure(offset, "truncated " + what + " at byte offset " + offset + ": " + present +
+                " bytes buffered before the end of the file");
+        }
+        cutShortAt = offset;
+        finished = true;
+        return false;
     }
 
     private boolean nextRecord() throws IOException
@@ -579,8 +649,15 @@ public final class PcapReader implements AutoCloseable
             fill();
             if (dataLimit - readIndex < recordLength)
             {
-                throw failure(offset, "truncated packet record at byte offset " + offset + ": header says " +
-                    included + " captured bytes, " + (dataLimit - readIndex - RECORD_HEADER_LENGTH) + " remain");
+                final int remain = dataLimit - readIndex - RECORD_HEADER_LENGTH;
+                if (0 != snapLength && included > snapLength)
+                {
+                    // A writer cut mid-record had written a header within its snap length: this one is damaged.
+                    throw failure(offset, "truncated packet record at byte offset " + offset + ": header says " +
+                        included + " captured bytes, above the snap length " + snapLength + ", " + remain +
+                        " remain: a damaged record, not a capture cut short");
+                }
+                return cutShort(offset, "packet record", remain);
             }
         }
 
@@ -641,7 +718,10 @@ public final class PcapReader implements AutoCloseable
             final int type = buffer.getInt(readIndex + BLOCK_TYPE_OFFSET, fileByteOrder);
             if (SECTION_HEADER_BLOCK_TYPE == type)
             {
-                sectionHeader(offset);
+                if (!sectionHeader(offset))
+                {
+                    return false;
+                }
                 continue;
             }
 
@@ -650,7 +730,10 @@ public final class PcapReader implements AutoCloseable
             {
                 case INTERFACE_DESCRIPTION_BLOCK_TYPE:
                     checkBlockLength(offset, type, length, IDB_MIN_LENGTH);
-                    readWholeBlock(offset, type, length);
+                    if (!readWholeBlock(offset, type, length))
+                    {
+                        return false;
+                    }
                     interfaceDescription(offset, (int)length);
                     readIndex += (int)length;
                     break;
@@ -659,13 +742,19 @@ public final class PcapReader implements AutoCloseable
                 case PACKET_BLOCK_TYPE:
                 case SIMPLE_PACKET_BLOCK_TYPE:
                     checkBlockLength(offset, type, length, minimumLength(type));
-                    readWholeBlock(offset, type, length);
+                    if (!readWholeBlock(offset, type, length))
+                    {
+                        return false;
+                    }
                     packetBlock(offset, type, (int)length);
                     return true;
 
                 default:
                     checkBlockLength(offset, type, length, MIN_BLOCK_LENGTH);
-                    skipBlock(offset, length);
+                    if (!skipBlock(offset, type, length))
+                    {
+                        return false;
+                    }
                     break;
             }
         }
@@ -674,8 +763,10 @@ public final class PcapReader implements AutoCloseable
     /**
      * Parse a Section Header Block at {@code readIndex}: it sets the byte order of the section and forgets the
      * previous section's interfaces. Its options are not needed, so it is streamed past whatever its length.
+     *
+     * @return false if the file is cut short inside the block (never for the first one, which is refused instead).
      */
-    private void sectionHeader(final long offset) throws IOException
+    private boolean sectionHeader(final long offset) throws IOException
     {
         if (dataLimit - readIndex < SHB_MIN_LENGTH)
         {
@@ -684,8 +775,7 @@ public final class PcapReader implements AutoCloseable
         final int available = dataLimit - readIndex;
         if (available < SHB_BYTE_ORDER_MAGIC_OFFSET + 4)
         {
-            throw failure(offset, "truncated section header block at byte offset " + offset + ": need " +
-                SHB_MIN_LENGTH + " bytes, " + available + " remain");
+            return truncatedSectionHeader(offset, available);
         }
 
         final int magic = buffer.getInt(readIndex + SHB_BYTE_ORDER_MAGIC_OFFSET, ByteOrder.BIG_ENDIAN);
@@ -708,8 +798,7 @@ public final class PcapReader implements AutoCloseable
         checkBlockLength(offset, SECTION_HEADER_BLOCK_TYPE, length, SHB_MIN_LENGTH);
         if (available < SHB_MIN_LENGTH)
         {
-            throw failure(offset, "truncated section header block at byte offset " + offset + ": need " +
-                SHB_MIN_LENGTH + " bytes, " + available + " remain");
+            return truncatedSectionHeader(offset, available);
         }
 
         final int major = buffer.getShort(readIndex + SHB_VERSION_MAJOR_OFFSET, order) & 0xFFFF;
@@ -722,7 +811,20 @@ public final class PcapReader implements AutoCloseable
 
         fileByteOrder = order;
         interfaces.clear();
-        skipBlock(offset, length);
+        return skipBlock(offset, SECTION_HEADER_BLOCK_TYPE, length);
+    }
+
+    /**
+     * A later section's header cut short ends the capture; the first one, before any packet could be, is refused.
+     */
+    private boolean truncatedSectionHeader(final long offset, final int available) throws PcapFormatException
+    {
+        if (0 == offset)
+        {
+            throw failure(offset, "truncated section header block at byte offset " + offset + ": need " +
+                SHB_MIN_LENGTH + " bytes, " + available + " remain");
+        }
+        return cutShort(offset, blockName(SECTION_HEADER_BLOCK_TYPE), available);
     }
 
     private void interfaceDescription(final long offset, final int length) throws PcapFormatException
@@ -914,8 +1016,10 @@ public final class PcapReader implements AutoCloseable
 
     /**
      * Make the whole block at {@code readIndex} present in the buffer and check its trailing length.
+     *
+     * @return false if the file is cut short inside the block.
      */
-    private void readWholeBlock(final long offset, final int type, final long length) throws IOException
+    private boolean readWholeBlock(final long offset, final int type, final long length) throws IOException
     {
         if (length > MAX_BLOCK_LENGTH)
         {
@@ -927,17 +1031,19 @@ public final class PcapReader implements AutoCloseable
             fill();
             if (dataLimit - readIndex < length)
             {
-                throw failure(offset, "truncated block at byte offset " + offset + ": block total length says " +
-                    length + " bytes, " + (dataLimit - readIndex) + " remain");
+                return cutShort(offset, blockName(type), dataLimit - readIndex);
             }
         }
         checkTrailer(offset, length, buffer.getInt(readIndex + (int)length - BLOCK_TRAILER_LENGTH, fileByteOrder));
+        return true;
     }
 
     /**
      * Stream past the block at {@code readIndex}, of any length, in constant memory, and check its trailing length.
+     *
+     * @return false if the file is cut short inside the block.
      */
-    private void skipBlock(final long offset, final long length) throws IOException
+    private boolean skipBlock(final long offset, final int type, final long length) throws IOException
     {
         final long body = length - BLOCK_TRAILER_LENGTH;
         long remaining = body;
@@ -948,8 +1054,7 @@ public final class PcapReader implements AutoCloseable
                 fill();
                 if (dataLimit == readIndex)
                 {
-                    throw failure(offset, "truncated block at byte offset " + offset + ": block total length says " +
-                        length + " bytes, " + (body - remaining) + " remain");
+                    return skippedPastEnd(offset, type, length, body - remaining);
                 }
             }
             final int step = (int)Math.min(remaining, dataLimit - readIndex);
@@ -962,12 +1067,33 @@ public final class PcapReader implements AutoCloseable
             fill();
             if (dataLimit - readIndex < BLOCK_TRAILER_LENGTH)
             {
-                throw failure(offset, "truncated block at byte offset " + offset + ": block total length says " +
-                    length + " bytes, " + (body + dataLimit - readIndex) + " remain");
+                return skippedPastEnd(offset, type, length, body + dataLimit - readIndex);
             }
         }
         checkTrailer(offset, length, buffer.getInt(readIndex, fileByteOrder));
         readIndex += BLOCK_TRAILER_LENGTH;
+        return true;
+    }
+
+    /**
+     * A skipped block runs past the end of the file: a capture cut short, unless its length is absurd, which a
+     * damaged length explains better. The first Section Header Block is no capture yet: a cut there is refused.
+     */
+    private boolean skippedPastEnd(final long offset, final int type, final long length, final long present)
+        throws PcapFormatException
+    {
+        if (0 == offset)
+        {
+            throw failure(offset, "truncated block at byte offset " + offset + ": block total length says " +
+                length + " bytes, " + present + " remain");
+        }
+        if (length > MAX_BLOCK_LENGTH)
+        {
+            throw failure(offset, "truncated block at byte offset " + offset + ": block total length says " +
+                length + " bytes, above the sanity cap " + MAX_BLOCK_LENGTH + ", " + present + " remain: a damaged " +
+                blockName(type) + ", not a capture cut short");
+        }
+        return cutShort(offset, blockName(type), present);
     }
 
     private void checkTrailer(final long offset, final long length, final int trailer) throws PcapFormatException

@@ -37,14 +37,22 @@
  * and {@code fileByteOrder()} the current section. Memory is allocated per pcapng interface only, never per packet.
  * <p>
  * <b>Error policy.</b> Every {@code next()} consumes a whole record (pcapng: the blocks up to and including the next
- * packet block), reports a clean end (only when the file ends exactly on a record or block boundary), or throws;
- * after an end or a failure it keeps returning false or rethrowing, so a corrupt file can never hang a loop.
+ * packet block), reports the end of the file, or throws; after an end or a failure it keeps returning false or
+ * rethrowing, so a corrupt file can never hang a loop.
+ * <p>
+ * <b>A capture cut short</b> (copied while tcpdump was still writing it, or tcpdump killed mid-write) ends inside
+ * its last record: its header, its data, or (pcapng) a block header or a block whose total length runs past the end
+ * of the file. It is read as tshark reads it: every whole record, then {@code next()} returns false as at a clean
+ * end, and {@code cutShort()}, {@code cutShortAt()} (the byte offset of the incomplete record) and
+ * {@code cutShortWarning()} tell the caller, who warns. What such a cut cannot explain stays refused: a last record
+ * whose header is already corrupt (any of the checks below, or a classic captured length above a non-zero snap
+ * length), a skipped pcapng block of absurd length (above {@code PcapngFormat.MAX_BLOCK_LENGTH}), and a file cut
+ * inside its global header or first Section Header Block.
+ * <p>
  * Specifically refused, with the record's or block's byte offset:
  * <ul>
- *     <li>a file, record or block cut short: {@code "truncated packet record at byte offset 1234: header says 90
- *     captured bytes, 40 remain"}, {@code "truncated packet record header at byte offset ..."}, {@code "truncated
- *     global header at byte offset 0: ..."}, {@code "truncated block at byte offset ...: block total length says 96
- *     bytes, 50 remain"}, {@code "truncated block header ..."}, {@code "truncated section header block ..."};</li>
+ *     <li>a file cut inside its global header or first section header: {@code "truncated global header at byte
+ *     offset 0: ..."}, {@code "truncated section header block at byte offset 0: ..."};</li>
  *     <li>a captured length above the hard sanity cap of 262144 bytes (libpcap's and Wireshark's own limit). A
  *     captured length above the snap length but within the cap is <em>tolerated</em>, as libpcap and Wireshark do,
  *     because some writers record a wrong snap length. A pcapng packet or interface block longer than

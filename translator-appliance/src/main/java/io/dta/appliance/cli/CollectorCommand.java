@@ -234,6 +234,11 @@ public final class CollectorCommand implements Callable<Integer>
                 responder.onFrame(reader.buffer(), reader.offset(), reader.capturedLength(), reader.timestampNanos(),
                     sink);
             }
+            if (reader.cutShort())
+            {
+                // Like tshark: every whole frame was answered; the run completes, with a warning.
+                System.err.println("dta collector: warning: " + reader.cutShortWarning());
+            }
         }
     }
 

@@ -31,7 +31,8 @@ import java.util.concurrent.Callable;
     description = {
         "Decode a pcap capture of DTA reports and RoCEv2 frames, verifying ICRC and IPv4 header checksums.",
         "Prints one line per frame then a summary, or with --json one JSON object per frame (JSON Lines).",
-        "Exit status: 0 when the file was read (even with bad frames), 1 when it is not a readable pcap." })
+        "Exit status: 0 when the file was read (even with bad frames, or cut short inside its last packet: a",
+        "warning follows the whole frames), 1 when it is not a readable pcap." })
 public final class DecodeCommand implements Callable<Integer>
 {
     @Parameters(index = "0", paramLabel = "FILE.pcap", description = "libpcap or pcapng capture (Ethernet)")
@@ -88,6 +89,7 @@ public final class DecodeCommand implements Callable<Integer>
         long badIpChecksum = 0;
         final PrintWriter out = new PrintWriter(new BufferedWriter(
             new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16), false);
+        String cutShort = null;
         try (PcapReader reader = new PcapReader(file))
         {
             while (reader.next())
@@ -107,6 +109,7 @@ public final class DecodeCommand implements Callable<Integer>
                     describer.json(decoder, frames, reader.timestampNanos(), reader.capturedLength()) :
                     describer.text(decoder, frames, reader.timestampNanos(), reader.capturedLength()));
             }
+            cutShort = reader.cutShortWarning();
         }
         catch (final PcapFormatException ex)
         {
@@ -133,6 +136,11 @@ public final class DecodeCommand implements Callable<Integer>
                 badIpChecksum);
         }
         out.flush();
+        if (null != cutShort)
+        {
+            // After every whole frame, as tshark warns: the file was read, so the exit status stays 0.
+            System.err.println("dta decode: warning: " + cutShort);
+        }
         return 0;
     }
 }

@@ -159,6 +159,11 @@ public final class DemoCommand implements Callable<Integer>
                 try (PcapReader reader = new PcapReader(in).destinationMac(translatorSide.translator().mac()))
                 {
                     demo.run(pcapSource(reader));
+                    if (reader.cutShort())
+                    {
+                        // Like tshark: every whole report was used; the demo completes, with a warning.
+                        System.err.println("dta demo: warning: " + reader.cutShortWarning());
+                    }
                 }
             }
             else

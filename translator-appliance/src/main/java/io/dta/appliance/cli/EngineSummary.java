@@ -6,6 +6,7 @@ import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.replay.CutShortCapture;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -23,6 +24,15 @@ final class EngineSummary
     }
 
     static Map<String, Object> toMap(final TranslatorEngine engine)
+    {
+        return toMap(engine, null);
+    }
+
+    /**
+     * @param cutShort the inputs of a replay that were cut short, listed as {@code inputsCutShort} (empty when none
+     *                 was); null for a run with no input captures, which has no such field.
+     */
+    static Map<String, Object> toMap(final TranslatorEngine engine, final List<CutShortCapture> cutShort)
     {
         final EngineCounters counters = engine.counters();
         final Map<String, Object> root = new LinkedHashMap<>();
@@ -66,16 +76,36 @@ final class EngineSummary
         }
         root.put("drops", drops);
         root.put("counters", other);
+        if (null != cutShort)
+        {
+            final List<Map<String, Object>> cuts = new ArrayList<>();
+            for (final CutShortCapture cut : cutShort)
+            {
+                final Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put("input", cut.input());
+                entry.put("file", cut.file().toString());
+                entry.put("offset", cut.offset());
+                entry.put("wholePackets", cut.wholePackets());
+                cuts.add(entry);
+            }
+            root.put("inputsCutShort", cuts);
+        }
         return root;
     }
 
     static void print(final TranslatorEngine engine, final boolean json, final PrintStream out)
     {
+        print(engine, null, json, out);
+    }
+
+    static void print(
+        final TranslatorEngine engine, final List<CutShortCapture> cutShort, final boolean json, final PrintStream out)
+    {
         if (json)
         {
             try
             {
-                out.println(new ObjectMapper().writeValueAsString(toMap(engine)));
+                out.println(new ObjectMapper().writeValueAsString(toMap(engine, cutShort)));
             }
             catch (final JsonProcessingException ex)
             {

@@ -2,6 +2,7 @@ package io.dta.appliance.cli;
 
 import io.dta.appliance.dpdk.DpdkReplay;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.replay.CutShortCapture;
 import io.dta.appliance.replay.Replay;
 import io.dta.codec.pcap.PcapFormatException;
 import io.dta.config.ApplianceConfig;
@@ -16,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -28,7 +30,8 @@ import java.util.concurrent.Callable;
     description = {
         "Translate every DTA report of a capture, in capture order, with the capture timestamps as the clock.",
         "Collector responses (ACK/NAK/ATOMIC ACK) from --responses are merged in by timestamp. At end of input",
-        "partial batches are flushed and the run is summarised." })
+        "partial batches are flushed and the run is summarised. A capture cut short inside its last record (copied",
+        "while tcpdump was writing it) is translated up to its last whole record, with a warning." })
 public final class ReplayCommand implements Callable<Integer>
 {
     @Mixin
@@ -115,9 +118,16 @@ public final class ReplayCommand implements Callable<Integer>
         try
         {
             final List<String> ealArgs = eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+"));
+            final List<CutShortCapture> cutShort = new ArrayList<>();
             final TranslatorEngine engine = "dpdk".equals(io) ?
-                DpdkReplay.run(appliance, in, responses, out, ealArgs) : Replay.run(appliance, in, responses, out);
-            EngineSummary.print(engine, json, System.out);
+                DpdkReplay.run(appliance, in, responses, out, ealArgs, cutShort) :
+                Replay.run(appliance, in, responses, out, cutShort);
+            for (final CutShortCapture cut : cutShort)
+            {
+                // Like tshark: every whole packet was used; the operator learns that the capture was incomplete.
+                System.err.println("dta replay: warning: " + cut.warning());
+            }
+            EngineSummary.print(engine, cutShort, json, System.out);
             return 0;
         }
         catch (final PcapFormatException ex)

@@ -2,6 +2,7 @@ package io.dta.appliance.dpdk;
 
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.replay.CutShortCapture;
 import io.dta.codec.pcap.PcapNormalizer;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.config.ApplianceConfig;
@@ -28,7 +29,7 @@ import java.util.List;
  * <p>
  * The clock: {@code net_pcap} stamps every mbuf with the capture time, but in microseconds (it opens captures at
  * microsecond precision). To keep the nanoseconds of a nanosecond capture, and so the engine's timer decisions
- * identical to the Java replay's, the record headers of the same file are read alongside; each mbuf is checked
+ * identical to the Java replay's, the records of the capture are read alongside; each mbuf is checked
  * against its record (same length, same microsecond) so the two can never drift apart silently. The output
  * capture is written by {@code net_pcap} (stamped with the time of writing), then re-stamped with the engine clock of
  * each frame ({@link FrameTimeLog}), so that it is byte-identical to the Java replay's.
@@ -38,7 +39,12 @@ import java.util.List;
  * {@link io.dta.codec.pcap.LinkLayerAdapter}) is first copied, as the Ethernet frames the Java replay sees, to a
  * temporary classic capture with nanosecond timestamps ({@link PcapNormalizer}) next to the output capture, which
  * is fed to {@code net_pcap} instead and deleted at the end. Ethernet captures, classic or pcapng, are fed as they
- * are.
+ * are. The record headers read alongside are always those of the capture as given, read as the Java replay reads it.
+ * <p>
+ * A capture cut short inside its last record: {@code net_pcap} (libpcap) delivers its whole records and stops at the
+ * incomplete one, where {@link PcapReader} ends too ({@link PcapReader#cutShort()}), so the run ends there as the Java
+ * replay's does, with the same output and the same {@link CutShortCapture} reports. The Ethernet copy of a
+ * non-Ethernet capture cut short holds its whole records only.
  * <p>
  * DPDK allows one EAL per process, so one process runs one DPDK replay.
  */
@@ -70,6 +76,31 @@ public final class DpdkReplay
         final Path output,
         final List<String> extraEalArgs) throws IOException
     {
+        return run(config, reports, responses, output, extraEalArgs, new ArrayList<>());
+    }
+
+    /**
+     * Runs one replay through DPDK (starts the EAL of this process, and stops it at the end), telling which inputs
+     * were cut short.
+     *
+     * @param config       validated configuration.
+     * @param reports      capture of reports.
+     * @param responses    optional capture of collector responses, or null.
+     * @param output       capture to write the RoCEv2 frames to.
+     * @param extraEalArgs EAL arguments appended to the defaults ({@code -l 0 --no-huge -m 256 --no-pci}).
+     * @param cutShort     receives the inputs that end inside a record, reports first, as
+     *                     {@link io.dta.appliance.replay.Replay} reports them.
+     * @return the engine after the run.
+     * @throws IOException if a capture cannot be read, or the Ethernet copy of a non-Ethernet one written.
+     */
+    public static TranslatorEngine run(
+        final ApplianceConfig config,
+        final Path reports,
+        final Path responses,
+        final Path output,
+        final List<String> extraEalArgs,
+        final List<CutShortCapture> cutShort) throws IOException
+    {
         final long mac = config.translator().mac();
         final Path directory = output.toAbsolutePath().getParent();
         Path reportsCopy = null;
@@ -82,8 +113,11 @@ public final class DpdkReplay
                 config,
                 null == reportsCopy ? reports : reportsCopy,
                 null == responsesCopy ? responses : responsesCopy,
+                reports,
+                responses,
                 output,
-                extraEalArgs);
+                extraEalArgs,
+                cutShort);
         }
         finally
         {
@@ -123,12 +157,21 @@ public final class DpdkReplay
         }
     }
 
+    /**
+     * @param reports         capture fed to {@code net_pcap} (the Ethernet copy, if one was made).
+     * @param responses       likewise, or null.
+     * @param reportsGiven    capture as given, whose records are read alongside.
+     * @param responsesGiven  likewise, or null.
+     */
     private static TranslatorEngine runEal(
         final ApplianceConfig config,
         final Path reports,
         final Path responses,
+        final Path reportsGiven,
+        final Path responsesGiven,
         final Path output,
-        final List<String> extraEalArgs) throws IOException
+        final List<String> extraEalArgs,
+        final List<CutShortCapture> cutShort) throws IOException
     {
         final List<String> vdevs = new ArrayList<>();
         vdevs.add("net_pcap0,rx_pcap=" + reports.toAbsolutePath() + ",tx_pcap=" + output.toAbsolutePath());
@@ -149,8 +192,8 @@ public final class DpdkReplay
                 EthPort.open(eal.portId("net_pcap1"), pool, 1024, 1024, true);
             final TranslatorEngine engine;
             try (MbufFrameSink sink = new MbufFrameSink(pool, out, BURST, true);
-                Cursor in = new Cursor(out, reports);
-                Cursor answers = null == back ? null : new Cursor(back, responses))
+                Cursor in = new Cursor(out, reportsGiven, config.translator().mac());
+                Cursor answers = null == back ? null : new Cursor(back, responsesGiven, config.translator().mac()))
             {
                 sink.logTimes(times);
                 engine = new TranslatorEngine(config, sink, null != responses);
@@ -174,6 +217,11 @@ public final class DpdkReplay
                     }
                 }
                 engine.finish(Long.MIN_VALUE == now ? 0 : now);
+                in.addIfCut(CutShortCapture.IN, cutShort);
+                if (null != answers)
+                {
+                    answers.addIfCut(CutShortCapture.RESPONSES, cutShort);
+                }
             }
             if (null != back)
             {
@@ -187,7 +235,9 @@ public final class DpdkReplay
     }
 
     /**
-     * Frames of one input port, one at a time, with the capture time of the record each one came from.
+     * Frames of one input port, one at a time, with the capture time of the record each one came from. The records
+     * are read from the capture as given, as the Java replay reads it (of a non-Ethernet capture, the frames of its
+     * Ethernet copy), so a capture cut short ends here where it ends there.
      */
     private static final class Cursor implements AutoCloseable
     {
@@ -201,11 +251,20 @@ public final class DpdkReplay
         private int index;
         private long frames;
 
-        Cursor(final EthPort port, final Path capture) throws IOException
+        Cursor(final EthPort port, final Path capture, final long mac) throws IOException
         {
             this.port = port;
             this.capture = capture;
-            this.records = new PcapReader(capture);
+            this.records = new PcapReader(capture).destinationMac(mac);
+        }
+
+        void addIfCut(final String input, final List<CutShortCapture> cutShort)
+        {
+            final CutShortCapture cut = CutShortCapture.of(input, capture, records);
+            if (null != cut)
+            {
+                cutShort.add(cut);
+            }
         }
 
         boolean next() throws IOException

@@ -8,6 +8,8 @@ import io.dta.config.ApplianceConfig;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Offline translation of a capture: every report in capture order, with the capture timestamps as the engine
@@ -20,6 +22,10 @@ import java.nio.file.Path;
  * Both captures may be of any link type {@link PcapReader} reads (Ethernet, Linux cooked SLL/SLL2, raw IP/IPv4,
  * per pcapng interface); a non-Ethernet packet is translated as the Ethernet frame the reader presents it as, with
  * the appliance's own MAC ({@code translator.mac}) as its destination.
+ * <p>
+ * A capture cut short inside its last record (copied while tcpdump was still writing it) is read to its last whole
+ * record, as tshark reads it ({@link PcapReader#cutShort()}): the run ends there normally, with the same output as
+ * the capture without the incomplete record, and reports the cut ({@link CutShortCapture}).
  */
 public final class Replay
 {
@@ -39,6 +45,27 @@ public final class Replay
      */
     public static TranslatorEngine run(
         final ApplianceConfig config, final Path reports, final Path responses, final Path output) throws IOException
+    {
+        return run(config, reports, responses, output, new ArrayList<>());
+    }
+
+    /**
+     * Runs one replay, telling which inputs were cut short.
+     *
+     * @param config    validated configuration.
+     * @param reports   capture of reports (and anything else; other frames are counted and skipped).
+     * @param responses optional capture of collector responses, or null.
+     * @param output    capture to write the RoCEv2 frames to.
+     * @param cutShort  receives the inputs that end inside a record, reports first (nothing when none is).
+     * @return the engine after the run, for its counters and QP states.
+     * @throws IOException if a capture cannot be read or written.
+     */
+    public static TranslatorEngine run(
+        final ApplianceConfig config,
+        final Path reports,
+        final Path responses,
+        final Path output,
+        final List<CutShortCapture> cutShort) throws IOException
     {
         try (PcapFrameSink sink = new PcapFrameSink(new PcapWriter(output, true));
             PcapReader in = new PcapReader(reports).destinationMac(config.translator().mac());
@@ -66,7 +93,20 @@ public final class Replay
                 }
             }
             engine.finish(Long.MIN_VALUE == now ? 0 : now);
+            addIfCut(cutShort, CutShortCapture.of(CutShortCapture.IN, reports, in));
+            if (null != back)
+            {
+                addIfCut(cutShort, CutShortCapture.of(CutShortCapture.RESPONSES, responses, back));
+            }
             return engine;
+        }
+    }
+
+    private static void addIfCut(final List<CutShortCapture> cutShort, final CutShortCapture cut)
+    {
+        if (null != cut)
+        {
+            cutShort.add(cut);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.codec.pcap.PcapReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -170,14 +172,53 @@ class DecodeCommandTest
         assertTrue(missing.err().contains("missing.pcap"), missing.err());
     }
 
+    /**
+     * Was "exit 1, truncated": a capture cut short inside its last record now prints every whole frame, then the
+     * summary, then one warning, and exits 0, as tshark reads it.
+     */
     @Test
-    void shouldReadATruncatedCaptureUpToTheDamageThenFail() throws IOException
+    void shouldPrintEveryWholeFrameOfACaptureCutShortThenWarn() throws IOException
     {
-        final byte[] pcap = Files.readAllBytes(VECTORS.resolve("rocev2_write_only.pcap"));
+        final List<byte[]> frames = new ArrayList<>();
+        for (final String vector : new String[] { "rocev2_write_only.pcap", "rocev2_ack.pcap", "rocev2_fetch_add.pcap" })
+        {
+            try (PcapReader reader = new PcapReader(VECTORS.resolve(vector)))
+            {
+                assertTrue(reader.next());
+                final byte[] frame = new byte[reader.capturedLength()];
+                reader.buffer().getBytes(reader.offset(), frame);
+                frames.add(frame);
+            }
+        }
+        final Path full = dir.resolve("full.pcap");
+        PcapFiles.write(full, frames.toArray(new byte[0][]));
+        final long lastAt = 24 + 16 + frames.get(0).length + 16 + frames.get(1).length;
+        final byte[] bytes = Files.readAllBytes(full);
         final Path file = dir.resolve("cut.pcap");
-        Files.write(file, java.util.Arrays.copyOf(pcap, pcap.length - 10));
+        Files.write(file, Arrays.copyOf(bytes, bytes.length - 10));
+
         final CliRunner.Result r = CliRunner.run("decode", file.toString());
-        assertEquals(1, r.exitCode());
-        assertTrue(r.err().contains("truncated"), r.err());
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().contains("RDMA_WRITE_ONLY"), r.out());
+        assertTrue(r.out().contains("RC_ACKNOWLEDGE"), r.out());
+        assertFalse(r.out().contains("FETCH_ADD"), r.out());
+        assertTrue(r.out().contains("2 frames: 0 dta, 2 roce, 0 other, 0 malformed; 0 bad ICRC"), r.out());
+        assertEquals(List.of("dta decode: warning: " + file + " appears to have been cut short in the middle of a " +
+            "packet at byte offset " + lastAt + " (the 2 whole packets before it were read)"), r.err().lines().toList());
+
+        final CliRunner.Result json = CliRunner.run("decode", "--json", file.toString());
+        assertEquals(0, json.exitCode(), json.err());
+        assertEquals(2, jsonLines(json.out()).size(), json.out());
+        assertEquals(1, json.err().lines().count(), json.err());
+
+        final Path damaged = dir.resolve("damaged.pcap");
+        final byte[] corrupt = bytes.clone();
+        // The second record's captured length above the sanity cap: damage, not a cut, still refused.
+        java.nio.ByteBuffer.wrap(corrupt).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+            .putInt(24 + 16 + frames.get(0).length + 8, 300_000);
+        Files.write(damaged, corrupt);
+        final CliRunner.Result refused = CliRunner.run("decode", damaged.toString());
+        assertEquals(1, refused.exitCode());
+        assertTrue(refused.err().contains("sanity cap"), refused.err());
     }
 }

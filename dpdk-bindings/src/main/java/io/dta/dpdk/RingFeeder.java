@@ -20,6 +20,8 @@ import java.lang.foreign.ValueLayout;
  */
 public final class RingFeeder implements AutoCloseable
 {
+    private static final int ENOMEM = 12;
+
     private final Ring ring;
     private final int portId;
     private final int count;
@@ -63,7 +65,7 @@ public final class RingFeeder implements AutoCloseable
             final MemorySegment feeder = dpdk_h.dta_ring_feeder_create(ring.segment(), mbufs.segment(), count);
             if (MemorySegment.NULL.equals(feeder))
             {
-                throw new DpdkException("cannot create the feeder of ring " + name + " (out of memory)", 12);
+                throw new DpdkException("cannot create the feeder of ring " + name + " (out of memory)", ENOMEM);
             }
             return new RingFeeder(ring, portId, count, feeder);
         }

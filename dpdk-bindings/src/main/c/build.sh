@@ -31,9 +31,11 @@ libs=$(pkg-config --libs libdpdk)
 
 # Rebuild only what is older than its source, so an unchanged module costs nothing.
 if [[ ! -f "$shim" || "$src/dta_shim.c" -nt "$shim" || "$0" -nt "$shim" ]]; then
-    # --as-needed: pkg-config --libs libdpdk names every rte library; keep only those the shim uses.
+    # --as-needed: pkg-config --libs libdpdk names every rte library; keep only those the shim uses, and
+    # librte_net_ring, whose rte_eth_from_ring Java binds directly (found through the shim's own lookup).
     # shellcheck disable=SC2086
-    gcc -O3 -g -Wall -Wextra -fPIC -shared -Wl,--as-needed -o "$shim" "$src/dta_shim.c" $cflags $libs
+    gcc -O3 -g -Wall -Wextra -fPIC -shared -o "$shim" "$src/dta_shim.c" $cflags \
+        -Wl,--no-as-needed -lrte_net_ring -Wl,--as-needed $libs
 fi
 if [[ ! -f "$layout" || "$src/layout_probe.c" -nt "$layout" || "$0" -nt "$layout" ]]; then
     # shellcheck disable=SC2086

@@ -12,6 +12,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 #include <rte_mempool.h>
@@ -126,4 +127,122 @@ int dta_eth_link_up(uint16_t port_id)
     struct rte_eth_link link;
     const int rc = rte_eth_link_get_nowait(port_id, &link);
     return rc < 0 ? rc : (RTE_ETH_LINK_UP == link.link_status ? 1 : 0);
+}
+
+/*
+ * The benchmark's ring input (dta bench --io dpdk --input ring): a net_ring port (rte_eth_from_ring) over one ring
+ * pre-filled with mbufs that hold the report frames, built once. Each mbuf keeps a reference of the feeder's own, so
+ * the data plane's normal free after processing (rte_pktmbuf_free_bulk) only drops the ring's reference and leaves
+ * the mbuf and its data as they were; dta_ring_feed then enqueues the consumed mbufs again, in their order, taking
+ * the reference again. The ring is FIFO and holds a window of the circular sequence of mbufs that ends just before
+ * `next`, so the consumed ones are exactly the `count - held` before that window. One feeder per ring, one thread
+ * (the data plane's), and nothing else may enqueue into the ring (nothing is sent to the ring port).
+ */
+struct dta_ring_feeder
+{
+    struct rte_ring *ring;
+    uint32_t count;
+    uint32_t next;
+    uint32_t lowest;
+    uint32_t pad;
+    uint64_t feeds;
+    uint64_t fed;
+    uint64_t dry;
+    struct rte_mbuf *mbufs[];
+};
+
+static uint32_t ring_feeder_enqueue(struct dta_ring_feeder *f, uint32_t missing)
+{
+    uint32_t done = 0;
+    while (missing > 0)
+    {
+        const uint32_t run = RTE_MIN(missing, f->count - f->next);
+        struct rte_mbuf **from = &f->mbufs[f->next];
+        for (uint32_t i = 0; i < run; i++)
+        {
+            rte_mbuf_refcnt_update(from[i], 1);
+        }
+        const uint32_t n = rte_ring_enqueue_burst(f->ring, (void *const *)from, run, NULL);
+        for (uint32_t i = n; i < run; i++)
+        {
+            /* Cannot happen with a ring sized for every mbuf; give the reference back rather than leak it. */
+            rte_mbuf_refcnt_update(from[i], -1);
+        }
+        f->next = f->next + n == f->count ? 0 : f->next + n;
+        done += n;
+        missing -= n;
+        if (n < run)
+        {
+            break;
+        }
+    }
+    f->fed += done;
+    return done;
+}
+
+/*
+ * Takes over `count` mbufs (each with its one reference, as allocated, its data written) and enqueues them all into
+ * `ring` (which must hold `count` entries and be empty). Returns NULL when memory is short or the ring too small.
+ */
+struct dta_ring_feeder *dta_ring_feeder_create(struct rte_ring *ring, struct rte_mbuf *const *mbufs, uint32_t count)
+{
+    if (0 == count || rte_ring_get_capacity(ring) < count || 0 != rte_ring_count(ring))
+    {
+        return NULL;
+    }
+    struct dta_ring_feeder *f = rte_zmalloc("dta_ring_feeder", sizeof(*f) + count * sizeof(f->mbufs[0]),
+        RTE_CACHE_LINE_SIZE);
+    if (NULL == f)
+    {
+        return NULL;
+    }
+    f->ring = ring;
+    f->count = count;
+    f->lowest = count;
+    for (uint32_t i = 0; i < count; i++)
+    {
+        f->mbufs[i] = mbufs[i];
+    }
+    ring_feeder_enqueue(f, count);
+    f->fed = 0;
+    return f;
+}
+
+/*
+ * Once per duty cycle, after the burst was freed: enqueues again what the data plane consumed since the last call.
+ * Counts the calls that found the ring empty (an rx burst since the last call may have come back short: the input
+ * ran dry) and the lowest fill seen. Returns how many mbufs were enqueued.
+ */
+uint32_t dta_ring_feed(struct dta_ring_feeder *f)
+{
+    const uint32_t held = rte_ring_count(f->ring);
+    f->feeds++;
+    f->dry += 0 == held;
+    f->lowest = RTE_MIN(f->lowest, held);
+    return held == f->count ? 0 : ring_feeder_enqueue(f, f->count - held);
+}
+
+/* out[0] feeds, [1] mbufs enqueued again, [2] feeds that found the ring empty, [3] lowest fill seen. */
+void dta_ring_feeder_stats(const struct dta_ring_feeder *f, uint64_t *out)
+{
+    out[0] = f->feeds;
+    out[1] = f->fed;
+    out[2] = f->dry;
+    out[3] = f->lowest;
+}
+
+/*
+ * Drops the ring's references of what is still in it and the feeder's own: the mbufs go back to their pool (an mbuf
+ * the data plane still holds goes back when it frees it). Stop the ring port first.
+ */
+void dta_ring_feeder_free(struct dta_ring_feeder *f)
+{
+    void *left[64];
+    unsigned int n;
+    while ((n = rte_ring_dequeue_burst(f->ring, left, RTE_DIM(left), NULL)) > 0)
+    {
+        rte_pktmbuf_free_bulk((struct rte_mbuf **)left, n);
+    }
+    rte_pktmbuf_free_bulk(f->mbufs, f->count);
+    rte_free(f);
 }

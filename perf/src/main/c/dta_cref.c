@@ -33,6 +33,9 @@
 
 #define CREF_VERSION 1
 
+/* The ring input's feeder (dta_ring_feed in libdta_shim.so), passed in by address. */
+typedef uint32_t (*dta_feed_fn)(void *feeder);
+
 #define MAX_COLLECTORS 16
 #define MAX_LISTS 64
 #define MAX_QPS 128
@@ -1346,13 +1349,15 @@ void dta_cref_fixed_clock(struct dta_cref *c, int64_t now)
  * The measured loop (DataPlaneAgent.doWork in a loop): per duty cycle the clock, the timers, one rx burst from
  * {@code rx_port} translated in place, the burst freed, the frames built in mbufs from {@code pool} sent to
  * {@code tx_port} in bursts (unsent ones freed). Runs until {@code frames} frames were received.
+ * With a feed function (the benchmark's ring input: dta_ring_feed of the shim, the same code the Java bench loop
+ * calls after each DataPlaneAgent.doWork), it is called with {@code feeder} once per duty cycle, after the tx flush.
  * result[0] frames received, [1] frames sent, [2] elapsed nanoseconds, [3] frames the tx queue refused.
  * A context runs in one mode: once it has run here it keeps its held frames in mbufs.
  *
  * @return 0, or -1 when the context was already used in buffer mode with another pool.
  */
 int dta_cref_run(struct dta_cref *c, uint16_t rx_port, uint16_t tx_port, uintptr_t pool, uint64_t frames,
-    uint64_t *result)
+    dta_feed_fn feed, void *feeder, uint64_t *result)
 {
     if (NULL != c->pool && (uintptr_t)c->pool != pool)
     {
@@ -1382,6 +1387,10 @@ int dta_cref_run(struct dta_cref *c, uint16_t rx_port, uint16_t tx_port, uintptr
         rte_pktmbuf_free_bulk(rx, n);
         received += n;
         tx_flush(c);
+        if (NULL != feed)
+        {
+            feed(feeder);
+        }
     }
     const uint64_t elapsed = clock_nanos() - start;
     result[0] = c->counters[C_FRAMES_IN] - in_before;
@@ -1394,9 +1403,9 @@ int dta_cref_run(struct dta_cref *c, uint16_t rx_port, uint16_t tx_port, uintptr
 /**
  * The input floor both loops pay: per duty cycle the clock and one rx burst whose frames are only touched (their
  * EtherType read) and freed, nothing translated or sent, until {@code frames} frames were received.
- * result[0] frames received, [2] elapsed nanoseconds.
+ * result[0] frames received, [2] elapsed nanoseconds. The feed function, when given, as in dta_cref_run.
  */
-int dta_cref_io_floor(uint16_t rx_port, uint64_t frames, uint64_t *result)
+int dta_cref_io_floor(uint16_t rx_port, uint64_t frames, dta_feed_fn feed, void *feeder, uint64_t *result)
 {
     struct rte_mbuf *rx[BURST];
     uint64_t received = 0;
@@ -1412,6 +1421,10 @@ int dta_cref_io_floor(uint16_t rx_port, uint64_t frames, uint64_t *result)
         }
         rte_pktmbuf_free_bulk(rx, n);
         received += n;
+        if (NULL != feed)
+        {
+            feed(feeder);
+        }
     }
     result[0] = received;
     result[1] = 0;

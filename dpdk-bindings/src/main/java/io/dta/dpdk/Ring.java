@@ -19,12 +19,14 @@ public final class Ring implements AutoCloseable
 
     private final String name;
     private final MemorySegment ring;
+    private final int capacity;
     private boolean closed;
 
-    private Ring(final String name, final MemorySegment ring)
+    private Ring(final String name, final MemorySegment ring, final int capacity)
     {
         this.name = name;
         this.ring = ring;
+        this.capacity = capacity;
     }
 
     /**
@@ -45,7 +47,7 @@ public final class Ring implements AutoCloseable
                 final int errno = dpdk_h.dta_errno();
                 throw new DpdkException("cannot create ring " + name + ": " + Eal.strerror(errno), errno);
             }
-            return new Ring(name, ring);
+            return new Ring(name, ring, count - 1);
         }
     }
 
@@ -91,6 +93,34 @@ public final class Ring implements AutoCloseable
     public int count()
     {
         return dpdk_h.dta_ring_count(ring);
+    }
+
+    /**
+     * Makes this ring a {@code net_ring} ethdev ({@code rte_eth_from_ring}): one rx and one tx queue, both this ring,
+     * so what is sent to the port is received from it, and what is enqueued into the ring is received too. The port
+     * is named after the ring; configure and start it with {@link EthPort#open}, and close it before the ring.
+     *
+     * @return the new port's id.
+     * @throws DpdkException when the port cannot be created.
+     */
+    public int createEthDevice()
+    {
+        final int port = dpdk_h.rte_eth_from_ring(ring);
+        if (port < 0)
+        {
+            final int errno = dpdk_h.dta_errno();
+            throw new DpdkException("cannot create a net_ring port over ring " + name + ": " + Eal.strerror(errno),
+                errno);
+        }
+        return port;
+    }
+
+    /**
+     * @return entries the ring can hold.
+     */
+    public int capacity()
+    {
+        return capacity;
     }
 
     /**

@@ -84,4 +84,88 @@ class RingDeviceEalTest
             assertEquals(0, pool.inUseCount());
         }
     }
+
+    @Test
+    void shouldRecycleTheFeedersMbufsInOrderWithoutCopyingOrLeaking()
+    {
+        final SplittableRandom random = new SplittableRandom(SEED);
+        final int count = 1000;
+        try (Mempool pool = Mempool.create("feeder_pool", 2047, 0, Mempool.DEFAULT_DATA_ROOM))
+        {
+            final MbufArray source = new MbufArray(count);
+            assertTrue(pool.allocBulk(source, count));
+            final Mbuf mbuf = new Mbuf();
+            final UnsafeBuffer data = new UnsafeBuffer(0, 0);
+            final long[] dataAddresses = new long[count];
+            for (int i = 0; i < count; i++)
+            {
+                final int length = 60 + random.nextInt(200);
+                mbuf.wrap(source.get(i)).wrapRoom(data);
+                data.setMemory(0, length, (byte)i);
+                data.putInt(0, i, ByteOrder.BIG_ENDIAN);
+                mbuf.length(length);
+                dataAddresses[i] = mbuf.dataAddress();
+            }
+            final MbufArray rx = new MbufArray(32);
+            final RxFrames frames = new RxFrames(32);
+            long received = 0;
+            try (RingFeeder feeder = RingFeeder.create("junit_feeder", source, count))
+            {
+                try (EthPort port = EthPort.open(feeder.portId(), pool, 512, 512, false))
+                {
+                    assertEquals(count, pool.inUseCount(), "every source mbuf taken, nothing else");
+                    while (received < 5L * count + 17)
+                    {
+                        final int n = port.rxBurst(rx, frames, 1 + random.nextInt(32));
+                        for (int i = 0; i < n; i++)
+                        {
+                            final int expected = (int)(received++ % count);
+                            // The very mbuf, at the very address: nothing was copied.
+                            assertEquals(source.get(expected), rx.get(i), "seed " + SEED);
+                            assertEquals(dataAddresses[expected], frames.address(i), "seed " + SEED);
+                            data.wrap(frames.address(i), frames.length(i));
+                            assertEquals(expected, data.getInt(0, ByteOrder.BIG_ENDIAN), "seed " + SEED);
+                            assertEquals((byte)expected, data.getByte(data.capacity() - 1), "seed " + SEED);
+                        }
+                        Mempool.freeBulk(rx, n);
+                        assertEquals(count, pool.inUseCount(), "the data plane's free left the mbufs alive");
+                        assertEquals(n, feeder.feed());
+                    }
+                    assertEquals(0, feeder.dry());
+                    assertTrue(feeder.lowest() >= count - 32, "lowest fill " + feeder.lowest());
+                    assertEquals(received, feeder.fed());
+                }
+            }
+            assertEquals(0, pool.inUseCount(), "closing the feeder gives every mbuf back");
+        }
+    }
+
+    @Test
+    void shouldCountAFeedThatFindsTheRingEmpty()
+    {
+        try (Mempool pool = Mempool.create("dry_pool", 255, 0, Mempool.DEFAULT_DATA_ROOM))
+        {
+            final MbufArray source = new MbufArray(8);
+            assertTrue(pool.allocBulk(source, 8));
+            for (int i = 0; i < 8; i++)
+            {
+                new Mbuf().wrap(source.get(i)).length(60);
+            }
+            final MbufArray rx = new MbufArray(32);
+            try (RingFeeder feeder = RingFeeder.create("junit_dry", source, 8);
+                EthPort port = EthPort.open(feeder.portId(), pool, 512, 512, false))
+            {
+                assertEquals(8, port.rxBurst(rx, 32));
+                Mempool.freeBulk(rx, 8);
+                assertEquals(8, feeder.feed());
+                assertEquals(1, feeder.dry());
+                assertEquals(0, feeder.lowest());
+                assertEquals(5, port.rxBurst(rx, 5));
+                Mempool.freeBulk(rx, 5);
+                assertEquals(5, feeder.feed());
+                assertEquals(1, feeder.dry());
+            }
+            assertEquals(0, pool.inUseCount());
+        }
+    }
 }

@@ -2608,4 +2608,285 @@ public final class dpdk_h
             throw new AssertionError("should not reach here", ex$);
         }
     }
+
+    private static final class rte_eth_from_ring
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(dpdk_h.C_INT, dpdk_h.C_POINTER);
+        static final MemorySegment ADDR = dpdk_h.findOrThrow("rte_eth_from_ring");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for {@code rte_eth_from_ring}.
+     *
+     * @return the descriptor.
+     */
+    public static FunctionDescriptor rte_eth_from_ring$descriptor()
+    {
+        return rte_eth_from_ring.DESC;
+    }
+
+    /**
+     * Downcall handle for {@code rte_eth_from_ring}.
+     *
+     * @return the handle.
+     */
+    public static MethodHandle rte_eth_from_ring$handle()
+    {
+        return rte_eth_from_ring.HANDLE;
+    }
+
+    /**
+     * Address of {@code rte_eth_from_ring}.
+     *
+     * @return the symbol's address.
+     */
+    public static MemorySegment rte_eth_from_ring$address()
+    {
+        return rte_eth_from_ring.ADDR;
+    }
+
+    /**
+     * {@code int rte_eth_from_ring(struct rte_ring *r)} (librte_net_ring: a net_ring port whose rx and tx queue are that ring; its name is the ring's; returns the port id or -1).
+     *
+     * @param r C parameter {@code r}.
+     * @return the C return value.
+     */
+    public static int rte_eth_from_ring(final MemorySegment r)
+    {
+        final var mh$ = rte_eth_from_ring.HANDLE;
+        try
+        {
+            return (int)mh$.invokeExact(r);
+        }
+        catch (final Throwable ex$)
+        {
+            throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static final class dta_ring_feeder_create
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(dpdk_h.C_POINTER, dpdk_h.C_POINTER, dpdk_h.C_POINTER, dpdk_h.C_INT);
+        static final MemorySegment ADDR = dpdk_h.findOrThrow("dta_ring_feeder_create");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for {@code dta_ring_feeder_create}.
+     *
+     * @return the descriptor.
+     */
+    public static FunctionDescriptor dta_ring_feeder_create$descriptor()
+    {
+        return dta_ring_feeder_create.DESC;
+    }
+
+    /**
+     * Downcall handle for {@code dta_ring_feeder_create}.
+     *
+     * @return the handle.
+     */
+    public static MethodHandle dta_ring_feeder_create$handle()
+    {
+        return dta_ring_feeder_create.HANDLE;
+    }
+
+    /**
+     * Address of {@code dta_ring_feeder_create}.
+     *
+     * @return the symbol's address.
+     */
+    public static MemorySegment dta_ring_feeder_create$address()
+    {
+        return dta_ring_feeder_create.ADDR;
+    }
+
+    /**
+     * {@code struct dta_ring_feeder *dta_ring_feeder_create(struct rte_ring *ring, struct rte_mbuf *const *mbufs, uint32_t count)} (shim: the benchmark's ring input, every mbuf enqueued with a reference of the feeder's own).
+     *
+     * @param ring C parameter {@code ring}.
+     * @param mbufs C parameter {@code mbufs}.
+     * @param count C parameter {@code count}.
+     * @return the C return value.
+     */
+    public static MemorySegment dta_ring_feeder_create(final MemorySegment ring, final MemorySegment mbufs, final int count)
+    {
+        final var mh$ = dta_ring_feeder_create.HANDLE;
+        try
+        {
+            return (MemorySegment)mh$.invokeExact(ring, mbufs, count);
+        }
+        catch (final Throwable ex$)
+        {
+            throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static final class dta_ring_feed
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(dpdk_h.C_INT, dpdk_h.C_POINTER);
+        static final MemorySegment ADDR = dpdk_h.findOrThrow("dta_ring_feed");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC, CRITICAL);
+    }
+
+    /**
+     * Function descriptor for {@code dta_ring_feed}.
+     *
+     * @return the descriptor.
+     */
+    public static FunctionDescriptor dta_ring_feed$descriptor()
+    {
+        return dta_ring_feed.DESC;
+    }
+
+    /**
+     * Downcall handle for {@code dta_ring_feed}.
+     *
+     * @return the handle.
+     */
+    public static MethodHandle dta_ring_feed$handle()
+    {
+        return dta_ring_feed.HANDLE;
+    }
+
+    /**
+     * Address of {@code dta_ring_feed}.
+     *
+     * @return the symbol's address.
+     */
+    public static MemorySegment dta_ring_feed$address()
+    {
+        return dta_ring_feed.ADDR;
+    }
+
+    /**
+     * {@code uint32_t dta_ring_feed(struct dta_ring_feeder *f)} (shim: enqueues again what was consumed since the last call) (linked critical: no heap access, no thread-state transition).
+     *
+     * @param f C parameter {@code f}.
+     * @return the C return value.
+     */
+    public static int dta_ring_feed(final MemorySegment f)
+    {
+        final var mh$ = dta_ring_feed.HANDLE;
+        try
+        {
+            return (int)mh$.invokeExact(f);
+        }
+        catch (final Throwable ex$)
+        {
+            throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static final class dta_ring_feeder_stats
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(dpdk_h.C_POINTER, dpdk_h.C_POINTER);
+        static final MemorySegment ADDR = dpdk_h.findOrThrow("dta_ring_feeder_stats");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC, CRITICAL);
+    }
+
+    /**
+     * Function descriptor for {@code dta_ring_feeder_stats}.
+     *
+     * @return the descriptor.
+     */
+    public static FunctionDescriptor dta_ring_feeder_stats$descriptor()
+    {
+        return dta_ring_feeder_stats.DESC;
+    }
+
+    /**
+     * Downcall handle for {@code dta_ring_feeder_stats}.
+     *
+     * @return the handle.
+     */
+    public static MethodHandle dta_ring_feeder_stats$handle()
+    {
+        return dta_ring_feeder_stats.HANDLE;
+    }
+
+    /**
+     * Address of {@code dta_ring_feeder_stats}.
+     *
+     * @return the symbol's address.
+     */
+    public static MemorySegment dta_ring_feeder_stats$address()
+    {
+        return dta_ring_feeder_stats.ADDR;
+    }
+
+    /**
+     * {@code void dta_ring_feeder_stats(const struct dta_ring_feeder *f, uint64_t *out)} (shim: feeds, mbufs enqueued again, feeds that found the ring empty, lowest fill) (linked critical: no heap access, no thread-state transition).
+     *
+     * @param f C parameter {@code f}.
+     * @param out C parameter {@code out}.
+     */
+    public static void dta_ring_feeder_stats(final MemorySegment f, final MemorySegment out)
+    {
+        final var mh$ = dta_ring_feeder_stats.HANDLE;
+        try
+        {
+            mh$.invokeExact(f, out);
+        }
+        catch (final Throwable ex$)
+        {
+            throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static final class dta_ring_feeder_free
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(dpdk_h.C_POINTER);
+        static final MemorySegment ADDR = dpdk_h.findOrThrow("dta_ring_feeder_free");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for {@code dta_ring_feeder_free}.
+     *
+     * @return the descriptor.
+     */
+    public static FunctionDescriptor dta_ring_feeder_free$descriptor()
+    {
+        return dta_ring_feeder_free.DESC;
+    }
+
+    /**
+     * Downcall handle for {@code dta_ring_feeder_free}.
+     *
+     * @return the handle.
+     */
+    public static MethodHandle dta_ring_feeder_free$handle()
+    {
+        return dta_ring_feeder_free.HANDLE;
+    }
+
+    /**
+     * Address of {@code dta_ring_feeder_free}.
+     *
+     * @return the symbol's address.
+     */
+    public static MemorySegment dta_ring_feeder_free$address()
+    {
+        return dta_ring_feeder_free.ADDR;
+    }
+
+    /**
+     * {@code void dta_ring_feeder_free(struct dta_ring_feeder *f)} (shim: drains the ring and drops every reference the feeder holds).
+     *
+     * @param f C parameter {@code f}.
+     */
+    public static void dta_ring_feeder_free(final MemorySegment f)
+    {
+        final var mh$ = dta_ring_feeder_free.HANDLE;
+        try
+        {
+            mh$.invokeExact(f);
+        }
+        catch (final Throwable ex$)
+        {
+            throw new AssertionError("should not reach here", ex$);
+        }
+    }
 }

@@ -406,6 +406,31 @@ public final class EngineBench
     }
 
     /**
+     * @return how many distinct report frames the benchmark cycles through (and {@link #copyReport} can copy).
+     */
+    public int distinctReports()
+    {
+        return distinct;
+    }
+
+    /**
+     * Copies one of the distinct report frames, as the traffic source of a benchmark through a device that is
+     * filled once (the ring input of {@code dta bench --io dpdk}); the same frames, in the same order, as
+     * {@link #writeReports} writes.
+     *
+     * @param index  which report, {@code 0..distinctReports())}.
+     * @param buffer where to copy it.
+     * @param offset at which offset.
+     * @return its length.
+     */
+    public int copyReport(final int index, final org.agrona.MutableDirectBuffer buffer, final int offset)
+    {
+        final int length = lengths[index];
+        buffer.putBytes(offset, reports, index * stride, length);
+        return length;
+    }
+
+    /**
      * @return the configuration with the benchmark's batch size applied.
      */
     public ApplianceConfig config()

@@ -59,9 +59,16 @@ public final class BenchCommand implements Callable<Integer>
     private int batch;
 
     @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk", description = {
-        "java (default): engine alone; dpdk: through DPDK on one core, net_pcap (infinite_rx) in, net_null out,",
-        "open loop (needs DPDK 22.11 and root)" })
+        "java (default): engine alone; dpdk: through DPDK on one core, net_pcap (infinite_rx) or net_ring in",
+        "(--input), net_null out, open loop (needs DPDK 22.11 and root)" })
     private String io;
+
+    @Option(names = "--input", defaultValue = "pcap", paramLabel = "pcap|ring", description = {
+        "with --io dpdk: where the reports come from. pcap (default): a net_pcap port replaying a capture forever",
+        "(one copy per packet into a fresh mbuf); ring: a net_ring port over mbufs filled once and recycled without",
+        "copies (an extra reference each, re-enqueued once per duty cycle by the same native feeder for Java and C),",
+        "closer to a NIC that DMAs into mbufs" })
+    private String input;
 
     @Option(names = "--switches", defaultValue = "" + EngineBench.DEFAULT_SKETCH_SWITCHES,
         description = "sketch: switches contributing to the first collector's first sketch, each sending its " +
@@ -79,8 +86,8 @@ public final class BenchCommand implements Callable<Integer>
     private int rounds;
 
     @Option(names = "--source-reports", defaultValue = "4096", description = {
-        "with --io dpdk: distinct reports the net_pcap port replays (1..16384, default: ${DEFAULT-VALUE}); net_pcap",
-        "copies each from its stored mbuf, so fewer stay in the caches and the input costs less" })
+        "with --io dpdk: distinct reports the input repeats (1..16384, default: ${DEFAULT-VALUE}); net_pcap copies",
+        "each from its stored mbuf, so fewer stay in the caches and the input costs less; the ring holds them all" })
     private int sourceReports;
 
     @Option(names = "--eal", paramLabel = "ARGS", defaultValue = "",
@@ -99,6 +106,16 @@ public final class BenchCommand implements Callable<Integer>
         if (!"java".equals(io) && !"dpdk".equals(io))
         {
             System.err.println("dta bench: --io must be java or dpdk, not " + io);
+            return 2;
+        }
+        if (!"pcap".equals(input) && !"ring".equals(input))
+        {
+            System.err.println("dta bench: --input must be pcap or ring, not " + input);
+            return 2;
+        }
+        if ("ring".equals(input) && !"dpdk".equals(io))
+        {
+            System.err.println("dta bench: --input ring needs --io dpdk");
             return 2;
         }
         if (compareC && !"dpdk".equals(io))
@@ -235,7 +252,8 @@ public final class BenchCommand implements Callable<Integer>
         final DpdkBench.Result r;
         try
         {
-            r = DpdkBench.run(primitive, appliance, redundancy, batch, warmup, reports, ealArgs, sourceReports);
+            r = DpdkBench.run(primitive, appliance, redundancy, batch, warmup, reports, ealArgs, sourceReports,
+                inputKind());
         }
         catch (final DpdkException | IllegalStateException ex)
         {
@@ -245,6 +263,7 @@ public final class BenchCommand implements Callable<Integer>
         final Map<String, Object> out = new LinkedHashMap<>();
         out.put("primitive", primitive.name().toLowerCase());
         out.put("io", "dpdk");
+        out.put("input", input);
         out.put("reports", r.reports());
         out.put("frames", r.frames());
         out.put("seconds", r.seconds());
@@ -256,18 +275,20 @@ public final class BenchCommand implements Callable<Integer>
         out.put("drops", r.drops());
         out.put("redundancy", redundancy);
         out.put("batchSize", batch);
+        putRing(out, r.inputDry(), r.inputLowest());
         if (json)
         {
             System.out.println(new ObjectMapper().writeValueAsString(out));
         }
         else
         {
-            System.out.printf("%s through DPDK (net_pcap -> net_null, one core): %.2f M reports/s, %.2f M frames/s, " +
+            System.out.printf("%s through DPDK (%s -> net_null, one core): %.2f M reports/s, %.2f M frames/s, " +
                 "%.3f bytes allocated per report, %d GCs (%d reports in %.2f s, %d drops)%n", out.get("primitive"),
-                r.reportsPerSecond() / 1e6, r.framesPerSecond() / 1e6, r.allocatedBytesPerReport(), r.gcCount(),
-                r.reports(), r.seconds(), r.drops());
+                inputKind().device(), r.reportsPerSecond() / 1e6, r.framesPerSecond() / 1e6,
+                r.allocatedBytesPerReport(), r.gcCount(), r.reports(), r.seconds(), r.drops());
         }
         warnOfDrops(r.drops());
+        warnOfDryRing(r.inputDry());
         return 0;
     }
 
@@ -282,7 +303,7 @@ public final class BenchCommand implements Callable<Integer>
         try
         {
             c = DpdkBench.compare(primitive, appliance, redundancy, batch, warmup, Math.max(1, reports / rounds),
-                rounds, ealArgs, sourceReports);
+                rounds, ealArgs, sourceReports, inputKind());
         }
         catch (final DpdkException | IllegalStateException | IllegalArgumentException ex)
         {
@@ -293,6 +314,7 @@ public final class BenchCommand implements Callable<Integer>
         final Map<String, Object> out = new LinkedHashMap<>();
         out.put("primitive", primitive.name().toLowerCase());
         out.put("io", "dpdk");
+        out.put("input", input);
         out.put("reportsPerSecond", Math.round(c.reportsPerSecond()));
         out.put("referenceReportsPerSecond", Math.round(c.referenceReportsPerSecond()));
         out.put("ratio", Math.round(c.ratio() * 1000) / 1000.0);
@@ -315,23 +337,49 @@ public final class BenchCommand implements Callable<Integer>
         out.put("drops", r.drops());
         out.put("redundancy", redundancy);
         out.put("batchSize", batch);
+        putRing(out, c.inputDry(), c.inputLowest());
         if (json)
         {
             System.out.println(new ObjectMapper().writeValueAsString(out));
         }
         else
         {
-            System.out.printf("%s through DPDK (net_pcap -> net_null, one core), median of %d rounds each:%n" +
+            System.out.printf("%s through DPDK (%s -> net_null, one core), median of %d rounds each:%n" +
                 "  Java engine  %.2f M reports/s (%.3f bytes allocated per report, %d GCs)%n" +
                 "  C reference  %.2f M reports/s (CRC-32: %s)%n" +
                 "  ratio Java / C = %.3f (per CPU second of the measuring thread: %.2f M against %.2f M, %.3f)%n" +
-                "  input floor  %.2f M reports/s (rx, touch, free in C; nothing translated or sent)%n",
-                out.get("primitive"), rounds, c.reportsPerSecond() / 1e6, r.allocatedBytesPerReport(), r.gcCount(),
-                c.referenceReportsPerSecond() / 1e6, c.crc(), c.ratio(), c.reportsPerCpuSecond() / 1e6,
-                c.referenceReportsPerCpuSecond() / 1e6, c.cpuRatio(), c.ioFloorReportsPerSecond() / 1e6);
+                "  input floor  %.2f M reports/s (rx, touch, free%s in C; nothing translated or sent)%n",
+                out.get("primitive"), inputKind().device(), rounds, c.reportsPerSecond() / 1e6,
+                r.allocatedBytesPerReport(), r.gcCount(), c.referenceReportsPerSecond() / 1e6, c.crc(), c.ratio(),
+                c.reportsPerCpuSecond() / 1e6, c.referenceReportsPerCpuSecond() / 1e6, c.cpuRatio(),
+                c.ioFloorReportsPerSecond() / 1e6, "ring".equals(input) ? ", the ring fed," : "");
         }
         warnOfDrops(r.drops());
+        warnOfDryRing(c.inputDry());
         return 0;
+    }
+
+    private DpdkBench.Input inputKind()
+    {
+        return "ring".equals(input) ? DpdkBench.Input.RING : DpdkBench.Input.PCAP;
+    }
+
+    private void putRing(final Map<String, Object> out, final long dry, final int lowest)
+    {
+        if ("ring".equals(input))
+        {
+            out.put("inputRingDry", dry);
+            out.put("inputRingLowest", lowest);
+        }
+    }
+
+    private static void warnOfDryRing(final long dry)
+    {
+        if (dry > 0)
+        {
+            // A burst that found the ring empty measured idle time, not translation.
+            System.err.println("dta bench: warning: the input ring ran dry " + dry + " times while measuring");
+        }
     }
 
     private static void warnOfDrops(final long drops)

@@ -10,6 +10,7 @@ import io.dta.dpdk.DpdkLibrary;
 import io.dta.dpdk.DpdkUnavailableException;
 import io.dta.dpdk.Mempool;
 import io.dta.dpdk.NativeLibraryPaths;
+import io.dta.dpdk.RingFeeder;
 import io.dta.appliance.engine.TranslatorEngine;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -254,9 +255,9 @@ public final class CReference implements AutoCloseable
             linker.downcallHandle(lookup.findOrThrow("dta_cref_fixed_clock"), FunctionDescriptor.ofVoid(pointer, jlong)),
             // Not critical: one call runs for a whole measuring round.
             linker.downcallHandle(lookup.findOrThrow("dta_cref_run"),
-                FunctionDescriptor.of(jint, pointer, jshort, jshort, jlong, jlong, pointer)),
+                FunctionDescriptor.of(jint, pointer, jshort, jshort, jlong, jlong, pointer, pointer, pointer)),
             linker.downcallHandle(lookup.findOrThrow("dta_cref_io_floor"),
-                FunctionDescriptor.of(jint, jshort, jlong, pointer)));
+                FunctionDescriptor.of(jint, jshort, jlong, pointer, pointer, pointer)));
     }
 
     /**
@@ -428,11 +429,28 @@ public final class CReference implements AutoCloseable
      */
     public RunResult run(final int rxPortId, final int txPortId, final Mempool pool, final long frames)
     {
+        return run(rxPortId, txPortId, pool, frames, null);
+    }
+
+    /**
+     * As {@link #run(int, int, Mempool, long)}, the input a ring fed once per duty cycle, after the tx flush, by the
+     * same native function the Java bench loop calls ({@link RingFeeder#feed()}).
+     *
+     * @param rxPortId port the reports come from (rx queue 0): the feeder's port, when there is one.
+     * @param txPortId port the frames go to (tx queue 0).
+     * @param pool     where frame mbufs come from.
+     * @param frames   frames to receive.
+     * @param feeder   the ring input's feeder, or null (a device that needs no feeding).
+     * @return what was measured.
+     */
+    public RunResult run(
+        final int rxPortId, final int txPortId, final Mempool pool, final long frames, final RingFeeder feeder)
+    {
         final int rc;
         try
         {
             rc = (int)h.run.invokeExact(context, (short)rxPortId, (short)txPortId, pool.segment().address(), frames,
-                result);
+                feedFunction(feeder), feederSegment(feeder), result);
         }
         catch (final Throwable ex)
         {
@@ -456,9 +474,24 @@ public final class CReference implements AutoCloseable
      */
     public RunResult ioFloor(final int rxPortId, final long frames)
     {
+        return ioFloor(rxPortId, frames, null);
+    }
+
+    /**
+     * As {@link #ioFloor(int, long)}, the ring fed once per duty cycle as in {@link #run(int, int, Mempool, long,
+     * RingFeeder)}.
+     *
+     * @param rxPortId port the reports come from (rx queue 0).
+     * @param frames   frames to receive.
+     * @param feeder   the ring input's feeder, or null.
+     * @return what was measured (no frames sent).
+     */
+    public RunResult ioFloor(final int rxPortId, final long frames, final RingFeeder feeder)
+    {
         try
         {
-            final int rc = (int)h.ioFloor.invokeExact((short)rxPortId, frames, result);
+            final int rc = (int)h.ioFloor.invokeExact((short)rxPortId, frames, feedFunction(feeder),
+                feederSegment(feeder), result);
             assert 0 == rc;
         }
         catch (final Throwable ex)
@@ -467,6 +500,16 @@ public final class CReference implements AutoCloseable
         }
         return new RunResult(result.getAtIndex(ValueLayout.JAVA_LONG, 0), 0, result.getAtIndex(ValueLayout.JAVA_LONG, 2),
             0);
+    }
+
+    private static MemorySegment feedFunction(final RingFeeder feeder)
+    {
+        return null == feeder ? MemorySegment.NULL : RingFeeder.feedFunction();
+    }
+
+    private static MemorySegment feederSegment(final RingFeeder feeder)
+    {
+        return null == feeder ? MemorySegment.NULL : feeder.segment();
     }
 
     /**

@@ -7,7 +7,11 @@ import io.dta.codec.pcap.PcapWriter;
 import io.dta.config.ApplianceConfig;
 import io.dta.dpdk.Eal;
 import io.dta.dpdk.EthPort;
+import io.dta.dpdk.Mbuf;
+import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.Mempool;
+import io.dta.dpdk.RingFeeder;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
@@ -19,9 +23,12 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * {@code dta bench --io dpdk}: the engine behind DPDK on one core. The reports of {@link EngineBench} are written to
- * a capture that a {@code net_pcap} port replays forever ({@code infinite_rx=1}); the {@link DataPlaneAgent} reads
- * them in the mbufs, and its frames, written into mbufs, go to a {@code net_null} port. The engine runs open loop
+ * {@code dta bench --io dpdk}: the engine behind DPDK on one core. The reports of {@link EngineBench} come from one of
+ * two inputs ({@link Input}): a capture that a {@code net_pcap} port replays forever ({@code infinite_rx=1}, copying
+ * each packet into a fresh mbuf), or a {@code net_ring} port over a ring of mbufs filled once and recycled without
+ * copies ({@link RingFeeder}, fed once per duty cycle), which is closer to a NIC that DMAs into mbufs. The
+ * {@link DataPlaneAgent} reads them in the mbufs, and its frames, written into mbufs, go to a {@code net_null} port.
+ * The engine runs open loop
  * (no collector answers through a null device), so ACK timeouts and atomic credits are off, as in an open-loop
  * replay. The agent's duty cycle runs on the calling thread, which EAL pinned to the main lcore.
  * <p>
@@ -42,6 +49,37 @@ public final class DpdkBench
     }
 
     /**
+     * Where the reports come from.
+     */
+    public enum Input
+    {
+        /** A {@code net_pcap} port replaying a capture forever: one copy per packet, into a fresh mbuf. */
+        PCAP,
+        /**
+         * A {@code net_ring} port over a ring of mbufs written once, recycled without copies: each keeps an extra
+         * reference, so the data plane's free leaves it alive, and the feeder enqueues it again (one downcall per
+         * duty cycle, for the Java loop as for the C loop).
+         */
+        RING;
+
+        /**
+         * @return the option's spelling ({@code pcap}, {@code ring}).
+         */
+        public String text()
+        {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /**
+         * @return the input device's driver ({@code net_pcap}, {@code net_ring}).
+         */
+        public String device()
+        {
+            return "net_" + text();
+        }
+    }
+
+    /**
      * The result of a measured run.
      *
      * @param reports                 reports measured.
@@ -54,6 +92,10 @@ public final class DpdkBench
      * @param txDropped               frames the null device refused (should be 0).
      * @param drops                   reports and responses the engine dropped while measuring (counted under their
      *                                reasons; 0 in a healthy run, as in {@code dta bench --io java}).
+     * @param inputDry                ring input: duty cycles after which the feeder found the ring empty while
+     *                                measuring (the input may have run dry; 0 in a healthy run); 0 for pcap.
+     * @param inputLowest             ring input: the fewest mbufs the feeder found in the ring since it was filled
+     *                                (the ring holds every source report); -1 for pcap.
      */
     public record Result(
         long reports,
@@ -64,7 +106,9 @@ public final class DpdkBench
         double allocatedBytesPerReport,
         long gcCount,
         long txDropped,
-        long drops)
+        long drops,
+        long inputDry,
+        int inputLowest)
     {
     }
 
@@ -88,6 +132,9 @@ public final class DpdkBench
      * @param referenceReportsPerCpuSecond median of {@code referenceCpuRounds}.
      * @param cpuRatio                  Java / C of the CPU-time medians: what a machine whose other tenants steal
      *                                  time unevenly between rounds still measures fairly.
+     * @param inputDry                  ring input: feeds that found the ring empty over every measured round (Java,
+     *                                  C and input floor); 0 for pcap.
+     * @param inputLowest               ring input: the fewest mbufs a feed found in the ring; -1 for pcap.
      */
     public record Comparison(
         Result java,
@@ -104,7 +151,9 @@ public final class DpdkBench
         double[] referenceCpuRounds,
         double reportsPerCpuSecond,
         double referenceReportsPerCpuSecond,
-        double cpuRatio)
+        double cpuRatio,
+        long inputDry,
+        int inputLowest)
     {
     }
 
@@ -159,9 +208,39 @@ public final class DpdkBench
         final List<String> extraEalArgs,
         final int sourceReports) throws IOException
     {
-        return session(primitive, base, redundancy, batchSize, extraEalArgs, sourceReports, (s) ->
+        return run(primitive, base, redundancy, batchSize, warmupReports, measuredReports, extraEalArgs,
+            sourceReports, Input.PCAP);
+    }
+
+    /**
+     * As {@link #run(BenchPrimitive, ApplianceConfig, int, int, long, long, List, int)}, from the given input.
+     *
+     * @param primitive       what to drive.
+     * @param base            configuration whose first collector serves the reports.
+     * @param redundancy      N for Key-Write and Key-Increment.
+     * @param batchSize       Append batch size.
+     * @param warmupReports   reports before measuring.
+     * @param measuredReports reports measured.
+     * @param extraEalArgs    EAL arguments appended to the defaults.
+     * @param sourceReports   distinct reports the input repeats (1..16384).
+     * @param input           where the reports come from.
+     * @return the measurement.
+     * @throws IOException if the source capture cannot be written.
+     */
+    public static Result run(
+        final BenchPrimitive primitive,
+        final ApplianceConfig base,
+        final int redundancy,
+        final int batchSize,
+        final long warmupReports,
+        final long measuredReports,
+        final List<String> extraEalArgs,
+        final int sourceReports,
+        final Input input) throws IOException
+    {
+        return session(primitive, base, redundancy, batchSize, extraEalArgs, sourceReports, input, (s) ->
         {
-            warmUp(s.agent, warmupReports);
+            warmUp(s, warmupReports);
             return measure(s, measuredReports);
         });
     }
@@ -194,12 +273,46 @@ public final class DpdkBench
         final List<String> extraEalArgs,
         final int sourceReports) throws IOException
     {
-        return session(primitive, base, redundancy, batchSize, extraEalArgs, sourceReports, (s) ->
+        return compare(primitive, base, redundancy, batchSize, warmupReports, reportsPerRound, rounds, extraEalArgs,
+            sourceReports, Input.PCAP);
+    }
+
+    /**
+     * As {@link #compare(BenchPrimitive, ApplianceConfig, int, int, long, long, int, List, int)}, from the given
+     * input; with {@link Input#RING} the C loop and the input floor feed the same ring through the same native
+     * function as the Java loop.
+     *
+     * @param primitive       what to drive.
+     * @param base            configuration whose first collector serves the reports.
+     * @param redundancy      N for Key-Write and Key-Increment.
+     * @param batchSize       Append batch size.
+     * @param warmupReports   reports before measuring (each side).
+     * @param reportsPerRound reports measured per round.
+     * @param rounds          rounds of each side.
+     * @param extraEalArgs    EAL arguments appended to the defaults.
+     * @param sourceReports   distinct reports the input repeats (1..16384).
+     * @param input           where the reports come from.
+     * @return both measurements.
+     * @throws IOException if the source capture cannot be written.
+     */
+    public static Comparison compare(
+        final BenchPrimitive primitive,
+        final ApplianceConfig base,
+        final int redundancy,
+        final int batchSize,
+        final long warmupReports,
+        final long reportsPerRound,
+        final int rounds,
+        final List<String> extraEalArgs,
+        final int sourceReports,
+        final Input input) throws IOException
+    {
+        return session(primitive, base, redundancy, batchSize, extraEalArgs, sourceReports, input, (s) ->
         {
             try (CReference reference = new CReference(s.config, 0))
             {
-                warmUp(s.agent, warmupReports);
-                reference.run(s.in.portId(), s.out.portId(), s.pool, warmupReports);
+                warmUp(s, warmupReports);
+                reference.run(s.in.portId(), s.out.portId(), s.pool, warmupReports, s.feeder);
                 final double[] javaRounds = new double[rounds];
                 final double[] referenceRounds = new double[rounds];
                 final double[] floorRounds = new double[rounds];
@@ -210,6 +323,7 @@ public final class DpdkBench
                 // 7 KB allocated by the JVM (no Java allocation event in its window even with -XX:-UseTLAB; later
                 // rounds 0), so every reported round now runs in a warm measuring loop.
                 measure(s, Math.max(1, reportsPerRound / 10));
+                final long dryBefore = dry(s);
                 long javaReports = 0;
                 long javaFrames = 0;
                 double javaSeconds = 0;
@@ -236,7 +350,7 @@ public final class DpdkBench
                     engineDrops += java.drops();
                     final long referenceCpuBefore = threads.getCurrentThreadCpuTime();
                     final CReference.RunResult c = reference.run(s.in.portId(), s.out.portId(), s.pool,
-                        reportsPerRound);
+                        reportsPerRound, s.feeder);
                     referenceCpuRounds[r] = c.reports() * 1e9 / (threads.getCurrentThreadCpuTime() -
                         referenceCpuBefore);
                     referenceRounds[r] = c.reportsPerSecond();
@@ -244,10 +358,12 @@ public final class DpdkBench
                     referenceFrames += c.frames();
                     referenceNanos += c.nanos();
                     referenceDropped += c.txDropped();
-                    floorRounds[r] = reference.ioFloor(s.in.portId(), reportsPerRound).reportsPerSecond();
+                    floorRounds[r] = reference.ioFloor(s.in.portId(), reportsPerRound, s.feeder).reportsPerSecond();
                 }
+                final long inputDry = dry(s) - dryBefore;
                 final Result java = new Result(javaReports, javaFrames, javaSeconds, javaReports / javaSeconds,
-                    javaFrames / javaSeconds, allocated / javaReports, gcs, dropped, engineDrops);
+                    javaFrames / javaSeconds, allocated / javaReports, gcs, dropped, engineDrops, inputDry,
+                    lowest(s));
                 final double javaMedian = median(javaRounds);
                 final double referenceMedian = median(referenceRounds);
                 final double javaCpuMedian = median(javaCpuRounds);
@@ -255,7 +371,7 @@ public final class DpdkBench
                 return new Comparison(java, javaRounds, referenceRounds, javaMedian, referenceMedian,
                     javaMedian / referenceMedian, referenceFrames * 1e9 / referenceNanos, referenceDropped,
                     reference.crcName(), median(floorRounds), javaCpuRounds, referenceCpuRounds,
-                    javaCpuMedian, referenceCpuMedian, javaCpuMedian / referenceCpuMedian);
+                    javaCpuMedian, referenceCpuMedian, javaCpuMedian / referenceCpuMedian, inputDry, lowest(s));
             }
         });
     }
@@ -273,7 +389,13 @@ public final class DpdkBench
     }
 
     private record Session(
-        ApplianceConfig config, Mempool pool, EthPort in, EthPort out, MbufFrameSink sink, DataPlaneAgent agent)
+        ApplianceConfig config,
+        Mempool pool,
+        EthPort in,
+        EthPort out,
+        MbufFrameSink sink,
+        DataPlaneAgent agent,
+        RingFeeder feeder)
     {
     }
 
@@ -290,9 +412,23 @@ public final class DpdkBench
         final int batchSize,
         final List<String> extraEalArgs,
         final int sourceReports,
+        final Input input,
         final SessionBody<T> body) throws IOException
     {
         final EngineBench source = new EngineBench(primitive, base, redundancy, batchSize, 1);
+        if (Input.RING == input)
+        {
+            final List<String> args = Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-bench"), 0,
+                256, "net_null0"), extraEalArgs);
+            try (Eal eal = Eal.init(args);
+                Mempool pool = Mempool.create("bench_pool", 16383, 256, Mempool.DEFAULT_DATA_ROOM);
+                Mempool reportPool = Mempool.create("bench_ring_pool", sourceReports, 0, Mempool.DEFAULT_DATA_ROOM);
+                RingFeeder feeder = ringInput("bench_ring", reportPool, source, sourceReports))
+            {
+                return session(source, pool, EthPort.open(feeder.portId(), pool, 1024, 1024, false),
+                    eal.portId("net_null0"), feeder, body);
+            }
+        }
         final Path capture = Files.createTempFile("dta-bench-", ".pcap");
         try
         {
@@ -305,19 +441,8 @@ public final class DpdkBench
             try (Eal eal = Eal.init(args);
                 Mempool pool = Mempool.create("bench_pool", 16383, 256, Mempool.DEFAULT_DATA_ROOM))
             {
-                final EthPort in = EthPort.open(eal.portId("net_pcap0"), pool, 1024, 1024, false);
-                final EthPort out = EthPort.open(eal.portId("net_null0"), pool, 1024, 1024, false);
-                try (MbufFrameSink sink = new MbufFrameSink(pool, out, BURST, false))
-                {
-                    final TranslatorEngine engine = new TranslatorEngine(source.config(), sink, false);
-                    final DataPlaneAgent agent = new DataPlaneAgent(engine, sink, new EthPort[] { in }, BURST,
-                        SystemNanoClock.INSTANCE);
-                    final T result = body.measure(new Session(source.config(), pool, in, out, sink, agent));
-                    agent.onClose();
-                    in.close();
-                    out.close();
-                    return result;
-                }
+                return session(source, pool, EthPort.open(eal.portId("net_pcap0"), pool, 1024, 1024, false),
+                    eal.portId("net_null0"), null, body);
             }
         }
         finally
@@ -326,13 +451,106 @@ public final class DpdkBench
         }
     }
 
-    private static void warmUp(final DataPlaneAgent agent, final long reports)
+    private static <T> T session(
+        final EngineBench source,
+        final Mempool pool,
+        final EthPort in,
+        final int outPortId,
+        final RingFeeder feeder,
+        final SessionBody<T> body) throws IOException
+    {
+        final EthPort out = EthPort.open(outPortId, pool, 1024, 1024, false);
+        try (MbufFrameSink sink = new MbufFrameSink(pool, out, BURST, false))
+        {
+            final TranslatorEngine engine = new TranslatorEngine(source.config(), sink, false);
+            final DataPlaneAgent agent = new DataPlaneAgent(engine, sink, new EthPort[] { in }, BURST,
+                SystemNanoClock.INSTANCE);
+            final T result = body.measure(new Session(source.config(), pool, in, out, sink, agent, feeder));
+            agent.onClose();
+            in.close();
+            out.close();
+            return result;
+        }
+    }
+
+    /**
+     * The ring input: {@code count} mbufs from {@code pool}, each holding one of the source's distinct reports (in
+     * the order a capture of {@link EngineBench#writeReports} holds them), handed to a {@link RingFeeder} whose
+     * {@code net_ring} port delivers them round after round. Open the port ({@link RingFeeder#portId()}) with
+     * {@link EthPort#open}; close it before the feeder, and the feeder before the pool.
+     *
+     * @param name   unique name of the ring and its port.
+     * @param pool   where the report mbufs come from (they stay taken until the feeder is closed).
+     * @param source the reports.
+     * @param count  how many distinct reports (1..{@link EngineBench#distinctReports()}).
+     * @return the feeder, its ring full.
+     */
+    public static RingFeeder ringInput(final String name, final Mempool pool, final EngineBench source, final int count)
+    {
+        if (count < 1 || count > source.distinctReports())
+        {
+            throw new IllegalArgumentException("source reports must be 1.." + source.distinctReports() + ": " + count);
+        }
+        final MbufArray mbufs = new MbufArray(count);
+        if (!pool.allocBulk(mbufs, count))
+        {
+            throw new IllegalStateException("mempool " + pool.name() + " cannot give " + count + " mbufs");
+        }
+        final Mbuf mbuf = new Mbuf();
+        final UnsafeBuffer room = new UnsafeBuffer(0, 0);
+        for (int i = 0; i < count; i++)
+        {
+            mbuf.wrap(mbufs.get(i)).wrapRoom(room);
+            mbuf.length(source.copyReport(i, room, 0));
+        }
+        try
+        {
+            return RingFeeder.create(name, mbufs, count);
+        }
+        catch (final RuntimeException ex)
+        {
+            Mempool.freeBulk(mbufs, count);
+            throw ex;
+        }
+    }
+
+    private static void warmUp(final Session s, final long reports)
+    {
+        cycles(s.agent, s.feeder, reports);
+    }
+
+    /**
+     * Duty cycles until {@code reports} more frames came in; with a ring input, the feeder once after each (the C
+     * loop does the same).
+     */
+    private static void cycles(final DataPlaneAgent agent, final RingFeeder feeder, final long reports)
     {
         final long before = agent.framesIn();
-        while (agent.framesIn() - before < reports)
+        if (null == feeder)
         {
-            agent.doWork();
+            while (agent.framesIn() - before < reports)
+            {
+                agent.doWork();
+            }
         }
+        else
+        {
+            while (agent.framesIn() - before < reports)
+            {
+                agent.doWork();
+                feeder.feed();
+            }
+        }
+    }
+
+    private static long dry(final Session s)
+    {
+        return null == s.feeder ? 0 : s.feeder.dry();
+    }
+
+    private static int lowest(final Session s)
+    {
+        return null == s.feeder ? -1 : s.feeder.lowest();
     }
 
     private static Result measure(final Session s, final long measuredReports)
@@ -347,12 +565,10 @@ public final class DpdkBench
         final long droppedBefore = sink.framesDropped();
         final long inBefore = agent.framesIn();
         final long dropsBefore = agent.engine().counters().totalDrops();
+        final long dryBefore = dry(s);
         final long allocatedBefore = threads.getThreadAllocatedBytes(thread);
         final long start = System.nanoTime();
-        while (agent.framesIn() - inBefore < measuredReports)
-        {
-            agent.doWork();
-        }
+        cycles(agent, s.feeder, measuredReports);
         final long elapsed = System.nanoTime() - start;
         final long allocated = threads.getThreadAllocatedBytes(thread) - allocatedBefore;
         final long reports = agent.framesIn() - inBefore;
@@ -360,7 +576,7 @@ public final class DpdkBench
         final double seconds = elapsed / 1e9;
         return new Result(reports, frames, seconds, reports / seconds, frames / seconds,
             (double)allocated / reports, gcCount() - gcBefore, sink.framesDropped() - droppedBefore,
-            agent.engine().counters().totalDrops() - dropsBefore);
+            agent.engine().counters().totalDrops() - dropsBefore, dry(s) - dryBefore, lowest(s));
     }
 
     private static long gcCount()

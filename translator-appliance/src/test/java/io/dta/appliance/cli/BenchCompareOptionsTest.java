@@ -20,6 +20,20 @@ class BenchCompareOptionsTest
     }
 
     @Test
+    void shouldRefuseTheRingInputWithoutDpdk()
+    {
+        assertEquals(2, new CommandLine(new DtaCommand())
+            .execute("bench", "--primitive", "keywrite", "--input", "ring"));
+    }
+
+    @Test
+    void shouldRefuseAnUnknownInput()
+    {
+        assertEquals(2, new CommandLine(new DtaCommand())
+            .execute("bench", "--io", "dpdk", "--primitive", "keywrite", "--input", "tap"));
+    }
+
+    @Test
     void shouldRefuseZeroRounds()
     {
         assertEquals(2, new CommandLine(new DtaCommand())

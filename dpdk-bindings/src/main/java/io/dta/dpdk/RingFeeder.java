@@ -1,0 +1,174 @@
+package io.dta.dpdk;
+
+import io.dta.dpdk.ffi.dpdk_h;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A traffic source without copies: a {@code net_ring} port over a {@link Ring} pre-filled with mbufs whose data was
+ * written once, recycled for ever (the benchmark's {@code --input ring}). Each mbuf keeps a reference of the
+ * feeder's own, so the data plane's normal free after processing only drops the ring's reference and leaves the mbuf
+ * and its data untouched; {@link #feed()}, called once per duty cycle after the burst was freed, enqueues the
+ * consumed mbufs again, in their order, taking the reference again ({@code dta_ring_feed} in the shim). A C loop
+ * calls the same function through {@link #feedFunction()} and {@link #segment()}, so both pay the same recycling.
+ * <p>
+ * The ring holds every mbuf, so a duty cycle that takes at most a burst never finds it short as long as the feeder
+ * runs between bursts; {@link #dry()} counts the feeds that found it empty anyway. Nothing may be sent to the ring
+ * port (its tx queue is the same ring). One thread uses a feeder.
+ */
+public final class RingFeeder implements AutoCloseable
+{
+    private static final int ENOMEM = 12;
+
+    private final Ring ring;
+    private final int portId;
+    private final int count;
+    private final MemorySegment feeder;
+    private final Arena arena = Arena.ofConfined();
+    private final MemorySegment stats;
+    private boolean closed;
+
+    private RingFeeder(final Ring ring, final int portId, final int count, final MemorySegment feeder)
+    {
+        this.ring = ring;
+        this.portId = portId;
+        this.count = count;
+        this.feeder = feeder;
+        this.stats = arena.allocate(4 * Long.BYTES, 8);
+    }
+
+    /**
+     * Creates the ring (single producer and consumer, room for every mbuf), its {@code net_ring} port, and the
+     * feeder, which takes over the mbufs (each with the one reference it was allocated with, its data and length
+     * written) and enqueues them all.
+     *
+     * @param name   unique name of the ring and of the port.
+     * @param mbufs  the mbufs, {@code mbufs[0..count)}, received in this order, round after round.
+     * @param count  how many (at least 1).
+     * @return the feeder; open the port with {@link EthPort#open} on {@link #portId()}.
+     * @throws DpdkException when the ring, the port or the feeder cannot be created (the mbufs are then the
+     *                       caller's still).
+     */
+    public static RingFeeder create(final String name, final MbufArray mbufs, final int count)
+    {
+        if (count < 1 || count > mbufs.capacity())
+        {
+            throw new IllegalArgumentException("count must be 1.." + mbufs.capacity() + ": " + count);
+        }
+        final Ring ring = Ring.create(name, Integer.highestOneBit(count) << 1, Ring.SINGLE_PRODUCER |
+            Ring.SINGLE_CONSUMER);
+        try
+        {
+            final int portId = ring.createEthDevice();
+            final MemorySegment feeder = dpdk_h.dta_ring_feeder_create(ring.segment(), mbufs.segment(), count);
+            if (MemorySegment.NULL.equals(feeder))
+            {
+                throw new DpdkException("cannot create the feeder of ring " + name + " (out of memory)", ENOMEM);
+            }
+            return new RingFeeder(ring, portId, count, feeder);
+        }
+        catch (final RuntimeException ex)
+        {
+            ring.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * @return the {@code net_ring} port's id.
+     */
+    public int portId()
+    {
+        return portId;
+    }
+
+    /**
+     * @return the mbufs it recycles.
+     */
+    public int count()
+    {
+        return count;
+    }
+
+    /**
+     * Once per duty cycle, after the received burst was freed: enqueues again what was consumed since the last call.
+     *
+     * @return how many mbufs were enqueued.
+     */
+    public int feed()
+    {
+        return dpdk_h.dta_ring_feed(feeder);
+    }
+
+    /**
+     * @return the native feeder ({@code struct dta_ring_feeder *}), the argument of {@link #feedFunction()}.
+     */
+    public MemorySegment segment()
+    {
+        return feeder;
+    }
+
+    /**
+     * @return the address of {@code uint32_t dta_ring_feed(struct dta_ring_feeder *)}, for C loops that feed the ring
+     *         as {@link #feed()} does.
+     */
+    public static MemorySegment feedFunction()
+    {
+        return dpdk_h.dta_ring_feed$address();
+    }
+
+    /**
+     * @return calls of {@link #feed()} (or of the feed function from C).
+     */
+    public long feeds()
+    {
+        return stat(0);
+    }
+
+    /**
+     * @return mbufs enqueued again since the ring was filled.
+     */
+    public long fed()
+    {
+        return stat(1);
+    }
+
+    /**
+     * @return feeds that found the ring empty: a burst before them may have come back short (the input ran dry).
+     */
+    public long dry()
+    {
+        return stat(2);
+    }
+
+    /**
+     * @return the fewest mbufs a feed found in the ring.
+     */
+    public int lowest()
+    {
+        return (int)stat(3);
+    }
+
+    private long stat(final int index)
+    {
+        dpdk_h.dta_ring_feeder_stats(feeder, stats);
+        return stats.getAtIndex(ValueLayout.JAVA_LONG, index);
+    }
+
+    /**
+     * Gives the mbufs back to their pool and frees the ring. Close the port first.
+     */
+    @Override
+    public void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            dpdk_h.dta_ring_feeder_free(feeder);
+            ring.close();
+            arena.close();
+        }
+    }
+}

@@ -1,0 +1,289 @@
+package io.dta.appliance.dpdk;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.bench.BenchPrimitive;
+import io.dta.appliance.bench.EngineBench;
+import io.dta.appliance.cli.DtaCommand;
+import io.dta.appliance.engine.FrameSink;
+import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.codec.Icrc;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.ConfigDefaults;
+import io.dta.dpdk.DpdkLibrary;
+import io.dta.dpdk.Eal;
+import io.dta.dpdk.EthPort;
+import io.dta.dpdk.Mbuf;
+import io.dta.dpdk.MbufArray;
+import io.dta.dpdk.Mempool;
+import io.dta.dpdk.Ring;
+import io.dta.dpdk.RingFeeder;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@code dta bench --io dpdk --input ring}. In this JVM's EAL: the ring input ({@link DpdkBench#ringInput}) delivers
+ * the bench's reports round after round to the {@link DataPlaneAgent}, and its frames (collected from a second
+ * {@code net_ring} port) are byte for byte those of the engine fed the same reports twice in memory, which is what
+ * the {@code net_pcap} input gives too ({@link DpdkReplayEalTest}). In processes of their own (one EAL each): short
+ * {@code dta bench} runs with {@code --input ring} for each primitive, and with {@code --compare-c}.
+ */
+class DpdkRingBenchEalTest
+{
+    private static final int REPORTS = 2048;
+    private static final long NOW = 5_000_000_000L;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int IP_OFFSET = 14;
+    private static final Icrc ICRC = new Icrc();
+
+    private static Eal eal;
+    private static Mempool pool;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startEal()
+    {
+        assumeTrue(DpdkLibrary.isAvailable(), DpdkLibrary.unavailableReason());
+        eal = Eal.init(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("junit-ringbench"), 0, 256));
+        pool = Mempool.create("ringbench_pool", 16383, 256, Mempool.DEFAULT_DATA_ROOM);
+    }
+
+    @AfterAll
+    static void stopEal()
+    {
+        if (null != eal)
+        {
+            pool.close();
+            eal.close();
+        }
+    }
+
+    @Test
+    void shouldTranslateKeyWritesFromTheRingAsTheEngineDoes()
+    {
+        shouldTranslateFromTheRingAsTheEngineDoes(BenchPrimitive.KEYWRITE);
+    }
+
+    @Test
+    void shouldTranslateKeyIncrementsFromTheRingAsTheEngineDoes()
+    {
+        shouldTranslateFromTheRingAsTheEngineDoes(BenchPrimitive.KEYINCREMENT);
+    }
+
+    @Test
+    void shouldTranslateAppendsFromTheRingAsTheEngineDoes()
+    {
+        shouldTranslateFromTheRingAsTheEngineDoes(BenchPrimitive.APPEND);
+    }
+
+    @Test
+    void shouldTranslatePostcardsFromTheRingAsTheEngineDoes()
+    {
+        shouldTranslateFromTheRingAsTheEngineDoes(BenchPrimitive.POSTCARD);
+    }
+
+    private static void shouldTranslateFromTheRingAsTheEngineDoes(final BenchPrimitive primitive)
+    {
+        final String name = primitive.name().toLowerCase();
+        final EngineBench source = new EngineBench(primitive, ConfigDefaults.load(), 1, 16, 1);
+        final ApplianceConfig config = source.config();
+
+        // Expected: the engine in memory, the same reports twice (the ring's second round recycles the mbufs).
+        final List<byte[]> expected = new ArrayList<>();
+        final TranslatorEngine reference = new TranslatorEngine(config, collecting(expected), false);
+        final UnsafeBuffer report = new UnsafeBuffer(ByteBuffer.allocateDirect(2048));
+        reference.poll(NOW);
+        for (int round = 0; round < 2; round++)
+        {
+            for (int i = 0; i < REPORTS; i++)
+            {
+                reference.onFrame(report, 0, source.copyReport(i, report, 0), NOW);
+            }
+        }
+        reference.flush(NOW);
+
+        final List<byte[]> actual = new ArrayList<>();
+        final int inUseBefore = pool.inUseCount();
+        try (Mempool reportPool = Mempool.create("rb_" + name, REPORTS, 0, Mempool.DEFAULT_DATA_ROOM);
+            RingFeeder feeder = DpdkBench.ringInput("rb_in_" + name, reportPool, source, REPORTS);
+            Ring outRing = Ring.create("rb_out_" + name, 1024, Ring.SINGLE_PRODUCER | Ring.SINGLE_CONSUMER))
+        {
+            final EthPort in = EthPort.open(feeder.portId(), pool, 1024, 1024, false);
+            final EthPort out = EthPort.open(outRing.createEthDevice(), pool, 1024, 1024, false);
+            final MbufArray drained = new MbufArray(64);
+            try (MbufFrameSink sink = new MbufFrameSink(pool, out, 32, false))
+            {
+                final DataPlaneAgent agent = new DataPlaneAgent(new TranslatorEngine(config, sink, false), sink,
+                    new EthPort[] { in }, 32, () -> NOW);
+                while (agent.framesIn() < 2L * REPORTS)
+                {
+                    agent.doWork();
+                    feeder.feed();
+                    drain(outRing, drained, actual);
+                }
+                agent.onClose();
+                drain(outRing, drained, actual);
+                assertEquals(2L * REPORTS, agent.framesIn(), name);
+                assertEquals(0, sink.framesDropped(), name);
+                assertEquals(0, agent.engine().counters().totalDrops(), name);
+            }
+            assertEquals(0, feeder.dry(), name);
+            assertTrue(feeder.lowest() >= REPORTS - 32, name + ": lowest fill " + feeder.lowest());
+            in.close();
+            out.close();
+        }
+        assertEquals(inUseBefore, pool.inUseCount(), name + ": every frame mbuf back in the pool");
+
+        assertTrue(expected.size() >= 2 * REPORTS / 16 - 1, name + ": frames " + expected.size());
+        for (int i = 0; i < Math.min(expected.size(), actual.size()); i++)
+        {
+            final int index = i;
+            assertArrayEquals(expected.get(i), actual.get(i), () -> name + " frame " + index + " differs" +
+                "\n engine " + HexFormat.of().formatHex(expected.get(index)) +
+                "\n   ring " + HexFormat.of().formatHex(actual.get(index)));
+            final UnsafeBuffer frame = new UnsafeBuffer(actual.get(i));
+            final int ipEnd = IP_OFFSET + (frame.getShort(IP_OFFSET + 2, ByteOrder.BIG_ENDIAN) & 0xFFFF);
+            assertTrue(ICRC.verify(frame, IP_OFFSET, ipEnd), name + " frame " + i + ": ICRC");
+        }
+        assertEquals(expected.size(), actual.size(), name + ": frame count");
+    }
+
+    private static void drain(final Ring ring, final MbufArray mbufs, final List<byte[]> frames)
+    {
+        final Mbuf mbuf = new Mbuf();
+        final UnsafeBuffer data = new UnsafeBuffer(0, 0);
+        int n;
+        while ((n = ring.dequeueBurst(mbufs, mbufs.capacity())) > 0)
+        {
+            for (int i = 0; i < n; i++)
+            {
+                mbuf.wrap(mbufs.get(i)).wrapData(data);
+                final byte[] bytes = new byte[data.capacity()];
+                data.getBytes(0, bytes);
+                frames.add(bytes);
+            }
+            Mempool.freeBulk(mbufs, n);
+        }
+    }
+
+    private static FrameSink collecting(final List<byte[]> frames)
+    {
+        final UnsafeBuffer out = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
+        return new FrameSink()
+        {
+            @Override
+            public MutableDirectBuffer buffer()
+            {
+                return out;
+            }
+
+            @Override
+            public int claim(final int maxLength)
+            {
+                return 0;
+            }
+
+            @Override
+            public void commit(final int offset, final int length, final long timeNanos)
+            {
+                final byte[] bytes = new byte[length];
+                out.getBytes(offset, bytes);
+                frames.add(bytes);
+            }
+        };
+    }
+
+    @Test
+    void shouldBenchEveryPrimitiveFromTheRing() throws Exception
+    {
+        for (final BenchPrimitive primitive : CReference.PRIMITIVES)
+        {
+            final String name = primitive.name().toLowerCase();
+            final JsonNode r = bench(name, "bench", "--io", "dpdk", "--input", "ring", "--primitive", name,
+                "--reports", "400000", "--warmup", "100000", "--source-reports", "1000", "--json");
+            assertEquals("ring", r.get("input").asText(), name);
+            assertEquals("dpdk", r.get("io").asText(), name);
+            assertTrue(r.get("reports").asLong() >= 400_000, name + ": " + r);
+            assertTrue(r.get("frames").asLong() > 0, name + ": " + r);
+            if (BenchPrimitive.KEYWRITE == primitive || BenchPrimitive.KEYINCREMENT == primitive)
+            {
+                // N = 1: one frame per report (held frames may still wait at the end of the window).
+                assertTrue(Math.abs(r.get("frames").asLong() - r.get("reports").asLong()) < 100, name + ": " + r);
+            }
+            assertTrue(r.get("reportsPerSecond").asLong() > 0, name + ": " + r);
+            assertEquals(0, r.get("txDropped").asLong(), name + ": " + r);
+            assertEquals(0, r.get("drops").asLong(), name + ": " + r);
+            assertEquals(0, r.get("inputRingDry").asLong(), name + ": " + r);
+            assertTrue(r.get("inputRingLowest").asInt() >= 1000 - 32, name + ": " + r);
+        }
+    }
+
+    @Test
+    void shouldCompareWithTheCLoopOnTheRingInput() throws Exception
+    {
+        assumeTrue(CReference.isAvailable(), CReference.unavailableReason());
+        final JsonNode r = bench("compare", "bench", "--io", "dpdk", "--input", "ring", "--primitive", "append",
+            "--compare-c", "--rounds", "2", "--reports", "600000", "--warmup", "100000", "--json");
+        assertEquals("ring", r.get("input").asText(), r.toString());
+        assertTrue(r.get("reportsPerSecond").asLong() > 0, r.toString());
+        assertTrue(r.get("referenceReportsPerSecond").asLong() > 0, r.toString());
+        assertTrue(r.get("ratio").asDouble() > 0, r.toString());
+        assertTrue(r.get("ioFloorReportsPerSecond").asLong() > r.get("referenceReportsPerSecond").asLong(),
+            "the input floor is cheaper than translating: " + r);
+        assertEquals(2, r.get("javaRounds").size(), r.toString());
+        assertEquals(0, r.get("txDropped").asLong(), r.toString());
+        assertEquals(0, r.get("referenceTxDropped").asLong(), r.toString());
+        assertEquals(0, r.get("drops").asLong(), r.toString());
+        assertEquals(0, r.get("inputRingDry").asLong(), r.toString());
+    }
+
+    private JsonNode bench(final String name, final String... args) throws Exception
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElseThrow());
+        for (final String flag : System.getProperty("dta.jvm.flags", "").trim().split("\\s+"))
+        {
+            if (!flag.isEmpty())
+            {
+                command.add(flag);
+            }
+        }
+        command.add("-Ddta.shim=" + System.getProperty("dta.shim"));
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(DtaCommand.class.getName());
+        command.addAll(List.of(args));
+        final Path stdout = dir.resolve(name + ".out");
+        final Path stderr = dir.resolve(name + ".err");
+        final Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile()).start();
+        if (!process.waitFor(120, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly();
+            throw new AssertionError(name + ": dta bench did not finish in 120 s");
+        }
+        assertEquals(0, process.exitValue(), name + ": " + Files.readString(stderr));
+        final String out = Files.readString(stdout).trim();
+        return JSON.readTree(out.substring(out.lastIndexOf('\n') + 1));
+    }
+}

@@ -337,11 +337,12 @@ public final class FrameDecoder
     }
 
     /**
-     * An IP datagram longer than the frame (a capture cut at its snap length, a lying total length): a protocol other
-     * than UDP is {@link FrameKind#OTHER}, as it is when whole; when the frame still holds an unfragmented UDP
-     * header, a datagram to a port not served here is someone else's ({@link FrameKind#OTHER}), and one to a served
-     * port is {@link MalformedReason#TRUNCATED_IPV4} with its UDP header wrapped ({@link #udpOffset()}), so the caller
-     * can tell a report cut short from other damage.
+     * An IP datagram longer than the frame (a capture cut at its snap length, a lying total length) is classified as
+     * it would be whole where the frame still tells: a protocol other than UDP, or a datagram or first fragment whose
+     * UDP header names a port not served here, is someone else's ({@link FrameKind#OTHER}); a fragment that is ours
+     * or carries no port is {@link MalformedReason#FRAGMENTED}; an unfragmented datagram to a served port is
+     * {@link MalformedReason#TRUNCATED_IPV4} with its UDP header wrapped ({@link #udpOffset()}), so the caller can
+     * tell a report cut short from other damage, and so is one cut before its UDP header.
      */
     private FrameKind truncatedDatagram(final DirectBuffer buffer, final int ip, final int headerLength, final int end)
     {
@@ -351,13 +352,22 @@ public final class FrameDecoder
             // The whole IPv4 header names another protocol: someone else's traffic, however much of it was captured.
             return FrameKind.OTHER;
         }
-        if (0 == (buffer.getShort(ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET, ByteOrder.BIG_ENDIAN) &
-                Ipv4Flyweight.FRAGMENT_MASK) &&
-            end - udpStart >= UdpFlyweight.HEADER_LENGTH)
+        final int fragment = buffer.getShort(ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET, ByteOrder.BIG_ENDIAN) &
+            Ipv4Flyweight.FRAGMENT_MASK;
+        if (0 != (fragment & Ipv4Flyweight.FRAGMENT_OFFSET_MASK))
+        {
+            // A later fragment is dropped as fragmented whole or cut: it carries no port to tell whose it is.
+            return malformed(MalformedReason.FRAGMENTED);
+        }
+        if (end - udpStart >= UdpFlyweight.HEADER_LENGTH)
         {
             if (!served(buffer.getShort(udpStart + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF))
             {
                 return FrameKind.OTHER;
+            }
+            if (0 != fragment)
+            {
+                return malformed(MalformedReason.FRAGMENTED);
             }
             udp.wrap(buffer, udpStart);
             udpOffset = udpStart;

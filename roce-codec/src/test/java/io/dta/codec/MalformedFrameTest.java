@@ -388,6 +388,28 @@ class MalformedFrameTest
             }
         }
 
+        // Cut UDP fragments are classified as whole ones: a first fragment to another port is someone else's, a
+        // first fragment to the reports port and any later fragment are dropped as fragmented.
+        // { UDP destination port, IPv4 flags and fragment offset, 1 when someone else's traffic }
+        final int[][] fragments = { { 2049, 0x2000, 1 }, { 40040, 0x2000, 0 }, { 2049, 0x2010, 0 }, { 40040, 0x0010, 0 } };
+        for (final int[] f : fragments)
+        {
+            frame = keyWriteReport();
+            frame.putShort(36, (short)f[0], ByteOrder.BIG_ENDIAN);
+            frame.putShort(20, (short)f[1], ByteOrder.BIG_ENDIAN);
+            final String ctx = "port " + f[0] + " flags/offset 0x" + Integer.toHexString(f[1]);
+            final FrameKind whole = decoder.decode(frame, 0, frame.capacity());
+            final MalformedReason wholeReason = decoder.malformedReason();
+            assertEquals(1 == f[2] ? FrameKind.OTHER : FrameKind.MALFORMED, whole, ctx);
+            assertEquals(1 == f[2] ? MalformedReason.NONE : MalformedReason.FRAGMENTED, wholeReason, ctx);
+            frame.putShort(16, (short)1500, ByteOrder.BIG_ENDIAN);
+            for (int cut = 42; cut <= frame.capacity(); cut++)
+            {
+                assertEquals(whole, decoder.decode(frame, 0, cut), ctx + " cut " + cut);
+                assertEquals(wholeReason, decoder.malformedReason(), ctx + " cut " + cut);
+            }
+        }
+
         // Three VLAN tags: beyond what the appliance accepts, not ours.
         final byte[] tagged = new byte[12 + 12 + 2];
         final UnsafeBuffer triple = new UnsafeBuffer(tagged);

@@ -143,6 +143,11 @@ public final class CollectorCommand implements Callable<Integer>
             System.err.println("dta collector: cannot read " + in);
             return 1;
         }
+        final int outputProblem = live ? 0 : OutputCapture.check("collector", out, in);
+        if (0 != outputProblem)
+        {
+            return outputProblem;
+        }
         final Map<String, CollectorStore> stores = new HashMap<>();
         try
         {

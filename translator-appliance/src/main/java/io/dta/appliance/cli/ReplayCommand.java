@@ -100,20 +100,10 @@ public final class ReplayCommand implements Callable<Integer>
                 return 1;
             }
         }
-        for (final Path p : null == responses ? new Path[] { in } : new Path[] { in, responses })
+        final int outputProblem = OutputCapture.check("replay", out, in, responses);
+        if (0 != outputProblem)
         {
-            if (sameFile(out, p))
-            {
-                // The output is created (truncated) before the input is read: the capture would be lost.
-                System.err.println("dta replay: --out " + out + " would overwrite its input " + p);
-                return 2;
-            }
-        }
-        final Path outDir = out.toAbsolutePath().getParent();
-        if (null != outDir && !Files.isDirectory(outDir))
-        {
-            System.err.println("dta replay: cannot write " + out + ": no directory " + outDir);
-            return 1;
+            return outputProblem;
         }
         try
         {
@@ -144,18 +134,6 @@ public final class ReplayCommand implements Callable<Integer>
         {
             System.err.println("dta replay: " + ex.getMessage());
             return 1;
-        }
-    }
-
-    private static boolean sameFile(final Path a, final Path b)
-    {
-        try
-        {
-            return Files.exists(a) && Files.isSameFile(a, b);
-        }
-        catch (final IOException ex)
-        {
-            return false;
         }
     }
 }

@@ -14,7 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code dta replay}'s command-line edges: what it refuses before it touches a file.
+ * {@code dta replay}'s command-line edges, and {@code dta collector}'s offline ones, which share them: what they refuse
+ * before they touch a file.
  */
 class ReplayCommandTest
 {
@@ -56,5 +57,28 @@ class ReplayCommandTest
         assertEquals(1, r.exitCode());
         assertTrue(r.err().contains("cannot write " + out + ": no directory " + out.getParent()), r.err());
         assertFalse(Files.exists(out.getParent()));
+    }
+
+    @Test
+    void shouldRefuseACollectorOutputThatIsItsInput() throws Exception
+    {
+        final Path in = dir.resolve("roce.pcap");
+        PcapFiles.write(in, TestFrames.report(DtaOpcode.KEY_WRITE, TestFrames.keyWrite(1, 7, new byte[4])));
+        final byte[] before = Files.readAllBytes(in);
+        final Path link = dir.resolve("link.pcap");
+        Files.createSymbolicLink(link, in);
+        for (final Path out : new Path[] { in, link })
+        {
+            final CliRunner.Result r = CliRunner.run("collector", "--in", in.toString(), "--out", out.toString(),
+                "--store", dir.resolve("store").toString());
+            assertEquals(2, r.exitCode(), r.err());
+            assertTrue(r.err().contains("would overwrite its input"), r.err());
+            assertArrayEquals(before, Files.readAllBytes(in), "the input is untouched");
+        }
+        final Path missing = dir.resolve("missing").resolve("out.pcap");
+        final CliRunner.Result r = CliRunner.run("collector", "--in", in.toString(), "--out", missing.toString(),
+            "--store", dir.resolve("store").toString());
+        assertEquals(1, r.exitCode(), r.err());
+        assertTrue(r.err().contains("no directory " + missing.getParent()), r.err());
     }
 }

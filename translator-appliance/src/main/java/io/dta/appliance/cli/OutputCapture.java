@@ -1,0 +1,55 @@
+package io.dta.appliance.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Checks a command's output capture before anything is written: a writer creates (truncates) its file before the
+ * inputs are read, so an output that is one of the inputs would destroy it, and a missing directory would only be
+ * named by the exception's bare path.
+ */
+final class OutputCapture
+{
+    private OutputCapture()
+    {
+    }
+
+    /**
+     * @param command the command's name, for the message.
+     * @param out     the output capture.
+     * @param inputs  the captures the command reads (null entries are ignored).
+     * @return 0 when {@code out} may be written; otherwise the exit code after a message on stderr: 2 when it is one
+     * of the inputs (also through a link), 1 when its directory does not exist.
+     */
+    static int check(final String command, final Path out, final Path... inputs)
+    {
+        for (final Path input : inputs)
+        {
+            if (null != input && sameFile(out, input))
+            {
+                System.err.println("dta " + command + ": --out " + out + " would overwrite its input " + input);
+                return 2;
+            }
+        }
+        final Path directory = out.toAbsolutePath().getParent();
+        if (null != directory && !Files.isDirectory(directory))
+        {
+            System.err.println("dta " + command + ": cannot write " + out + ": no directory " + directory);
+            return 1;
+        }
+        return 0;
+    }
+
+    private static boolean sameFile(final Path a, final Path b)
+    {
+        try
+        {
+            return Files.exists(a) && Files.isSameFile(a, b);
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
+    }
+}

@@ -345,8 +345,8 @@ public final class PcapReader implements AutoCloseable
         }
         final long whole = packetIndex + 1;
         return path + " appears to have been cut short in the middle of a packet at byte offset " + cutShortAt +
-            " (the " + whole + " whole packet" + (1 == whole ? "" : "s") + " before it " + (1 == whole ? "was" : "were") +
-            " read)";
+            " (the " + whole + " whole packet" + (1 == whole ? "" : "s") + " before it " +
+            (1 == whole ? "was" : "were") + " read)";
     }
 
     /**

@@ -205,8 +205,9 @@ class PcapReaderCutShortTest
         final byte[] absurdOther = Arrays.copyOf(file.bytes, last + 40);
         ByteBuffer.wrap(absurdOther).order(ByteOrder.LITTLE_ENDIAN)
             .putInt(last, PcapngFileBuilder.CUSTOM).putInt(last + 4, 0x7FFF_FFF0);
-        assertRefusedAfterWholePackets(absurdOther, file.starts.size() - 1, last, "block total length says 2147483632 bytes, above the sanity cap 327680, 40 remain: a damaged block of type " +
-            "0x00000bad, not a capture cut short");
+        assertRefusedAfterWholePackets(absurdOther, file.starts.size() - 1, last,
+            "block total length says 2147483632 bytes, above the sanity cap 327680, 40 remain: a damaged block of " +
+            "type 0x00000bad, not a capture cut short");
 
         final byte[] badMagic = Arrays.copyOf(file.bytes, last + 20);
         ByteBuffer.wrap(badMagic).order(ByteOrder.LITTLE_ENDIAN)

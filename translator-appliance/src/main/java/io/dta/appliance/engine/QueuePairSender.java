@@ -305,10 +305,11 @@ public final class QueuePairSender
     {
         final QpPath next = newBuilder.path();
         if (next.localQpn() != path.localQpn() || next.collectorIp() != path.collectorIp() ||
-            next.length() != path.length())
+            next.length() != path.length() || next.pathMtu() != path.pathMtu())
         {
-            throw new IllegalArgumentException("a reconnection keeps the collector, local QPN and length of " +
-                path.name());
+            // The held frame's buffer was sized for one packet of this path MTU.
+            throw new IllegalArgumentException(
+                "a reconnection keeps the collector, local QPN, length and path MTU of " + path.name());
         }
         final int firstNotExecuted = State.ERROR == state ? errorPsn : Psn.next(lastAckedPsn);
         delivered(essentials.acknowledge(Psn.add(firstNotExecuted, -1)));

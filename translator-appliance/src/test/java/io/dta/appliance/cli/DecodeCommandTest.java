@@ -180,7 +180,8 @@ class DecodeCommandTest
     void shouldPrintEveryWholeFrameOfACaptureCutShortThenWarn() throws IOException
     {
         final List<byte[]> frames = new ArrayList<>();
-        for (final String vector : new String[] { "rocev2_write_only.pcap", "rocev2_ack.pcap", "rocev2_fetch_add.pcap" })
+        for (final String vector :
+            new String[] { "rocev2_write_only.pcap", "rocev2_ack.pcap", "rocev2_fetch_add.pcap" })
         {
             try (PcapReader reader = new PcapReader(VECTORS.resolve(vector)))
             {
@@ -204,7 +205,8 @@ class DecodeCommandTest
         assertFalse(r.out().contains("FETCH_ADD"), r.out());
         assertTrue(r.out().contains("2 frames: 0 dta, 2 roce, 0 other, 0 malformed; 0 bad ICRC"), r.out());
         assertEquals(List.of("dta decode: warning: " + file + " appears to have been cut short in the middle of a " +
-            "packet at byte offset " + lastAt + " (the 2 whole packets before it were read)"), r.err().lines().toList());
+            "packet at byte offset " + lastAt + " (the 2 whole packets before it were read)"),
+            r.err().lines().toList());
 
         final CliRunner.Result json = CliRunner.run("decode", "--json", file.toString());
         assertEquals(0, json.exitCode(), json.err());

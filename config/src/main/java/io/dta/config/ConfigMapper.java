@@ -53,6 +53,7 @@ final class ConfigMapper
         top.finish();
 
         crossChecks(translator, collectors);
+        essentialRingBudget(collectors, backlog);
         autoBaseHeaderNeedsOneKeyWriteSize(reports, collectors);
 
         if (!problems.isEmpty())
@@ -522,6 +523,52 @@ final class ConfigMapper
                 "its length in 32 bits");
         }
         return new RegionConfig(s.path(), localQpn, qpn, rkey, address, length, startPsn, udpSourcePort, servicePort);
+    }
+
+    /**
+     * Every QP keeps an essential ring, preallocated: {@code essential.backlog} entries rounded up to a power of two,
+     * each the size of the QP's largest WRITE. Sketch runs may be large now that they need not fit one packet, so the
+     * rings together are held to {@link EssentialConfig#MAX_RING_BYTES}, refused here rather than failing to start.
+     */
+    private void essentialRingBudget(final List<CollectorConfig> collectors, final int backlog)
+    {
+        if (backlog <= 0)
+        {
+            return;
+        }
+        final long entries = Long.highestOneBit(2L * backlog - 1);
+        long total = 0;
+        long largest = 0;
+        String largestPath = null;
+        for (int c = 0; c < collectors.size(); c++)
+        {
+            final CollectorConfig collector = collectors.get(c);
+            total += (collector.regions().size() - collector.sketches().size()) * entries * EssentialConfig.ENTRY_BYTES;
+            for (int k = 0; k < collector.sketches().size(); k++)
+            {
+                final SketchConfig sketch = collector.sketches().get(k);
+                if (hasProblem("collectors[" + c + "].sketches[" + k + "].batchColumns"))
+                {
+                    return; // that sketch's ring alone is already refused, with its own message
+                }
+                final long ring = entries * Math.max(EssentialConfig.ENTRY_BYTES,
+                    (long)sketch.batchColumns() * sketch.rows() * SketchConfig.CELL_BYTES);
+                total += ring;
+                if (ring > largest)
+                {
+                    largest = ring;
+                    largestPath = "collectors[" + c + "].sketches[" + k + "]";
+                }
+            }
+        }
+        if (total > EssentialConfig.MAX_RING_BYTES)
+        {
+            problem("essential.backlog", backlog + " (" + entries + " entries per QP) makes the QPs' essential " +
+                "rings take " + total + " bytes together, more than " + EssentialConfig.MAX_RING_BYTES +
+                (null == largestPath ? "" : "; the largest is " + largestPath + "'s, " + largest + " bytes (one " +
+                "entry per run of batchColumns x rows x 4 bytes)") + ": lower essential.backlog" +
+                (null == largestPath ? "" : " or the sketches' batchColumns"));
+        }
     }
 
     private void crossChecks(final TranslatorConfig translator, final List<CollectorConfig> collectors)

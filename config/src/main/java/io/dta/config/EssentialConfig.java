@@ -17,4 +17,16 @@ public record EssentialConfig(int backlog)
      * Largest backlog per QP.
      */
     public static final int MAX_BACKLOG = 1 << 20;
+
+    /**
+     * Bytes an entry of a QP's essential ring keeps for a WRITE's payload (a sketch QP's entries hold a whole run of
+     * columns instead, when that is larger).
+     */
+    public static final int ENTRY_BYTES = 128;
+
+    /**
+     * Most bytes all QPs' essential rings may take together: each is preallocated, {@code backlog} entries rounded up
+     * to a power of two, in direct memory, whose JVM limit defaults to the largest heap.
+     */
+    public static final long MAX_RING_BYTES = 1L << 30;
 }

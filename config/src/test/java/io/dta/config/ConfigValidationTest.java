@@ -274,7 +274,7 @@ class ConfigValidationTest
             2L * (64 + (long)rows * batchColumns * 4));
         sketch.put("batchColumns", batchColumns);
         final ApplianceConfig loaded = ConfigLoader.load(exampleWith("collectors[0].pathMtu", pathMtu,
-            "collectors[0].sketches[0]", sketch, "essential", Map.of("backlog", 64)), ConfigFormat.JSON);
+            "collectors[0].sketches[0]", sketch, "essential", Map.of("backlog", 32)), ConfigFormat.JSON);
         final SketchConfig s = loaded.collectors().get(0).sketches().get(0);
         assertEquals(pathMtu, loaded.collectors().get(0).pathMtu());
         assertEquals(batchColumns, s.batchColumns());
@@ -297,14 +297,41 @@ class ConfigValidationTest
             "WRITE x 1024 essential ring entries (essential.backlog 1024, rounded up to a power of two) = 2147483648 " +
             "bytes, more than 2147483647"), ex.problems());
 
-        // 1023 entries round up to the same 1024; 512 entries fit (1 GiB).
+        // 1023 entries round up to the same 1024; 256 entries fit (512 MiB, with the other QPs' rings).
         final ConfigException rounded = assertThrows(ConfigException.class, () -> ConfigLoader.load(exampleWith(
             "collectors[0].sketches[0]", sketch, "essential", Map.of("backlog", 1023)), ConfigFormat.JSON));
         assertTrue(rounded.problems().get(0).contains("x 1024 essential ring entries (essential.backlog 1023"),
             rounded.getMessage());
         final SketchConfig fits = ConfigLoader.load(exampleWith("collectors[0].sketches[0]", sketch, "essential",
-            Map.of("backlog", 512)), ConfigFormat.JSON).collectors().get(0).sketches().get(0);
+            Map.of("backlog", 256)), ConfigFormat.JSON).collectors().get(0).sketches().get(0);
         assertEquals(8192, fits.batchColumns());
+    }
+
+    @Test
+    void shouldRefuseEssentialRingsLargerTogetherThanTheBudget()
+    {
+        // Each sketch's ring fits on its own (256 entries x 2 MiB runs = 512 MiB); two of them, with the other QPs'
+        // rings, are more than the 1 GiB all rings may take: they would fail to start for want of direct memory.
+        final Map<String, Object> first = ConfigTestSupport.sketch("count-min", 64, 8192, 2L * (64 + 64 * 8192 * 4));
+        first.put("batchColumns", 8192);
+        final Map<String, Object> second = ConfigTestSupport.sketch("count-min", 64, 8192, 2L * (64 + 64 * 8192 * 4));
+        second.put("batchColumns", 8192);
+        second.put("id", 8);
+        second.put("localQpn", "0x700");
+        second.put("qpn", "0x701");
+        second.put("address", "0x7f1000000000");
+        final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.load(exampleWith(
+            "collectors[0].sketches[0]", first, "collectors[0].sketches[1]", second,
+            "essential", Map.of("backlog", 256)), ConfigFormat.JSON));
+        assertEquals(1, ex.problems().size(), ex.getMessage());
+        assertTrue(ex.problems().get(0).startsWith("essential.backlog: 256 (256 entries per QP) makes the QPs' " +
+            "essential rings take "), ex.getMessage());
+        assertTrue(ex.problems().get(0).contains("more than 1073741824; the largest is collectors[0].sketches[0]'s, " +
+            "536870912 bytes"), ex.getMessage());
+
+        // One of them, or both at half the backlog, fit.
+        assertEquals(2, ConfigLoader.load(exampleWith("collectors[0].sketches[0]", first, "collectors[0].sketches[1]",
+            second, "essential", Map.of("backlog", 128)), ConfigFormat.JSON).collectors().get(0).sketches().size());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.dta.appliance.engine;
 
 import io.dta.codec.Psn;
+import io.dta.config.EssentialConfig;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -27,7 +28,7 @@ final class EssentialRing
     /**
      * Largest payload an essential WRITE can carry (an Append record of 16 entries plus its trailer fits).
      */
-    static final int MAX_PAYLOAD = 128;
+    static final int MAX_PAYLOAD = EssentialConfig.ENTRY_BYTES;
 
     private final int capacity;
     // Storage is a power of two long so that positions map to slots by mask, not by a long modulo.
@@ -72,7 +73,23 @@ final class EssentialRing
         payloadLength = new int[slots];
         psn = new int[slots];
         reports = new int[slots];
-        payloads = new UnsafeBuffer(ByteBuffer.allocateDirect(slots * maxPayload));
+        payloads = new UnsafeBuffer(allocate(slots * maxPayload));
+    }
+
+    private static ByteBuffer allocate(final int bytes)
+    {
+        try
+        {
+            return ByteBuffer.allocateDirect(bytes);
+        }
+        catch (final OutOfMemoryError ex)
+        {
+            // Configuration keeps all rings within EssentialConfig.MAX_RING_BYTES; a JVM with less direct memory than
+            // that (a small heap) still cannot start: say which settings matter instead of the JVM's bare error.
+            throw new IllegalStateException("cannot reserve " + bytes + " bytes of direct memory for a QP's essential " +
+                "ring (essential.backlog entries of its largest WRITE): lower essential.backlog, or give the JVM more " +
+                "with DTA_JAVA_OPTS=-XX:MaxDirectMemorySize=...", ex);
+        }
     }
 
     boolean isFull()

@@ -279,11 +279,31 @@ class DpdkRingBenchEalTest
             .redirectError(stderr.toFile()).start();
         if (!process.waitFor(120, TimeUnit.SECONDS))
         {
+            // Seen once in a full build on a loaded host, never alone: keep what tells where it was.
+            final String threads = threadDump(process.pid());
             process.destroyForcibly();
-            throw new AssertionError(name + ": dta bench did not finish in 120 s");
+            throw new AssertionError(name + ": dta bench did not finish in 120 s\nstdout: " +
+                Files.readString(stdout) + "\nstderr: " + Files.readString(stderr) + "\nthreads:\n" + threads);
         }
         assertEquals(0, process.exitValue(), name + ": " + Files.readString(stderr));
         final String out = Files.readString(stdout).trim();
         return JSON.readTree(out.substring(out.lastIndexOf('\n') + 1));
+    }
+
+    private static String threadDump(final long pid)
+    {
+        final Path jstack = Path.of(ProcessHandle.current().info().command().orElseThrow()).resolveSibling("jstack");
+        try
+        {
+            final Process dump = new ProcessBuilder(jstack.toString(), Long.toString(pid)).redirectErrorStream(true)
+                .start();
+            final String text = new String(dump.getInputStream().readAllBytes());
+            dump.waitFor(30, TimeUnit.SECONDS);
+            return text;
+        }
+        catch (final Exception ex)
+        {
+            return "no thread dump: " + ex;
+        }
     }
 }

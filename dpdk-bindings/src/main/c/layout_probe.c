@@ -55,6 +55,9 @@ int main(void)
 
     SIZE("RTE_ETH_DEV_INFO_SIZE", struct rte_eth_dev_info);
     OFF("RTE_ETH_DEV_INFO_DRIVER_NAME", struct rte_eth_dev_info, driver_name);
+    OFF("RTE_ETH_DEV_INFO_MIN_MTU", struct rte_eth_dev_info, min_mtu);
+    OFF("RTE_ETH_DEV_INFO_MAX_MTU", struct rte_eth_dev_info, max_mtu);
+    OFF("RTE_ETH_DEV_INFO_MAX_RX_PKTLEN", struct rte_eth_dev_info, max_rx_pktlen);
     OFF("RTE_ETH_DEV_INFO_MAX_RX_QUEUES", struct rte_eth_dev_info, max_rx_queues);
     OFF("RTE_ETH_DEV_INFO_MAX_TX_QUEUES", struct rte_eth_dev_info, max_tx_queues);
     OFF("RTE_ETH_DEV_INFO_RX_OFFLOAD_CAPA", struct rte_eth_dev_info, rx_offload_capa);
@@ -84,6 +87,9 @@ int main(void)
     ICONST("RTE_MAX_ETHPORTS", RTE_MAX_ETHPORTS);
     ICONST("RTE_ETHDEV_QUEUE_STAT_CNTRS", RTE_ETHDEV_QUEUE_STAT_CNTRS);
     ICONST("RTE_ETH_NAME_MAX_LEN", RTE_ETH_NAME_MAX_LEN);
+    ICONST("RTE_ETHER_MTU", RTE_ETHER_MTU);
+    ICONST("RTE_ETHER_HDR_LEN", RTE_ETHER_HDR_LEN);
+    ICONST("RTE_ETHER_CRC_LEN", RTE_ETHER_CRC_LEN);
     ICONST("RTE_MEMPOOL_NAMESIZE", RTE_MEMPOOL_NAMESIZE);
     ICONST("RTE_RING_NAMESIZE", RTE_RING_NAMESIZE);
     ICONST("RTE_MEMPOOL_CACHE_MAX_SIZE", RTE_MEMPOOL_CACHE_MAX_SIZE);

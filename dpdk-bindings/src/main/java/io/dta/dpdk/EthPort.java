@@ -19,6 +19,12 @@ public final class EthPort implements AutoCloseable
     /** Default descriptors per queue. */
     public static final int DEFAULT_DESCRIPTORS = 1024;
 
+    /** The largest MTU a device can have ({@code rte_eth_dev_info.max_mtu} is a {@code uint16_t}). */
+    public static final int MAX_MTU = 0xFFFF;
+
+    // What rte_eth_dev_configure returns for an MTU out of the device's range.
+    private static final int EINVAL = 22;
+
     private final int portId;
     private final short port;
     private final String name;
@@ -38,7 +44,8 @@ public final class EthPort implements AutoCloseable
     }
 
     /**
-     * Configures the port with one rx and one tx queue and starts it.
+     * Configures the port with one rx and one tx queue and the device's default MTU (1500 bytes for most) and starts
+     * it; see {@link #open(int, Mempool, int, int, boolean, int)}.
      *
      * @param portId         the port, e.g. from {@link Eal#portId(String)}.
      * @param pool           where received packets are put.
@@ -57,11 +64,62 @@ public final class EthPort implements AutoCloseable
         final int txDescriptors,
         final boolean rxTimestamps)
     {
+        return open(portId, pool, rxDescriptors, txDescriptors, rxTimestamps, 0);
+    }
+
+    /**
+     * Configures the port with one rx and one tx queue and the given MTU ({@code rxmode.mtu}: the longest IP packet
+     * the port receives and sends, its Ethernet header and CRC not counted) and starts it. A physical NIC drops
+     * longer frames on receive and may refuse to send them, so a port that cannot take the MTU is refused here,
+     * before it is configured: a configuration whose frames it cannot carry fails at start instead of losing
+     * frames later. Virtual devices ({@code net_null}, {@code net_pcap}, {@code net_ring}) take any MTU up to
+     * 65535 and do not enforce it; {@code net_memif} (DPDK 22.11) reports a 1518-byte longest frame, so at most
+     * 1500.
+     *
+     * @param portId         the port, e.g. from {@link Eal#portId(String)}.
+     * @param pool           where received packets are put (its data room should hold {@code mtu} plus the
+     *                       Ethernet header and CRC: some devices refuse a queue whose mbufs are shorter).
+     * @param rxDescriptors  rx ring size.
+     * @param txDescriptors  tx ring size.
+     * @param rxTimestamps   register the Rx timestamp field and ask the device to fill it; {@code net_pcap} fills
+     *                       it with the capture time in microseconds; see {@link #rxTimestampOffset()} and
+     *                       {@link #rxTimestampFlag()} (set in {@code ol_flags} of the mbufs that carry one).
+     * @param mtu            the MTU, or 0 for the device's default ({@code RTE_ETHER_MTU}, 1500, for most).
+     * @return the started port.
+     * @throws IllegalArgumentException when {@code mtu} is negative or above 65535.
+     * @throws DpdkException            when the device's largest MTU is below {@code mtu} (the message names the
+     *                                  port, its driver, its {@code max_mtu} and the MTU needed), or a step fails.
+     */
+    public static EthPort open(
+        final int portId,
+        final Mempool pool,
+        final int rxDescriptors,
+        final int txDescriptors,
+        final boolean rxTimestamps,
+        final int mtu)
+    {
+        if (mtu < 0 || mtu > MAX_MTU)
+        {
+            throw new IllegalArgumentException("MTU " + mtu + " of port " + portId + " not in [0, " + MAX_MTU + "]");
+        }
         final short port = (short)portId;
         try (Arena arena = Arena.ofConfined())
         {
+            final MemorySegment nameOut = arena.allocate(DpdkLayout.RTE_ETH_NAME_MAX_LEN);
+            Eal.check(dpdk_h.rte_eth_dev_get_name_by_port(port, nameOut), "rte_eth_dev_get_name_by_port");
+            final String name = nameOut.getString(0);
             final MemorySegment info = arena.allocate(DpdkLayout.RTE_ETH_DEV_INFO_SIZE, 8);
             Eal.check(dpdk_h.rte_eth_dev_info_get(port, info), "rte_eth_dev_info_get(" + portId + ")");
+            if (mtu > 0)
+            {
+                final MemorySegment driver = info.get(ValueLayout.ADDRESS, DpdkLayout.RTE_ETH_DEV_INFO_DRIVER_NAME);
+                checkMtu(portId, name,
+                    MemorySegment.NULL.equals(driver) ? "?" : driver.reinterpret(Integer.MAX_VALUE).getString(0),
+                    info.get(ValueLayout.JAVA_SHORT, DpdkLayout.RTE_ETH_DEV_INFO_MIN_MTU) & 0xFFFF,
+                    info.get(ValueLayout.JAVA_SHORT, DpdkLayout.RTE_ETH_DEV_INFO_MAX_MTU) & 0xFFFF,
+                    Integer.toUnsignedLong(info.get(ValueLayout.JAVA_INT, DpdkLayout.RTE_ETH_DEV_INFO_MAX_RX_PKTLEN)),
+                    mtu);
+            }
             final long rxCapabilities = info.get(ValueLayout.JAVA_LONG, DpdkLayout.RTE_ETH_DEV_INFO_RX_OFFLOAD_CAPA);
             // net_pcap fills the timestamp field whenever it is registered, without advertising the offload;
             // other devices need the offload requested.
@@ -69,6 +127,8 @@ public final class EthPort implements AutoCloseable
 
             final MemorySegment conf = arena.allocate(DpdkLayout.RTE_ETH_CONF_SIZE, 8);
             conf.set(ValueLayout.JAVA_INT, DpdkLayout.RTE_ETH_CONF_RXMODE_MQ_MODE, DpdkLayout.RTE_ETH_MQ_RX_NONE);
+            // 0 lets rte_eth_dev_configure pick RTE_ETHER_MTU.
+            conf.set(ValueLayout.JAVA_INT, DpdkLayout.RTE_ETH_CONF_RXMODE_MTU, mtu);
             if (offload)
             {
                 conf.set(ValueLayout.JAVA_LONG, DpdkLayout.RTE_ETH_CONF_RXMODE_OFFLOADS,
@@ -93,11 +153,49 @@ public final class EthPort implements AutoCloseable
                 offset = offsetOut.get(ValueLayout.JAVA_INT, 0);
                 flag = flagOut.get(ValueLayout.JAVA_LONG, 0);
             }
-            final MemorySegment nameOut = arena.allocate(DpdkLayout.RTE_ETH_NAME_MAX_LEN);
-            Eal.check(dpdk_h.rte_eth_dev_get_name_by_port(port, nameOut), "rte_eth_dev_get_name_by_port");
-            final EthPort ethPort = new EthPort(portId, nameOut.getString(0), offset, flag);
+            final EthPort ethPort = new EthPort(portId, name, offset, flag);
             ethPort.start();
             return ethPort;
+        }
+    }
+
+    /**
+     * Refuses an MTU the device cannot take, with the limit {@code rte_eth_dev_configure} applies (which alone
+     * would only say "Invalid argument"): at most {@code max_mtu}, and the MTU plus the device's frame overhead at
+     * most {@code max_rx_pktlen} (the overhead is {@code max_rx_pktlen - max_mtu} when the driver sets both, the
+     * Ethernet header and CRC otherwise).
+     *
+     * @param portId      the port.
+     * @param name        its ethdev name.
+     * @param driver      its driver's name.
+     * @param minMtu      {@code rte_eth_dev_info.min_mtu}.
+     * @param maxMtu      {@code rte_eth_dev_info.max_mtu}.
+     * @param maxRxPktLen {@code rte_eth_dev_info.max_rx_pktlen} (unsigned).
+     * @param mtu         the MTU needed (positive).
+     * @throws DpdkException ({@code EINVAL}) when the device cannot take {@code mtu}.
+     */
+    static void checkMtu(
+        final int portId,
+        final String name,
+        final String driver,
+        final int minMtu,
+        final int maxMtu,
+        final long maxRxPktLen,
+        final int mtu)
+    {
+        final long overhead = MAX_MTU != maxMtu && maxRxPktLen > maxMtu ?
+            maxRxPktLen - maxMtu : DpdkLayout.RTE_ETHER_HDR_LEN + DpdkLayout.RTE_ETHER_CRC_LEN;
+        final long largest = Math.min(maxMtu, Math.max(0, maxRxPktLen - overhead));
+        if (mtu > largest)
+        {
+            throw new DpdkException("port " + portId + " (" + name + ", driver " + driver + ") cannot carry the " +
+                "frames of this configuration: it needs an MTU of " + mtu + " bytes, the device takes at most " +
+                largest + " (max_mtu " + maxMtu + ", max_rx_pktlen " + maxRxPktLen + ")", EINVAL);
+        }
+        if (mtu < minMtu)
+        {
+            throw new DpdkException("port " + portId + " (" + name + ", driver " + driver + "): MTU " + mtu +
+                " is below the device's min_mtu " + minMtu, EINVAL);
         }
     }
 
@@ -115,6 +213,21 @@ public final class EthPort implements AutoCloseable
     public String name()
     {
         return name;
+    }
+
+    /**
+     * @return the port's MTU now ({@code rte_eth_dev_get_mtu}): the one given to {@link #open(int, Mempool, int,
+     *         int, boolean, int)}, or the device's default (1500 for most) when that was 0.
+     * @throws DpdkException when DPDK cannot tell.
+     */
+    public int mtu()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment mtu = arena.allocate(ValueLayout.JAVA_SHORT);
+            Eal.check(dpdk_h.rte_eth_dev_get_mtu(port, mtu), "rte_eth_dev_get_mtu(" + portId + ")");
+            return mtu.get(ValueLayout.JAVA_SHORT, 0) & 0xFFFF;
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import io.dta.dpdk.ffi.rte_mbuf;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The hand-written struct layouts agree with the offsets the C probe read from the installed DPDK headers, so a
@@ -48,6 +49,21 @@ class LayoutAgreementTest
         assertEquals(DpdkLayout.RTE_ETH_STATS_Q_IPACKETS, rte_eth_stats.q_ipackets$offset());
         assertEquals(DpdkLayout.RTE_ETH_STATS_Q_ERRORS, rte_eth_stats.q_errors$offset());
         assertEquals(DpdkLayout.RTE_ETHDEV_QUEUE_STAT_CNTRS, rte_eth_stats.q_ipackets$layout().elementCount());
+    }
+
+    @Test
+    void shouldHaveDeviceInfoFieldsOfTheWidthsEthPortReads()
+    {
+        // EthPort reads min_mtu and max_mtu as uint16_t and max_rx_pktlen as uint32_t at the probed offsets.
+        assertEquals(DpdkLayout.RTE_ETH_DEV_INFO_MIN_MTU + 2, DpdkLayout.RTE_ETH_DEV_INFO_MAX_MTU);
+        assertEquals(0, DpdkLayout.RTE_ETH_DEV_INFO_MAX_MTU % 2);
+        assertEquals(0, DpdkLayout.RTE_ETH_DEV_INFO_MAX_RX_PKTLEN % 4);
+        assertTrue(DpdkLayout.RTE_ETH_DEV_INFO_MAX_MTU < DpdkLayout.RTE_ETH_DEV_INFO_MAX_RX_PKTLEN);
+        assertTrue(DpdkLayout.RTE_ETH_DEV_INFO_MAX_RX_PKTLEN + 4 <= DpdkLayout.RTE_ETH_DEV_INFO_SIZE);
+        assertEquals(0, DpdkLayout.RTE_ETH_DEV_INFO_DRIVER_NAME % 8);
+        assertEquals(1500, DpdkLayout.RTE_ETHER_MTU);
+        assertEquals(14, DpdkLayout.RTE_ETHER_HDR_LEN);
+        assertEquals(4, DpdkLayout.RTE_ETHER_CRC_LEN);
     }
 
     @Test

@@ -1526,6 +1526,63 @@ public final class dpdk_h
         }
     }
 
+    private static final class rte_eth_dev_get_mtu
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(dpdk_h.C_INT, dpdk_h.C_SHORT, dpdk_h.C_POINTER);
+        static final MemorySegment ADDR = dpdk_h.findOrThrow("rte_eth_dev_get_mtu");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for {@code rte_eth_dev_get_mtu}.
+     *
+     * @return the descriptor.
+     */
+    public static FunctionDescriptor rte_eth_dev_get_mtu$descriptor()
+    {
+        return rte_eth_dev_get_mtu.DESC;
+    }
+
+    /**
+     * Downcall handle for {@code rte_eth_dev_get_mtu}.
+     *
+     * @return the handle.
+     */
+    public static MethodHandle rte_eth_dev_get_mtu$handle()
+    {
+        return rte_eth_dev_get_mtu.HANDLE;
+    }
+
+    /**
+     * Address of {@code rte_eth_dev_get_mtu}.
+     *
+     * @return the symbol's address.
+     */
+    public static MemorySegment rte_eth_dev_get_mtu$address()
+    {
+        return rte_eth_dev_get_mtu.ADDR;
+    }
+
+    /**
+     * {@code int rte_eth_dev_get_mtu(uint16_t port_id, uint16_t *mtu)}.
+     *
+     * @param port_id C parameter {@code port_id}.
+     * @param mtu C parameter {@code mtu}.
+     * @return the C return value.
+     */
+    public static int rte_eth_dev_get_mtu(final short port_id, final MemorySegment mtu)
+    {
+        final var mh$ = rte_eth_dev_get_mtu.HANDLE;
+        try
+        {
+            return (int)mh$.invokeExact(port_id, mtu);
+        }
+        catch (final Throwable ex$)
+        {
+            throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static final class rte_eth_stats_get
     {
         static final FunctionDescriptor DESC = FunctionDescriptor.of(dpdk_h.C_INT, dpdk_h.C_SHORT, dpdk_h.C_POINTER);

@@ -1,6 +1,7 @@
 package io.dta.appliance.live;
 
 import io.dta.appliance.stat.CountersFile;
+import io.dta.codec.EthernetFlyweight;
 import io.dta.dpdk.Eal;
 import io.dta.dpdk.EthPort;
 import io.dta.dpdk.MbufArray;
@@ -39,6 +40,14 @@ public abstract class LiveAgent implements Agent
     /** Agrona counter type id of the data plane's own counters (ARP, pool, duty cycles). */
     public static final int TYPE_ID = 0x0D7A_0003;
 
+    /** {@code RTE_ETHER_MTU}: the MTU a port gets when the configuration's frames fit it. */
+    static final int DEFAULT_PORT_MTU = 1500;
+
+    // What a NIC may add to the MTU when it sizes its receive buffers: the Ethernet header, the CRC and two VLAN
+    // tags (some, e.g. mlx5, refuse an rx queue whose mbufs cannot hold that without scatter).
+    private static final int NIC_FRAME_OVERHEAD = EthernetFlyweight.HEADER_LENGTH + 4 +
+        2 * EthernetFlyweight.VLAN_TAG_LENGTH;
+
     private static final long LINK_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final LiveSettings settings;
@@ -76,6 +85,7 @@ public abstract class LiveAgent implements Agent
     private long cycles;
     private boolean closed;
     private final int dataRoom;
+    private final int portMtu;
 
     /**
      * @param settings     EAL arguments, ports, timings.
@@ -83,7 +93,8 @@ public abstract class LiveAgent implements Agent
      * @param countersFile where the counters live (the caller creates and closes it).
      * @param arp          the ARP responder for this process's addresses.
      * @param largestFrame the longest frame this process sends or takes ({@code FrameLimits.largestFrame}): the
-     *                     pool's mbufs hold one in a single segment.
+     *                     pool's mbufs hold one in a single segment, and the ports are opened with an MTU that
+     *                     carries it when the default one does not ({@link #portMtu(int)}).
      */
     protected LiveAgent(
         final LiveSettings settings,
@@ -100,7 +111,8 @@ public abstract class LiveAgent implements Agent
         this.roles = roles.clone();
         this.countersFile = countersFile;
         this.arp = arp;
-        this.dataRoom = Mempool.dataRoomFor(largestFrame);
+        this.portMtu = portMtu(largestFrame);
+        this.dataRoom = poolDataRoom(largestFrame);
         this.rx = new MbufArray(settings.burst());
         this.rxFrames = new RxFrames(settings.burst());
         this.statsIntervalNanos = TimeUnit.MILLISECONDS.toNanos(settings.statsIntervalMillis());
@@ -212,8 +224,9 @@ public abstract class LiveAgent implements Agent
             }
             if (null == portOfRole[r])
             {
+                // A port that cannot take the MTU is refused here: better than a NIC dropping the long frames.
                 final EthPort port = EthPort.open(id, pool, EthPort.DEFAULT_DESCRIPTORS, EthPort.DEFAULT_DESCRIPTORS,
-                    false);
+                    false, portMtu);
                 ports.add(port);
                 queues.add(new TxQueue(port, settings.burst()));
                 portOfRole[r] = port;
@@ -244,6 +257,33 @@ public abstract class LiveAgent implements Agent
         linkDeadline = now + TimeUnit.MILLISECONDS.toNanos(settings.linkWaitMillis());
         linksReady = 0 == settings.linkWaitMillis();
         onStarted(sink);
+    }
+
+    /**
+     * The MTU the ports of a process are opened with: the largest frame less its Ethernet header (the RoCEv2
+     * frames carry no VLAN tag), or 0, the device's default ({@value #DEFAULT_PORT_MTU}), when that is enough,
+     * so configurations with path MTUs up to 1024 open ports exactly as before.
+     *
+     * @param largestFrame the longest frame the process sends or takes ({@code FrameLimits.largestFrame}).
+     * @return the MTU for {@link EthPort#open(int, Mempool, int, int, boolean, int)}, or 0.
+     */
+    static int portMtu(final int largestFrame)
+    {
+        final int mtu = largestFrame - EthernetFlyweight.HEADER_LENGTH;
+        return mtu > DEFAULT_PORT_MTU ? mtu : 0;
+    }
+
+    /**
+     * The data room of the process's mbufs: one holds the largest frame in a single segment and, when the ports
+     * get a larger MTU, what a NIC sizes its receive buffers for (the MTU plus header, CRC and two VLAN tags).
+     *
+     * @param largestFrame the longest frame the process sends or takes.
+     * @return the data room for {@link Mempool#create}.
+     */
+    static int poolDataRoom(final int largestFrame)
+    {
+        final int mtu = portMtu(largestFrame);
+        return Mempool.dataRoomFor(0 == mtu ? largestFrame : Math.max(largestFrame, mtu + NIC_FRAME_OVERHEAD));
     }
 
     /**

@@ -7,7 +7,9 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <unistd.h>
 
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
@@ -96,6 +98,30 @@ unsigned int dta_lcore_id(void)
 int dta_log_to_stderr(void)
 {
     return rte_openlog_stream(stderr);
+}
+
+/*
+ * rte_eal_init with the process's stdout pointed at stderr: on bad arguments the EAL prints its whole usage text with
+ * printf, which would land in front of a command's JSON on stdout. rte_errno is kept across the restore.
+ */
+int dta_eal_init(int argc, char **argv)
+{
+    fflush(stdout);
+    const int saved = dup(STDOUT_FILENO);
+    if (saved >= 0)
+    {
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+    }
+    const int rc = rte_eal_init(argc, argv);
+    const int error = rte_errno;
+    fflush(stdout);
+    if (saved >= 0)
+    {
+        dup2(saved, STDOUT_FILENO);
+        close(saved);
+    }
+    rte_errno = error;
+    return rc;
 }
 
 int dta_errno(void)

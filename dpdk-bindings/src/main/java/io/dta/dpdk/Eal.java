@@ -80,7 +80,7 @@ public final class Eal implements AutoCloseable
                 }
                 argv.setAtIndex(ValueLayout.ADDRESS, all.size(), MemorySegment.NULL);
                 dpdk_h.dta_log_to_stderr();
-                final int rc = dpdk_h.rte_eal_init(all.size(), argv);
+                final int rc = dpdk_h.dta_eal_init(all.size(), argv);
                 if (rc < 0)
                 {
                     final int errno = dpdk_h.dta_errno();

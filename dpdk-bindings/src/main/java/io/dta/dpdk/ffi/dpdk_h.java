@@ -2382,6 +2382,64 @@ public final class dpdk_h
         }
     }
 
+    private static final class dta_eal_init
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(dpdk_h.C_INT, dpdk_h.C_INT, dpdk_h.C_POINTER);
+        static final MemorySegment ADDR = dpdk_h.findOrThrow("dta_eal_init");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for {@code dta_eal_init}.
+     *
+     * @return the descriptor.
+     */
+    public static FunctionDescriptor dta_eal_init$descriptor()
+    {
+        return dta_eal_init.DESC;
+    }
+
+    /**
+     * Downcall handle for {@code dta_eal_init}.
+     *
+     * @return the handle.
+     */
+    public static MethodHandle dta_eal_init$handle()
+    {
+        return dta_eal_init.HANDLE;
+    }
+
+    /**
+     * Address of {@code dta_eal_init}.
+     *
+     * @return the symbol's address.
+     */
+    public static MemorySegment dta_eal_init$address()
+    {
+        return dta_eal_init.ADDR;
+    }
+
+    /**
+     * {@code int dta_eal_init(int argc, char **argv) (shim: rte_eal_init with stdout sent to stderr, so that the
+     * EAL's usage text never mixes into a command's output)}.
+     *
+     * @param argc the argument count.
+     * @param argv the argument vector.
+     * @return the C return value.
+     */
+    public static int dta_eal_init(final int argc, final MemorySegment argv)
+    {
+        final var mh$ = dta_eal_init.HANDLE;
+        try
+        {
+            return (int)mh$.invokeExact(argc, argv);
+        }
+        catch (final Throwable ex$)
+        {
+            throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static final class dta_errno
     {
         static final FunctionDescriptor DESC = FunctionDescriptor.of(dpdk_h.C_INT);

@@ -1,0 +1,60 @@
+package io.dta.appliance.cli;
+
+import io.dta.dpdk.DpdkLibrary;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Bad EAL arguments: the EAL prints its usage text with printf, and it must not reach a command's stdout (where a
+ * {@code --json} consumer reads). A process of its own, since an EAL can be initialised once per process.
+ */
+class BadEalArgsEalTest
+{
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldKeepTheEalUsageTextOffStdout() throws Exception
+    {
+        assumeTrue(DpdkLibrary.isAvailable(), DpdkLibrary::unavailableReason);
+        assumeTrue("root".equals(System.getProperty("user.name")), "DPDK virtual devices need root here");
+
+        final List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElseThrow());
+        for (final String flag : System.getProperty("dta.jvm.flags", "").trim().split("\\s+"))
+        {
+            if (!flag.isEmpty())
+            {
+                command.add(flag);
+            }
+        }
+        command.add("-Ddta.shim=" + System.getProperty("dta.shim"));
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(DtaCommand.class.getName());
+        command.addAll(List.of("bench", "--io", "dpdk", "--primitive", "keywrite", "--reports", "64", "--warmup",
+            "0", "--json", "--eal", "--no-such-eal-option"));
+        final Path out = dir.resolve("bench.out");
+        final Path err = dir.resolve("bench.err");
+        final Process process = new ProcessBuilder(command)
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "bench did not end");
+        final String stderr = Files.readString(err);
+        assertEquals(1, process.exitValue(), stderr);
+        assertEquals("", Files.readString(out), "stdout must stay clean for --json consumers; stderr: " + stderr);
+        assertTrue(stderr.contains("rte_eal_init failed"), stderr);
+        assertTrue(stderr.contains("EAL common options"), "the EAL's usage text goes to stderr: " + stderr);
+    }
+}

@@ -286,6 +286,22 @@ public final class GenCommand implements Callable<Integer>
                 throw new GeneratorSettingsException("--spacing-nanos", "the last of " + reports +
                     " reports would be stamped after 2106-02-07, the end of the pcap time range");
             }
+            if (0 == settings.mixWeight(Primitive.SKETCH))
+            {
+                // Without sketch traffic they would be ignored, and a typo in --sketches would go unnoticed.
+                if (null != sketches)
+                {
+                    throw new GeneratorSettingsException("--sketches", "needs sketch in --mix (e.g. --mix sketch=1)");
+                }
+                if (null != switches)
+                {
+                    throw new GeneratorSettingsException("--switches", "needs sketch in --mix (e.g. --mix sketch=1)");
+                }
+            }
+            if (null != truth && truth.toAbsolutePath().normalize().equals(out.toAbsolutePath().normalize()))
+            {
+                throw new GeneratorSettingsException("--truth", "would overwrite the capture " + out);
+            }
             generator = new ReportGenerator(applianceConfig, settings);
         }
         catch (final GeneratorSettingsException ex)
@@ -305,6 +321,15 @@ public final class GenCommand implements Callable<Integer>
             err.flush();
         }
 
+        final int outputProblem = OutputCapture.check(err, "gen", out);
+        if (0 != outputProblem)
+        {
+            return outputProblem;
+        }
+        if (null != truth && 0 != OutputCapture.check(err, "gen", truth))
+        {
+            return 1;
+        }
         final boolean nanosecondPcap = spacingNanos % 1000 != 0;
         final long fileSize;
         final Console console = System.console();
@@ -328,16 +353,25 @@ public final class GenCommand implements Callable<Integer>
                 }
             }
             fileSize = Files.size(out);
-            if (null != truth)
-            {
-                Files.writeString(truth, SketchTruth.json(generator));
-            }
         }
         catch (final IOException ex)
         {
             err.println("dta gen: cannot write " + out + ": " + ex);
             err.flush();
             return 1;
+        }
+        if (null != truth)
+        {
+            try
+            {
+                Files.writeString(truth, SketchTruth.json(generator));
+            }
+            catch (final IOException ex)
+            {
+                err.println("dta gen: cannot write --truth " + truth + ": " + ex);
+                err.flush();
+                return 1;
+            }
         }
         if (null != progress)
         {

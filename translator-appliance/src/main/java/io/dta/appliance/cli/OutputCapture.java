@@ -1,6 +1,7 @@
 package io.dta.appliance.cli;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -24,18 +25,35 @@ final class OutputCapture
      */
     static int check(final String command, final Path out, final Path... inputs)
     {
+        final PrintWriter err = new PrintWriter(System.err, true);
+        return check(err, command, out, inputs);
+    }
+
+    /**
+     * As {@link #check(String, Path, Path...)}, with the messages on {@code err}.
+     *
+     * @param err     where the messages go.
+     * @param command the command's name, for the message.
+     * @param out     the output file.
+     * @param inputs  the files the command reads (null entries are ignored).
+     * @return 0 when {@code out} may be written; otherwise the exit code, as {@link #check(String, Path, Path...)}.
+     */
+    static int check(final PrintWriter err, final String command, final Path out, final Path... inputs)
+    {
         for (final Path input : inputs)
         {
             if (null != input && sameFile(out, input))
             {
-                System.err.println("dta " + command + ": --out " + out + " would overwrite its input " + input);
+                err.println("dta " + command + ": --out " + out + " would overwrite its input " + input);
+                err.flush();
                 return 2;
             }
         }
         final Path directory = out.toAbsolutePath().getParent();
         if (null != directory && !Files.isDirectory(directory))
         {
-            System.err.println("dta " + command + ": cannot write " + out + ": no directory " + directory);
+            err.println("dta " + command + ": cannot write " + out + ": no directory " + directory);
+            err.flush();
             return 1;
         }
         return 0;

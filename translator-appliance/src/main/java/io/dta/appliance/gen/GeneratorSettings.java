@@ -87,6 +87,7 @@ public final class GeneratorSettings
     public GeneratorSettings mix(final String text)
     {
         final int[] weights = new int[Primitive.values().length];
+        final boolean[] named = new boolean[weights.length];
         long total = 0;
         for (final String part : text.split(","))
         {
@@ -121,6 +122,12 @@ public final class GeneratorSettings
                 throw new GeneratorSettingsException("--mix", "weight of " + primitive.cliName() +
                     " must be between 0 and 1000000, not " + weight);
             }
+            if (named[primitive.ordinal()])
+            {
+                // The last weight would win silently, and a later 0 could even cancel the only positive one.
+                throw new GeneratorSettingsException("--mix", primitive.cliName() + " is named twice");
+            }
+            named[primitive.ordinal()] = true;
             weights[primitive.ordinal()] = weight;
             total += weight;
         }

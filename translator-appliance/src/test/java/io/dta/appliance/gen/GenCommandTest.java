@@ -181,7 +181,31 @@ class GenCommandTest
     void shouldExitOneWhenTheFileCannotBeWritten()
     {
         assertEquals(1, run("--out", dir.resolve("no/such/dir/x.pcap").toString(), "--reports", "10"));
-        assertTrue(stderr.contains("cannot write"), stderr);
+        assertTrue(stderr.contains("cannot write") && stderr.contains("no directory " + dir.resolve("no/such/dir")),
+            stderr);
+    }
+
+    @Test
+    void shouldRefuseWhatWouldBeSilentlyIgnoredOrMisread()
+    {
+        final String out = dir.resolve("y.pcap").toString();
+        assertUsageError("--mix: keywrite is named twice", "--out", out, "--mix", "keywrite=1,keywrite=0");
+        assertUsageError("--mix: append is named twice", "--out", out, "--mix", "append=1,keywrite=1,append=2");
+        assertUsageError("--sketches: needs sketch in --mix", "--out", out, "--sketches", "1");
+        assertUsageError("--switches: needs sketch in --mix", "--out", out, "--mix", "keywrite=1", "--switches", "2");
+        assertUsageError("--truth: would overwrite the capture", "--out", out, "--mix", "sketch=1", "--truth", out);
+        assertFalse(Files.exists(dir.resolve("y.pcap")), "no file is written on a usage error");
+    }
+
+    @Test
+    void shouldNameTheTruthFileItCannotWriteBeforeWritingTheCapture()
+    {
+        final Path out = dir.resolve("s.pcap");
+        assertEquals(1, run("--out", out.toString(), "--mix", "sketch=1", "--truth",
+            dir.resolve("no/such/dir/truth.json").toString()));
+        assertTrue(stderr.contains("cannot write " + dir.resolve("no/such/dir/truth.json")) &&
+            stderr.contains("no directory"), stderr);
+        assertFalse(Files.exists(out), "the capture is not written when its truth cannot be");
     }
 
     @Test

@@ -265,7 +265,7 @@ public final class EngineBench
     }
 
     /**
-     * Feeds {@code count} reports (rounded up to whole bursts) through the engine.
+     * Feeds {@code count} reports through the engine, in bursts of {@link #BURST} (the last one partial).
      *
      * @param count reports to feed.
      */
@@ -276,7 +276,8 @@ public final class EngineBench
         {
             final long now = System.nanoTime();
             engine.poll(now);
-            for (int i = 0; i < BURST; i++)
+            final int inBurst = (int)Math.min(BURST, count - b * BURST);
+            for (int i = 0; i < inBurst; i++)
             {
                 final int r = cursor;
                 if (BenchPrimitive.SKETCH == primitive)
@@ -383,7 +384,7 @@ public final class EngineBench
         final long allocated = threads.getThreadAllocatedBytes(thread) - allocatedBefore;
         final double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
         final long frames = sink.frames() - framesBefore;
-        final long reportsFed = (measuredReports + BURST - 1) / BURST * BURST;
+        final long reportsFed = measuredReports;
         final double seconds = elapsed / 1e9;
         return new Result(primitive, reportsFed, frames, seconds, reportsFed / seconds, frames / seconds,
             (double)allocated / reportsFed, gcCount() - gcBefore, cpuSeconds, reportsFed / cpuSeconds);

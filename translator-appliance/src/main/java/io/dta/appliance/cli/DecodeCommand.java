@@ -70,7 +70,12 @@ public final class DecodeCommand implements Callable<Integer>
             System.err.println("dta decode: --base-header must be 3, 2 or auto, not '" + baseHeader + "'");
             return 2;
         }
-        if (keyWriteDataLength < 4 || keyWriteDataLength > 28 || keyWriteDataLength % 4 != 0)
+        if (dtaPort < 0 || dtaPort > 65535)
+        {
+            System.err.println("dta decode: --dta-port must be a UDP port, 0..65535, not " + dtaPort);
+            return 2;
+        }
+        if (keyWriteDataLength != 4 && keyWriteDataLength != 12 && keyWriteDataLength != 28)
         {
             System.err.println("dta decode: --keywrite-data must be 4, 12 or 28 (slot size 8, 16 or 32 minus 4)");
             return 2;

@@ -30,8 +30,10 @@ import io.dta.config.SketchConfig;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -110,17 +112,26 @@ public final class DemoCommand implements Callable<Integer>
             "(default: 0, none)")
     private long injectAt;
 
+    @Spec
+    private CommandSpec spec;
+
     /**
      * {@inheritDoc}
      */
     @Override
     public Integer call() throws Exception
     {
-        if (loss < 0 || loss >= 1 || essential < 0 || essential > 1 || reports <= 0 || injectAt < 0)
+        final String problem = argumentProblem();
+        if (null != problem)
         {
-            System.err.println("dta demo: --loss must be in [0, 1), --essential in [0, 1], --reports positive, " +
-                "--inject-remote-access-error not negative");
+            System.err.println("dta demo: " + problem);
             return 2;
+        }
+        if (null != in && !Files.isRegularFile(in))
+        {
+            System.err.println("dta demo: cannot read --in " + in + (Files.isDirectory(in) ? ": a directory" :
+                Files.exists(in) ? ": not a regular file" : ": no such file"));
+            return 1;
         }
         final ApplianceConfig appliance = config.load("demo");
         if (null == appliance)
@@ -197,6 +208,11 @@ public final class DemoCommand implements Callable<Integer>
             System.err.println("dta demo: " + ex.getMessage());
             return 1;
         }
+        catch (final IOException ex)
+        {
+            System.err.println("dta demo: " + ex);
+            return 1;
+        }
         catch (final GeneratorSettingsException ex)
         {
             System.err.println("dta demo: " + ex.getMessage());
@@ -227,6 +243,35 @@ public final class DemoCommand implements Callable<Integer>
         long counterKey = -1;
         int counterRedundancy;
         long postcardKey = -1;
+    }
+
+    private String argumentProblem()
+    {
+        if (loss < 0 || loss >= 1)
+        {
+            return "--loss must be in [0, 1), not " + loss;
+        }
+        if (essential < 0 || essential > 1)
+        {
+            return "--essential must be in [0, 1], not " + essential;
+        }
+        if (reports <= 0)
+        {
+            return "--reports must be positive, not " + reports;
+        }
+        if (injectAt < 0)
+        {
+            return "--inject-remote-access-error must not be negative, not " + injectAt;
+        }
+        // Both would be silently ignored with a capture, which brings its own reports and flags.
+        if (null != in && (spec.commandLine().getParseResult().hasMatchedOption("--reports") ||
+            spec.commandLine().getParseResult().hasMatchedOption("--mix") ||
+            spec.commandLine().getParseResult().hasMatchedOption("--essential")))
+        {
+            return "--reports, --mix and --essential describe generated traffic; with --in the capture's reports " +
+                "are used";
+        }
+        return null;
     }
 
     private static ClosedLoopDemo.ReportSource pcapSource(final PcapReader reader)

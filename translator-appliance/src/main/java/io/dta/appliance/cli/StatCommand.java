@@ -62,6 +62,11 @@ public final class StatCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
+        if (!"translator".equals(role) && !"collector".equals(role))
+        {
+            System.err.println("dta stat: --role must be translator or collector, not '" + role + "'");
+            return 2;
+        }
         final Path path = null != file ? file : CountersFile.defaultPath(role);
         if (!Files.isRegularFile(path))
         {

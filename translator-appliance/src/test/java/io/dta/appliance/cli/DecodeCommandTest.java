@@ -223,4 +223,23 @@ class DecodeCommandTest
         assertEquals(1, refused.exitCode());
         assertTrue(refused.err().contains("sanity cap"), refused.err());
     }
+
+    @Test
+    void shouldRefuseAPortOutOfRangeAndKeyWriteDataOfNoSlotSize()
+    {
+        final String file = VECTORS.resolve("rocev2_ack.pcap").toString();
+        for (final String port : new String[] { "70000", "-1", "65536" })
+        {
+            final CliRunner.Result r = CliRunner.run("decode", file, "--dta-port", port);
+            assertEquals(2, r.exitCode(), port + ": " + r.out());
+            assertTrue(r.err().startsWith("dta decode: --dta-port"), r.err());
+        }
+        for (final String length : new String[] { "8", "16", "20", "24", "0" })
+        {
+            final CliRunner.Result r = CliRunner.run("decode", file, "--keywrite-data", length);
+            assertEquals(2, r.exitCode(), length + ": " + r.out());
+            assertTrue(r.err().startsWith("dta decode: --keywrite-data"), r.err());
+        }
+        assertEquals(0, CliRunner.run("decode", file, "--dta-port", "65535", "--keywrite-data", "12").exitCode());
+    }
 }

@@ -54,4 +54,32 @@ class DemoCommandTest
         assertEquals(0, q.exitCode(), q.err());
         assertTrue(JSON.readTree(q.out()).get("entries").size() > 0, q.out());
     }
+
+    @Test
+    void shouldRefuseAMissingCaptureWithAMessageNotAStackTrace()
+    {
+        final CliRunner.Result r = CliRunner.run("demo", "--in", dir.resolve("missing.pcap").toString(), "--json");
+        assertEquals(1, r.exitCode(), r.err());
+        assertEquals("", r.out());
+        assertTrue(r.err().startsWith("dta demo: cannot read --in ") && r.err().contains("no such file"), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+    }
+
+    @Test
+    void shouldNameTheOptionAtFault()
+    {
+        assertUsageError("--loss", "demo", "--loss", "1");
+        assertUsageError("--essential", "demo", "--essential", "1.5");
+        assertUsageError("--reports", "demo", "--reports", "0");
+        assertUsageError("--inject-remote-access-error", "demo", "--inject-remote-access-error", "-1");
+        assertUsageError("--reports", "demo", "--in", dir.resolve("any.pcap").toString(), "--reports", "5");
+    }
+
+    private static void assertUsageError(final String option, final String... args)
+    {
+        final CliRunner.Result r = CliRunner.run(args);
+        assertEquals(2, r.exitCode(), r.err());
+        assertTrue(r.err().startsWith("dta demo: " + option), r.err());
+        assertFalse(r.err().replace(option, "").contains("--loss"), "only the option at fault: " + r.err());
+    }
 }

@@ -146,4 +146,12 @@ class StatCommandTest
         {
         }
     }
+
+    @Test
+    void shouldRefuseAnUnknownRole()
+    {
+        final CliRunner.Result r = CliRunner.run("stat", "--role", "foo");
+        assertEquals(2, r.exitCode(), r.err());
+        assertTrue(r.err().startsWith("dta stat: --role must be translator or collector"), r.err());
+    }
 }

@@ -12,6 +12,7 @@ import io.dta.codec.FrameKind;
 import io.dta.codec.Ipv4Address;
 import io.dta.codec.MadHeaderFlyweight;
 import io.dta.codec.RoceOpcode;
+import io.dta.codec.SketchColumnFlyweight;
 import org.agrona.DirectBuffer;
 
 import java.math.BigInteger;
@@ -126,6 +127,16 @@ final class FrameDescriber
                 number("key", decoder.postcard().key());
                 number("hop", decoder.postcard().hop());
                 number("data", decoder.postcard().data());
+            }
+            case DtaOpcode.SKETCH_MERGE ->
+            {
+                final SketchColumnFlyweight column = decoder.sketchColumn();
+                number("sketchId", column.sketchId());
+                number("switchId", column.switchId());
+                number("epoch", column.epoch());
+                number("column", column.column());
+                number("rows", column.rows());
+                raw("counters", sketchCounters(column, ","));
             }
             default ->
             {
@@ -344,6 +355,13 @@ final class FrameDescriber
                 .append(" data=").append(decoder.append().data());
             case DtaOpcode.POSTCARD -> out.append(" key=").append(decoder.postcard().key())
                 .append(" hop=").append(decoder.postcard().hop()).append(" data=").append(decoder.postcard().data());
+            case DtaOpcode.SKETCH_MERGE ->
+            {
+                final SketchColumnFlyweight column = decoder.sketchColumn();
+                out.append(" sketch=").append(column.sketchId()).append(" switch=").append(column.switchId())
+                    .append(" epoch=").append(column.epoch()).append(" column=").append(column.column())
+                    .append(" rows=").append(column.rows()).append(" counters=").append(sketchCounters(column, " "));
+            }
             default ->
             {
             }
@@ -463,6 +481,18 @@ final class FrameDescriber
             out.append(',');
         }
         firstField = false;
+    }
+
+    private static String sketchCounters(final SketchColumnFlyweight column, final String separator)
+    {
+        // Counters are u32 on the wire (HyperLogLog registers, Count-Min sums) and signed for the Count sketch;
+        // shown as the wire's unsigned values, one per row.
+        final StringBuilder counters = new StringBuilder("[");
+        for (int row = 0; row < column.rows(); row++)
+        {
+            counters.append(0 == row ? "" : separator).append(Integer.toUnsignedLong(column.counter(row)));
+        }
+        return counters.append(']').toString();
     }
 
     private void number(final String name, final long value)

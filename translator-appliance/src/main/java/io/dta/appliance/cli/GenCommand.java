@@ -298,6 +298,13 @@ public final class GenCommand implements Callable<Integer>
                     throw new GeneratorSettingsException("--switches", "needs sketch in --mix (e.g. --mix sketch=1)");
                 }
             }
+            else if (settings.firstEpoch() + settings.epochs() - 1 > 0xFFFF_FFFFL)
+            {
+                // The translator compares epochs without wrap-around (docs/sketch.md): epoch 0 after 2^32 - 1 would
+                // be dropped as stale.
+                throw new GeneratorSettingsException("--epochs", settings.epochs() + " epochs from --first-epoch " +
+                    settings.firstEpoch() + " would pass 4294967295, and epoch numbers do not wrap around");
+            }
             if (null != truth && truth.toAbsolutePath().normalize().equals(out.toAbsolutePath().normalize()))
             {
                 throw new GeneratorSettingsException("--truth", "would overwrite the capture " + out);

@@ -242,4 +242,29 @@ class DecodeCommandTest
         }
         assertEquals(0, CliRunner.run("decode", file, "--dta-port", "65535", "--keywrite-data", "12").exitCode());
     }
+
+    @Test
+    void shouldDecodeTheSketchMergeSubHeaderAndCounters() throws IOException
+    {
+        // Sketch-Merge, 3-byte form, seqnum 7: sketch 3, switch 2, epoch 9, column 17, 2 rows: 12 and -1.
+        final byte[] sketch = HexFormat.of().parseHex("02000a00003302000a00020108004500003300010000401164860a000201" +
+            "0a0000339c699c68001f00000507000003000200000009001102000000000cffffffff");
+        final Path file = dir.resolve("sketch.pcap");
+        PcapFiles.write(file, sketch);
+        final CliRunner.Result r = CliRunner.run("decode", "--json", file.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        final JsonNode column = jsonLines(r.out()).get(0);
+        assertEquals("sketch", column.get("primitive").asText(), r.out());
+        assertEquals(7, column.get("seqnum").asInt());
+        assertEquals(3, column.get("sketchId").asInt(), r.out());
+        assertEquals(2, column.get("switchId").asInt());
+        assertEquals(9, column.get("epoch").asLong());
+        assertEquals(17, column.get("column").asInt());
+        assertEquals(2, column.get("rows").asInt());
+        assertEquals(12, column.get("counters").get(0).asLong());
+        assertEquals(0xFFFF_FFFFL, column.get("counters").get(1).asLong());
+        final CliRunner.Result text = CliRunner.run("decode", file.toString());
+        assertTrue(text.out().contains("sketch=3 switch=2 epoch=9 column=17 rows=2 counters=[12 4294967295]"),
+            text.out());
+    }
 }

@@ -194,6 +194,8 @@ class GenCommandTest
         assertUsageError("--sketches: needs sketch in --mix", "--out", out, "--sketches", "1");
         assertUsageError("--switches: needs sketch in --mix", "--out", out, "--mix", "keywrite=1", "--switches", "2");
         assertUsageError("--truth: would overwrite the capture", "--out", out, "--mix", "sketch=1", "--truth", out);
+        assertUsageError("--epochs: 3 epochs from --first-epoch 4294967295 would pass", "--out", out, "--mix",
+            "sketch=1", "--first-epoch", "4294967295", "--epochs", "3");
         assertFalse(Files.exists(dir.resolve("y.pcap")), "no file is written on a usage error");
     }
 

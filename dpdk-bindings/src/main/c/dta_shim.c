@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -107,10 +108,19 @@ int dta_log_to_stderr(void)
 int dta_eal_init(int argc, char **argv)
 {
     fflush(stdout);
-    const int saved = dup(STDOUT_FILENO);
-    if (saved >= 0)
+    /*
+     * The copy of stdout is taken above fd 2 (so it can never be stderr itself when fd 2 is closed) and close-on-exec
+     * (a process started meanwhile does not inherit it); stdout is redirected only to an open stderr.
+     */
+    int saved = -1;
+    if (fcntl(STDERR_FILENO, F_GETFD) >= 0)
     {
-        dup2(STDERR_FILENO, STDOUT_FILENO);
+        saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+        if (saved >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+        {
+            close(saved);
+            saved = -1;
+        }
     }
     const int rc = rte_eal_init(argc, argv);
     const int error = rte_errno;

@@ -30,6 +30,7 @@ import java.util.stream.Stream;
  */
 public final class Eal implements AutoCloseable
 {
+    private static final int EINVAL = 22;
     private static final Object LOCK = new Object();
     private static Eal current;
     private static boolean attempted;
@@ -64,6 +65,12 @@ public final class Eal implements AutoCloseable
                 throw new IllegalStateException("the DPDK EAL was already initialised in this process" +
                     (null == current ? " (and failed)" : " with " + current.args) +
                     "; DPDK allows one EAL per process, even after rte_eal_cleanup");
+            }
+            if (args.contains("-h") || args.contains("--help"))
+            {
+                // rte_eal_init prints its usage and calls exit(0) for these: the process would end mid-command.
+                throw new DpdkException("EAL arguments " + args + " ask for the EAL's usage (-h, --help), which " +
+                    "would end the process; see the DPDK documentation of the EAL options instead", EINVAL);
             }
             DpdkLibrary.lookup();
             attempted = true;

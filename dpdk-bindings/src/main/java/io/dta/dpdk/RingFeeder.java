@@ -59,18 +59,25 @@ public final class RingFeeder implements AutoCloseable
         }
         final Ring ring = Ring.create(name, Integer.highestOneBit(count) << 1, Ring.SINGLE_PRODUCER |
             Ring.SINGLE_CONSUMER);
+        int portId = -1;
         try
         {
-            final int portId = ring.createEthDevice();
+            portId = ring.createEthDevice();
             final MemorySegment feeder = dpdk_h.dta_ring_feeder_create(ring.segment(), mbufs.segment(), count);
             if (MemorySegment.NULL.equals(feeder))
             {
-                throw new DpdkException("cannot create the feeder of ring " + name + " (out of memory)", ENOMEM);
+                throw new DpdkException("cannot create the feeder of ring " + name + " (out of memory, or a ring " +
+                    "that is too small or not empty)", ENOMEM);
             }
             return new RingFeeder(ring, portId, count, feeder);
         }
         catch (final RuntimeException ex)
         {
+            if (portId >= 0)
+            {
+                // The net_ring port points at the ring about to be freed: release it first (never started).
+                dpdk_h.rte_eth_dev_close((short)portId);
+            }
             ring.close();
             throw ex;
         }

@@ -5,6 +5,9 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * EAL argument handling that needs no EAL.
@@ -28,5 +31,18 @@ class EalArgsTest
         assertEquals(List.of("--no-huge", "-m", "256", "--no-pci", "--file-prefix=p1",
             "--log-level=lib.eal:warning", "--no-telemetry", "--vdev=net_null0", "--lcores=0@1"),
             Eal.mergeArgs(defaults, List.of("--lcores=0@1")));
+    }
+
+    @Test
+    void shouldRefuseTheUsageOptionWhichWouldEndTheProcess()
+    {
+        for (final String help : new String[] { "-h", "--help" })
+        {
+            final DpdkException ex = assertThrows(DpdkException.class,
+                () -> Eal.init(Eal.mergeArgs(Eal.virtualDeviceArgs("p1", 0, 256, "net_null0"), List.of(help))));
+            assertTrue(ex.getMessage().contains("ask for the EAL's usage"), ex.getMessage());
+        }
+        // Refused before anything started: no EAL was attempted, so this JVM could still start one.
+        assertNull(Eal.current());
     }
 }

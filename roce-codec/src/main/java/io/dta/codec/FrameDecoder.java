@@ -340,9 +340,9 @@ public final class FrameDecoder
      * An IP datagram longer than the frame (a capture cut at its snap length, a lying total length) is classified as
      * it would be whole where the frame still tells: a protocol other than UDP, or a datagram or first fragment whose
      * UDP header names a port not served here, is someone else's ({@link FrameKind#OTHER}); a fragment that is ours
-     * or carries no port is {@link MalformedReason#FRAGMENTED}; an unfragmented datagram to a served port is
+     * or whose port was cut away is {@link MalformedReason#FRAGMENTED}; an unfragmented datagram to a served port is
      * {@link MalformedReason#TRUNCATED_IPV4} with its UDP header wrapped ({@link #udpOffset()}), so the caller can
-     * tell a report cut short from other damage, and so is one cut before its UDP header.
+     * tell a report cut short from other damage, and so is an unfragmented one cut before its UDP header.
      */
     private FrameKind truncatedDatagram(final DirectBuffer buffer, final int ip, final int headerLength, final int end)
     {
@@ -371,6 +371,11 @@ public final class FrameDecoder
             }
             udp.wrap(buffer, udpStart);
             udpOffset = udpStart;
+        }
+        else if (0 != fragment)
+        {
+            // A first fragment cut inside its UDP header: a fragment whatever its port, dropped as one.
+            return malformed(MalformedReason.FRAGMENTED);
         }
         return malformed(MalformedReason.TRUNCATED_IPV4);
     }

@@ -391,7 +391,8 @@ class MalformedFrameTest
         // Cut UDP fragments are classified as whole ones: a first fragment to another port is someone else's, a
         // first fragment to the reports port and any later fragment are dropped as fragmented.
         // { UDP destination port, IPv4 flags and fragment offset, 1 when someone else's traffic }
-        final int[][] fragments = { { 2049, 0x2000, 1 }, { 40040, 0x2000, 0 }, { 2049, 0x2010, 0 }, { 40040, 0x0010, 0 } };
+        final int[][] fragments =
+            { { 2049, 0x2000, 1 }, { 40040, 0x2000, 0 }, { 2049, 0x2010, 0 }, { 40040, 0x0010, 0 } };
         for (final int[] f : fragments)
         {
             frame = keyWriteReport();
@@ -407,6 +408,12 @@ class MalformedFrameTest
             {
                 assertEquals(whole, decoder.decode(frame, 0, cut), ctx + " cut " + cut);
                 assertEquals(wholeReason, decoder.malformedReason(), ctx + " cut " + cut);
+            }
+            // Cut inside the UDP header, its port unseen: a fragment still, dropped as one.
+            for (int cut = 34; cut < 42; cut++)
+            {
+                assertEquals(FrameKind.MALFORMED, decoder.decode(frame, 0, cut), ctx + " cut " + cut);
+                assertEquals(MalformedReason.FRAGMENTED, decoder.malformedReason(), ctx + " cut " + cut);
             }
         }
 

@@ -63,6 +63,8 @@ public final class BenchCommand implements Callable<Integer>
         "(--input), net_null out, open loop (needs DPDK 22.11 and root)" })
     private String io;
 
+    private static final int MIN_RING_SOURCE_REPORTS = 64;
+
     @Option(names = "--input", defaultValue = "pcap", paramLabel = "pcap|ring", description = {
         "with --io dpdk: where the reports come from. pcap (default): a net_pcap port replaying a capture forever",
         "(one copy per packet into a fresh mbuf); ring: a net_ring port over mbufs filled once and recycled without",
@@ -87,7 +89,8 @@ public final class BenchCommand implements Callable<Integer>
 
     @Option(names = "--source-reports", defaultValue = "4096", description = {
         "with --io dpdk: distinct reports the input repeats (1..16384, default: ${DEFAULT-VALUE}); net_pcap copies",
-        "each from its stored mbuf, so fewer stay in the caches and the input costs less; the ring holds them all" })
+        "each from its stored mbuf, so fewer stay in the caches and the input costs less; the ring holds them all",
+        "(at least 64 with --input ring, so a burst of 32 never empties it)" })
     private int sourceReports;
 
     @Option(names = "--eal", paramLabel = "ARGS", defaultValue = "",
@@ -132,6 +135,14 @@ public final class BenchCommand implements Callable<Integer>
         if (sourceReports < 1 || sourceReports > 16384)
         {
             System.err.println("dta bench: --source-reports must be 1..16384");
+            return 2;
+        }
+        if ("ring".equals(input) && sourceReports < MIN_RING_SOURCE_REPORTS)
+        {
+            // A burst takes up to 32 of them: with fewer than two bursts in the ring every burst would empty it, and
+            // below 32 every burst would come back short, a different measurement.
+            System.err.println("dta bench: --source-reports must be at least " + MIN_RING_SOURCE_REPORTS +
+                " with --input ring (the ring holds them all and a burst takes up to 32)");
             return 2;
         }
         if (rounds < 1)

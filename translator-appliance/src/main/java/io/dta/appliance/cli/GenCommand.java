@@ -305,7 +305,7 @@ public final class GenCommand implements Callable<Integer>
                 throw new GeneratorSettingsException("--epochs", settings.epochs() + " epochs from --first-epoch " +
                     settings.firstEpoch() + " would pass 4294967295, and epoch numbers do not wrap around");
             }
-            if (null != truth && truth.toAbsolutePath().normalize().equals(out.toAbsolutePath().normalize()))
+            if (null != truth && OutputCapture.sameFile(truth, out))
             {
                 throw new GeneratorSettingsException("--truth", "would overwrite the capture " + out);
             }

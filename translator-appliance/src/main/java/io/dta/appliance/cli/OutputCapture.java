@@ -59,15 +59,39 @@ final class OutputCapture
         return 0;
     }
 
-    private static boolean sameFile(final Path a, final Path b)
+    /**
+     * Whether writing {@code a} would write {@code b}: the same file (also through links) when both exist, else the
+     * same path once symbolic links are followed, dangling ones included (a link to a capture not yet written).
+     *
+     * @param a one path.
+     * @param b the other.
+     * @return true when they name the same destination.
+     */
+    static boolean sameFile(final Path a, final Path b)
     {
         try
         {
-            return Files.exists(a) && Files.isSameFile(a, b);
+            if (Files.exists(a) && Files.exists(b))
+            {
+                return Files.isSameFile(a, b);
+            }
+            return followLinks(a).equals(followLinks(b));
         }
         catch (final IOException ex)
         {
             return false;
         }
     }
+
+    private static Path followLinks(final Path path) throws IOException
+    {
+        Path p = path.toAbsolutePath().normalize();
+        for (int hops = 0; hops < MAX_LINK_HOPS && Files.isSymbolicLink(p); hops++)
+        {
+            p = p.resolveSibling(Files.readSymbolicLink(p)).normalize();
+        }
+        return p;
+    }
+
+    private static final int MAX_LINK_HOPS = 40;
 }

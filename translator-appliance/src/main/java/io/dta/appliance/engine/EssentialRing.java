@@ -86,9 +86,9 @@ final class EssentialRing
         {
             // Configuration keeps all rings within EssentialConfig.MAX_RING_BYTES; a JVM with less direct memory than
             // that (a small heap) still cannot start: say which settings matter instead of the JVM's bare error.
-            throw new IllegalStateException("cannot reserve " + bytes + " bytes of direct memory for a QP's essential " +
-                "ring (essential.backlog entries of its largest WRITE): lower essential.backlog, or give the JVM more " +
-                "with DTA_JAVA_OPTS=-XX:MaxDirectMemorySize=...", ex);
+            throw new IllegalStateException("cannot reserve " + bytes + " bytes of direct memory for a QP's " +
+                "essential ring (essential.backlog entries of its largest WRITE): lower essential.backlog, or give " +
+                "the JVM more with DTA_JAVA_OPTS=-XX:MaxDirectMemorySize=...", ex);
         }
     }
 

@@ -17,7 +17,8 @@ class EngineBenchCountTest
     {
         for (final long n : new long[] { 1, 10, 31, 33, 64, 1000 })
         {
-            for (final BenchPrimitive primitive : new BenchPrimitive[] { BenchPrimitive.KEYWRITE, BenchPrimitive.APPEND })
+            for (final BenchPrimitive primitive :
+                new BenchPrimitive[] { BenchPrimitive.KEYWRITE, BenchPrimitive.APPEND })
             {
                 final EngineBench bench = new EngineBench(primitive, ConfigDefaults.load(), 1, 16, 1);
                 final EngineBench.Result result = bench.run(0, n);

@@ -50,7 +50,11 @@ class BadEalArgsEalTest
             .redirectOutput(out.toFile())
             .redirectError(err.toFile())
             .start();
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "bench did not end");
+        if (!process.waitFor(60, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly();
+            throw new AssertionError("bench did not end");
+        }
         final String stderr = Files.readString(err);
         assertEquals(1, process.exitValue(), stderr);
         assertEquals("", Files.readString(out), "stdout must stay clean for --json consumers; stderr: " + stderr);

@@ -186,7 +186,7 @@ class GenCommandTest
     }
 
     @Test
-    void shouldRefuseWhatWouldBeSilentlyIgnoredOrMisread()
+    void shouldRefuseWhatWouldBeSilentlyIgnoredOrMisread() throws IOException
     {
         final String out = dir.resolve("y.pcap").toString();
         assertUsageError("--mix: keywrite is named twice", "--out", out, "--mix", "keywrite=1,keywrite=0");
@@ -194,6 +194,11 @@ class GenCommandTest
         assertUsageError("--sketches: needs sketch in --mix", "--out", out, "--sketches", "1");
         assertUsageError("--switches: needs sketch in --mix", "--out", out, "--mix", "keywrite=1", "--switches", "2");
         assertUsageError("--truth: would overwrite the capture", "--out", out, "--mix", "sketch=1", "--truth", out);
+        // Through a symbolic link, also while the capture does not exist yet (the link dangles until it is written).
+        final Path link = Files.createSymbolicLink(dir.resolve("truth-link.json"), dir.resolve("y.pcap"));
+        assertUsageError("--truth: would overwrite the capture", "--out", out, "--mix", "sketch=1", "--truth",
+            link.toString());
+        assertFalse(Files.exists(dir.resolve("y.pcap")), "nothing written");
         assertUsageError("--epochs: 3 epochs from --first-epoch 4294967295 would pass", "--out", out, "--mix",
             "sketch=1", "--first-epoch", "4294967295", "--epochs", "3");
         assertFalse(Files.exists(dir.resolve("y.pcap")), "no file is written on a usage error");

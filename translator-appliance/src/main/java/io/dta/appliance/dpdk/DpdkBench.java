@@ -158,62 +158,7 @@ public final class DpdkBench
     }
 
     /**
-     * Starts the EAL of this process, measures, and stops the EAL.
-     *
-     * @param primitive       what to drive.
-     * @param base            configuration whose first collector serves the reports.
-     * @param redundancy      N for Key-Write and Key-Increment.
-     * @param batchSize       Append batch size.
-     * @param warmupReports   reports before measuring.
-     * @param measuredReports reports measured.
-     * @param extraEalArgs    EAL arguments appended to the defaults.
-     * @return the measurement.
-     * @throws IOException if the source capture cannot be written.
-     */
-    public static Result run(
-        final BenchPrimitive primitive,
-        final ApplianceConfig base,
-        final int redundancy,
-        final int batchSize,
-        final long warmupReports,
-        final long measuredReports,
-        final List<String> extraEalArgs) throws IOException
-    {
-        return run(primitive, base, redundancy, batchSize, warmupReports, measuredReports, extraEalArgs,
-            DEFAULT_SOURCE_REPORTS);
-    }
-
-    /**
-     * As {@link #run(BenchPrimitive, ApplianceConfig, int, int, long, long, List)}, with the number of distinct
-     * reports the input port replays.
-     *
-     * @param primitive       what to drive.
-     * @param base            configuration whose first collector serves the reports.
-     * @param redundancy      N for Key-Write and Key-Increment.
-     * @param batchSize       Append batch size.
-     * @param warmupReports   reports before measuring.
-     * @param measuredReports reports measured.
-     * @param extraEalArgs    EAL arguments appended to the defaults.
-     * @param sourceReports   distinct reports replayed (1..16384).
-     * @return the measurement.
-     * @throws IOException if the source capture cannot be written.
-     */
-    public static Result run(
-        final BenchPrimitive primitive,
-        final ApplianceConfig base,
-        final int redundancy,
-        final int batchSize,
-        final long warmupReports,
-        final long measuredReports,
-        final List<String> extraEalArgs,
-        final int sourceReports) throws IOException
-    {
-        return run(primitive, base, redundancy, batchSize, warmupReports, measuredReports, extraEalArgs,
-            sourceReports, Input.PCAP);
-    }
-
-    /**
-     * As {@link #run(BenchPrimitive, ApplianceConfig, int, int, long, long, List, int)}, from the given input.
+     * Starts the EAL of this process, measures from the given input, and stops the EAL.
      *
      * @param primitive       what to drive.
      * @param base            configuration whose first collector serves the reports.
@@ -248,39 +193,8 @@ public final class DpdkBench
     /**
      * {@code --compare-c}: after a warm-up of both, alternates {@code rounds} Java rounds and {@code rounds} rounds
      * of the C reference loop ({@link CReference}), each of {@code reportsPerRound} reports, in one EAL; each round
-     * also measures the input floor ({@link CReference#ioFloor}).
-     *
-     * @param primitive       what to drive.
-     * @param base            configuration whose first collector serves the reports.
-     * @param redundancy      N for Key-Write and Key-Increment.
-     * @param batchSize       Append batch size.
-     * @param warmupReports   reports before measuring (each side).
-     * @param reportsPerRound reports measured per round.
-     * @param rounds          rounds of each side.
-     * @param extraEalArgs    EAL arguments appended to the defaults.
-     * @param sourceReports   distinct reports replayed (1..16384).
-     * @return both measurements.
-     * @throws IOException if the source capture cannot be written.
-     */
-    public static Comparison compare(
-        final BenchPrimitive primitive,
-        final ApplianceConfig base,
-        final int redundancy,
-        final int batchSize,
-        final long warmupReports,
-        final long reportsPerRound,
-        final int rounds,
-        final List<String> extraEalArgs,
-        final int sourceReports) throws IOException
-    {
-        return compare(primitive, base, redundancy, batchSize, warmupReports, reportsPerRound, rounds, extraEalArgs,
-            sourceReports, Input.PCAP);
-    }
-
-    /**
-     * As {@link #compare(BenchPrimitive, ApplianceConfig, int, int, long, long, int, List, int)}, from the given
-     * input; with {@link Input#RING} the C loop and the input floor feed the same ring through the same native
-     * function as the Java loop.
+     * also measures the input floor ({@link CReference#ioFloor}). With {@link Input#RING} the C loop and the input
+     * floor feed the same ring through the same native function as the Java loop.
      *
      * @param primitive       what to drive.
      * @param base            configuration whose first collector serves the reports.

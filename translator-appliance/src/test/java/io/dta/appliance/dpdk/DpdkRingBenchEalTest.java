@@ -44,7 +44,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * the bench's reports round after round to the {@link DataPlaneAgent}, and its frames (collected from a second
  * {@code net_ring} port) are byte for byte those of the engine fed the same reports twice in memory, which is what
  * the {@code net_pcap} input gives too ({@link DpdkReplayEalTest}). In processes of their own (one EAL each): short
- * {@code dta bench} runs with {@code --input ring} for each primitive, and with {@code --compare-c}.
+ * {@code dta bench} runs with {@code --input ring} for each primitive. {@code --compare-c} on the ring is tested in
+ * perf ({@code RingCompareEalTest}), where the C reference loop is built before the tests run.
  */
 class DpdkRingBenchEalTest
 {
@@ -236,25 +237,6 @@ class DpdkRingBenchEalTest
             assertEquals(0, r.get("inputRingDry").asLong(), name + ": " + r);
             assertTrue(r.get("inputRingLowest").asInt() >= 1000 - 32, name + ": " + r);
         }
-    }
-
-    @Test
-    void shouldCompareWithTheCLoopOnTheRingInput() throws Exception
-    {
-        assumeTrue(CReference.isAvailable(), CReference.unavailableReason());
-        final JsonNode r = bench("compare", "bench", "--io", "dpdk", "--input", "ring", "--primitive", "append",
-            "--compare-c", "--rounds", "2", "--reports", "600000", "--warmup", "100000", "--json");
-        assertEquals("ring", r.get("input").asText(), r.toString());
-        assertTrue(r.get("reportsPerSecond").asLong() > 0, r.toString());
-        assertTrue(r.get("referenceReportsPerSecond").asLong() > 0, r.toString());
-        assertTrue(r.get("ratio").asDouble() > 0, r.toString());
-        assertTrue(r.get("ioFloorReportsPerSecond").asLong() > r.get("referenceReportsPerSecond").asLong(),
-            "the input floor is cheaper than translating: " + r);
-        assertEquals(2, r.get("javaRounds").size(), r.toString());
-        assertEquals(0, r.get("txDropped").asLong(), r.toString());
-        assertEquals(0, r.get("referenceTxDropped").asLong(), r.toString());
-        assertEquals(0, r.get("drops").asLong(), r.toString());
-        assertEquals(0, r.get("inputRingDry").asLong(), r.toString());
     }
 
     private JsonNode bench(final String name, final String... args) throws Exception

@@ -25,6 +25,8 @@ import java.nio.ByteOrder;
 public final class PostcardHandler
 {
     private static final int NONE = -1;
+    private static final long ESSENTIAL_BIT = 1L << 8;
+    private static final long LOW_WORD = 0xFFFF_FFFFL;
 
     private final QueuePairSender sender;
     private final EngineCounters counters;
@@ -35,11 +37,13 @@ public final class PostcardHandler
     private final int completeMask;
     private final long idleFlushNanos;
     private final int cacheMask;
-    private final int[] keys;
-    private final int[] masks;
+    /**
+     * Per entry: the flow key in the high word, the essential flag in bit 8 and the hop mask in the low byte. An
+     * entry is occupied iff its mask is not 0 (every report sets a bit), so the key test, the mask and the flag are
+     * one load and one store per report.
+     */
+    private final long[] flows;
     private final int[] hopData;
-    private final boolean[] occupied;
-    private final boolean[] essential;
     private final int[] reports;
     private final long[] updatedNanos;
     private final int[] older;
@@ -74,11 +78,8 @@ public final class PostcardHandler
         this.completeMask = (1 << hops) - 1;
         this.idleFlushNanos = idleFlushNanos;
         this.cacheMask = cacheEntries - 1;
-        keys = new int[cacheEntries];
-        masks = new int[cacheEntries];
+        flows = new long[cacheEntries];
         hopData = new int[cacheEntries * hops];
-        occupied = new boolean[cacheEntries];
-        essential = new boolean[cacheEntries];
         reports = new int[cacheEntries];
         updatedNanos = new long[cacheEntries];
         older = new int[cacheEntries];
@@ -106,32 +107,42 @@ public final class PostcardHandler
     public void onReport(final int key, final int hop, final int data, final boolean essentialCard, final long nowNanos)
     {
         final int entry = mix(key) & cacheMask;
-        if (occupied[entry] && keys[entry] != key)
+        long flow = flows[entry];
+        int count = reports[entry];
+        if (0 != (int)flow && (int)(flow >>> 32) != key)
         {
             counters.increment(EngineCounter.POSTCARD_EVICTIONS);
-            emit(entry, nowNanos);
+            emit(entry, flow, count, nowNanos);
+            flow = 0;
         }
-        if (!occupied[entry])
+        if (0 == (int)flow)
         {
-            occupied[entry] = true;
-            keys[entry] = key;
-            masks[entry] = 0;
-            essential[entry] = false;
-            reports[entry] = 0;
+            flow = (long)key << 32;
+            count = 0;
+            linkNewest(entry);
+        }
+        else if (entry != newest)
+        {
+            // Consecutive hops of one flow find it the newest already: nothing to move.
+            unlink(entry);
+            linkNewest(entry);
+        }
+        hopData[entry * hops + hop - 1] = data;
+        flow |= 1L << (hop - 1);
+        if (essentialCard)
+        {
+            flow |= ESSENTIAL_BIT;
+        }
+        count++;
+        updatedNanos[entry] = nowNanos;
+        if (((int)flow & completeMask) == completeMask)
+        {
+            emit(entry, flow, count, nowNanos);
         }
         else
         {
-            unlink(entry);
-        }
-        hopData[entry * hops + hop - 1] = data;
-        masks[entry] |= 1 << (hop - 1);
-        essential[entry] |= essentialCard;
-        reports[entry]++;
-        updatedNanos[entry] = nowNanos;
-        linkNewest(entry);
-        if (masks[entry] == completeMask)
-        {
-            emit(entry, nowNanos);
+            flows[entry] = flow;
+            reports[entry] = count;
         }
     }
 
@@ -147,7 +158,7 @@ public final class PostcardHandler
         while (NONE != oldest && nowNanos - updatedNanos[oldest] >= idleFlushNanos)
         {
             counters.increment(EngineCounter.POSTCARD_IDLE_FLUSHES);
-            emit(oldest, nowNanos);
+            emit(oldest, flows[oldest], reports[oldest], nowNanos);
             work++;
         }
         return work;
@@ -162,30 +173,42 @@ public final class PostcardHandler
     {
         while (NONE != oldest)
         {
-            emit(oldest, nowNanos);
+            emit(oldest, flows[oldest], reports[oldest], nowNanos);
         }
     }
 
-    private void emit(final int entry, final long nowNanos)
+    /**
+     * Frees the entry and writes its record.
+     *
+     * @param entry    cache entry.
+     * @param flow     the entry's key, flag and mask (the caller's copy may be newer than the array's).
+     * @param count    the entry's report count, likewise.
+     * @param nowNanos engine clock.
+     */
+    private void emit(final int entry, final long flow, final int count, final long nowNanos)
     {
         unlink(entry);
-        occupied[entry] = false;
-        final int key = keys[entry];
-        if (!sender.admit(essential[entry], reports[entry], nowNanos))
+        flows[entry] = 0;
+        final boolean essential = 0 != (flow & ESSENTIAL_BIT);
+        if (!sender.admit(essential, count, nowNanos))
         {
             return;
         }
-        record.putInt(PostcardLayout.KEY_OFFSET, key, ByteOrder.LITTLE_ENDIAN);
-        record.putInt(PostcardLayout.HOP_MASK_OFFSET, masks[entry], ByteOrder.LITTLE_ENDIAN);
-        for (int h = 1; h <= hops; h++)
+        final int mask = (int)flow & 0xFF;
+        final int key = (int)(flow >>> 32);
+        // Key then mask, little-endian: one 8-byte store.
+        record.putLong(PostcardLayout.KEY_OFFSET, (flow >>> 32) | ((long)mask << 32), ByteOrder.LITTLE_ENDIAN);
+        final int first = entry * hops;
+        for (int h = 0; h < hops; h++)
         {
-            final int value = 0 != (masks[entry] & (1 << (h - 1))) ? hopData[entry * hops + h - 1] : 0;
-            record.putInt(PostcardLayout.hopOffset(h), value, ByteOrder.LITTLE_ENDIAN);
+            // A missing hop's word is 0 (its array element may hold an earlier flow's data).
+            final int value = hopData[first + h] & -((mask >>> h) & 1);
+            record.putInt(PostcardLayout.HOPS_OFFSET + 4 * h, value, ByteOrder.LITTLE_ENDIAN);
         }
-        final long slot = keyHash.slotHash(key & 0xFFFFFFFFL, 0) & slotMask;
+        final long slot = keyHash.slotHash(key & LOW_WORD, 0) & slotMask;
         counters.increment(EngineCounter.POSTCARD_RECORDS);
         sender.write(baseAddress + slot * PostcardLayout.SLOT_LENGTH, record, 0, PostcardLayout.recordLength(hops),
-            essential[entry], reports[entry], nowNanos);
+            essential, count, nowNanos);
     }
 
     private void linkNewest(final int entry)

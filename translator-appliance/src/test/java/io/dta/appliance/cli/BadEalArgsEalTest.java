@@ -6,8 +6,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,27 +27,10 @@ class BadEalArgsEalTest
         assumeTrue(DpdkLibrary.isAvailable(), DpdkLibrary::unavailableReason);
         assumeTrue("root".equals(System.getProperty("user.name")), "DPDK virtual devices need root here");
 
-        final List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElseThrow());
-        for (final String flag : System.getProperty("dta.jvm.flags", "").trim().split("\\s+"))
-        {
-            if (!flag.isEmpty())
-            {
-                command.add(flag);
-            }
-        }
-        command.add("-Ddta.shim=" + System.getProperty("dta.shim"));
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(DtaCommand.class.getName());
-        command.addAll(List.of("bench", "--io", "dpdk", "--primitive", "keywrite", "--reports", "64", "--warmup",
-            "0", "--json", "--eal", "--no-such-eal-option"));
         final Path out = dir.resolve("bench.out");
         final Path err = dir.resolve("bench.err");
-        final Process process = new ProcessBuilder(command)
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
+        final Process process = ChildDta.start(out, err, "bench", "--io", "dpdk", "--primitive", "keywrite",
+            "--reports", "64", "--warmup", "0", "--json", "--eal", "--no-such-eal-option");
         if (!process.waitFor(60, TimeUnit.SECONDS))
         {
             process.destroyForcibly();

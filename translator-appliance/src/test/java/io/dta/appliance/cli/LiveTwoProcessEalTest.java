@@ -356,18 +356,7 @@ class LiveTwoProcessEalTest
 
     private Process start(final String name, final String... args) throws IOException
     {
-        final List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElseThrow());
-        command.addAll(List.of(System.getProperty("dta.jvm.flags", "").trim().split("\\s+")));
-        command.add("-Ddta.shim=" + System.getProperty("dta.shim"));
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(DtaCommand.class.getName());
-        command.addAll(List.of(args));
-        final Process process = new ProcessBuilder(command)
-            .redirectOutput(dir.resolve(name + ".out").toFile())
-            .redirectError(dir.resolve(name + ".err").toFile())
-            .start();
+        final Process process = ChildDta.start(dir.resolve(name + ".out"), dir.resolve(name + ".err"), args);
         processes.add(process);
         return process;
     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.bench.BenchPrimitive;
 import io.dta.appliance.bench.EngineBench;
-import io.dta.appliance.cli.DtaCommand;
+import io.dta.appliance.cli.ChildDta;
 import io.dta.appliance.engine.FrameSink;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.codec.Icrc;
@@ -241,24 +241,9 @@ class DpdkRingBenchEalTest
 
     private JsonNode bench(final String name, final String... args) throws Exception
     {
-        final List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElseThrow());
-        for (final String flag : System.getProperty("dta.jvm.flags", "").trim().split("\\s+"))
-        {
-            if (!flag.isEmpty())
-            {
-                command.add(flag);
-            }
-        }
-        command.add("-Ddta.shim=" + System.getProperty("dta.shim"));
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(DtaCommand.class.getName());
-        command.addAll(List.of(args));
         final Path stdout = dir.resolve(name + ".out");
         final Path stderr = dir.resolve(name + ".err");
-        final Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile())
-            .redirectError(stderr.toFile()).start();
+        final Process process = ChildDta.start(stdout, stderr, args);
         if (!process.waitFor(120, TimeUnit.SECONDS))
         {
             // Seen once in a full build on a loaded host, never alone: keep what tells where it was.

@@ -260,11 +260,7 @@ public final class DpdkReplay
 
         void addIfCut(final String input, final List<CutShortCapture> cutShort)
         {
-            final CutShortCapture cut = CutShortCapture.of(input, capture, records);
-            if (null != cut)
-            {
-                cutShort.add(cut);
-            }
+            CutShortCapture.addIfCut(cutShort, input, capture, records);
         }
 
         boolean next() throws IOException

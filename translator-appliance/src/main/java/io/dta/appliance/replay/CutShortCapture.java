@@ -3,6 +3,7 @@ package io.dta.appliance.replay;
 import io.dta.codec.pcap.PcapReader;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * An input capture of a replay that ends inside a record ({@link PcapReader#cutShort()}): every whole record before
@@ -22,17 +23,20 @@ public record CutShortCapture(String input, Path file, long offset, long wholePa
     public static final String RESPONSES = "responses";
 
     /**
-     * The cut of a reader that has ended, or null if it was not cut short.
+     * Adds the cut of a reader that has ended, if it was cut short.
      *
+     * @param cuts   where the cut goes.
      * @param input  {@link #IN} or {@link #RESPONSES}.
      * @param file   the capture as given (the reader may read a copy of it).
      * @param reader the reader, after its last {@link PcapReader#next()}.
-     * @return the cut, or null.
      */
-    public static CutShortCapture of(final String input, final Path file, final PcapReader reader)
+    public static void addIfCut(
+        final List<CutShortCapture> cuts, final String input, final Path file, final PcapReader reader)
     {
-        return reader.cutShort() ? new CutShortCapture(input, file, reader.cutShortAt(), reader.packetIndex() + 1) :
-            null;
+        if (reader.cutShort())
+        {
+            cuts.add(new CutShortCapture(input, file, reader.cutShortAt(), reader.packetIndex() + 1));
+        }
     }
 
     /**

@@ -93,20 +93,12 @@ public final class Replay
                 }
             }
             engine.finish(Long.MIN_VALUE == now ? 0 : now);
-            addIfCut(cutShort, CutShortCapture.of(CutShortCapture.IN, reports, in));
+            CutShortCapture.addIfCut(cutShort, CutShortCapture.IN, reports, in);
             if (null != back)
             {
-                addIfCut(cutShort, CutShortCapture.of(CutShortCapture.RESPONSES, responses, back));
+                CutShortCapture.addIfCut(cutShort, CutShortCapture.RESPONSES, responses, back);
             }
             return engine;
-        }
-    }
-
-    private static void addIfCut(final List<CutShortCapture> cutShort, final CutShortCapture cut)
-    {
-        if (null != cut)
-        {
-            cutShort.add(cut);
         }
     }
 }

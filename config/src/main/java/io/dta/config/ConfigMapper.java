@@ -551,8 +551,7 @@ final class ConfigMapper
                 {
                     return; // that sketch's ring alone is already refused, with its own message
                 }
-                final long ring = entries * Math.max(EssentialConfig.ENTRY_BYTES,
-                    (long)sketch.batchColumns() * sketch.rows() * SketchConfig.CELL_BYTES);
+                final long ring = entries * Math.max(EssentialConfig.ENTRY_BYTES, sketch.runBytes());
                 total += ring;
                 if (ring > largest)
                 {

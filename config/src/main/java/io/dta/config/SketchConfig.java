@@ -150,6 +150,16 @@ public record SketchConfig(
     }
 
     /**
+     * Bytes of one run of completed columns, the payload of one column WRITE.
+     *
+     * @return {@code batchColumns * rows * 4}.
+     */
+    public long runBytes()
+    {
+        return (long)batchColumns * rows * CELL_BYTES;
+    }
+
+    /**
      * Bytes of one epoch area.
      *
      * @return {@code 64 + rows * columns * 4}.

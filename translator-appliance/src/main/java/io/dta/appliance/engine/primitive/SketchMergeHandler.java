@@ -233,7 +233,7 @@ public final class SketchMergeHandler
         replyIp = new int[epochs * switches];
         replyTagCount = new int[epochs * switches];
         replyTags = new long[epochs * switches];
-        run = new UnsafeBuffer(ByteBuffer.allocateDirect(batchColumns * rows * SketchConfig.CELL_BYTES));
+        run = new UnsafeBuffer(ByteBuffer.allocateDirect((int)config.runBytes()));
     }
 
     /**
@@ -244,7 +244,7 @@ public final class SketchMergeHandler
      */
     public static int maxPayload(final SketchConfig config)
     {
-        return Math.max(SketchConfig.EPOCH_HEADER_BYTES, config.batchColumns() * config.rows() * SketchConfig.CELL_BYTES);
+        return (int)Math.max(SketchConfig.EPOCH_HEADER_BYTES, config.runBytes());
     }
 
     /**

@@ -42,6 +42,11 @@ import java.util.SplittableRandom;
  * answers themselves cost the bench next to nothing: each QP's two response frames are encoded once and only their
  * PSN and ICRC are patched, the ICRC through three table lookups (CRC linearity).
  * <p>
+ * Open loop ({@code dta bench --open-loop}) nobody answers: the engine runs as {@code dta replay} and
+ * {@code dta bench --io dpdk} run it, without ACK timeouts and atomic credits, and pays for no response. That is the
+ * cost of translating alone; the closed loop (the default) adds what a collector's answers cost, which a live
+ * translator pays: for Key-Increment one ATOMIC ACK decoded and checked per report, as much again as the report.
+ * <p>
  * The measured phase follows a warm-up; allocation is the measuring thread's own allocation counter.
  */
 public final class EngineBench
@@ -71,7 +76,8 @@ public final class EngineBench
 
     private final BenchPrimitive primitive;
     private final ApplianceConfig config;
-    private final RespondingSink sink = new RespondingSink();
+    private final RespondingSink sink;
+    private final boolean openLoop;
     private final TranslatorEngine engine;
     private final int stride;
     private final int distinct;
@@ -148,7 +154,31 @@ public final class EngineBench
         final int sketchSwitches,
         final long seed)
     {
+        this(primitive, base, redundancy, batchSize, sketchSwitches, false, seed);
+    }
+
+    /**
+     * @param primitive      what to drive.
+     * @param base           configuration whose first collector serves the reports.
+     * @param redundancy     N for Key-Write and Key-Increment.
+     * @param batchSize      Append batch size (overrides the configuration).
+     * @param sketchSwitches switches of the benchmarked sketch (overrides the configuration's first sketch).
+     * @param openLoop       true: nobody answers, the engine runs open loop as in a replay; false: the collector's
+     *                       answers are modelled and reach the engine.
+     * @param seed           seed of the report contents.
+     */
+    public EngineBench(
+        final BenchPrimitive primitive,
+        final ApplianceConfig base,
+        final int redundancy,
+        final int batchSize,
+        final int sketchSwitches,
+        final boolean openLoop,
+        final long seed)
+    {
         this.primitive = primitive;
+        this.openLoop = openLoop;
+        this.sink = new RespondingSink(!openLoop);
         this.config = new ApplianceConfig(base.translator(), base.reports(), base.redundancy(),
             new AppendConfig(batchSize, base.append().idleFlushMicros()), base.postcards(), base.acks(),
             base.resync(), base.essential(), BenchPrimitive.SKETCH == primitive ?
@@ -171,7 +201,7 @@ public final class EngineBench
         }
         this.reports = new UnsafeBuffer(ByteBuffer.allocateDirect(distinct * stride));
         this.lengths = new int[distinct];
-        this.engine = new TranslatorEngine(config, sink);
+        this.engine = new TranslatorEngine(config, sink, !openLoop);
         this.senders = engine.senders().toArray(new QueuePairSender[0]);
         this.remoteQpns = new int[senders.length];
         this.acks = new Response[senders.length];
@@ -272,6 +302,7 @@ public final class EngineBench
     public void feed(final long count)
     {
         final long bursts = (count + BURST - 1) / BURST;
+        final int answerMask = openLoop ? -1 : ACK_EVERY - 1;
         for (long b = 0; b < bursts; b++)
         {
             final long now = System.nanoTime();
@@ -292,7 +323,7 @@ public final class EngineBench
                     cycle++;
                 }
                 engine.onFrame(reports, r * stride, lengths[r], now);
-                if (ACK_EVERY - 1 == (i & (ACK_EVERY - 1)))
+                if (ACK_EVERY - 1 == (i & answerMask))
                 {
                     acknowledge(now);
                 }
@@ -437,6 +468,14 @@ public final class EngineBench
     public ApplianceConfig config()
     {
         return config;
+    }
+
+    /**
+     * @return whether the engine runs open loop (nobody answers).
+     */
+    public boolean openLoop()
+    {
+        return openLoop;
     }
 
     /**

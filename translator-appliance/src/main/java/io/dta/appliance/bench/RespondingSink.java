@@ -22,6 +22,8 @@ import java.nio.ByteOrder;
  * arrive at the rate a real collector would send them, after a round trip. Nothing is lost on this link, so the
  * responder's expected PSN is one past the newest PSN it saw; a request on an older PSN (an ACK-timeout probe) is a
  * duplicate and is answered, as the responder does, with an ACK for that expected PSN − 1.
+ * <p>
+ * A sink that does not answer (an open-loop bench) only counts what it discards.
  */
 public final class RespondingSink implements FrameSink
 {
@@ -36,12 +38,21 @@ public final class RespondingSink implements FrameSink
     private final boolean[] atomics = new boolean[CAPACITY];
     private final int[] knownQpns = new int[MAX_QPS];
     private final int[] newestPsns = new int[MAX_QPS];
+    private final boolean answering;
     private int knownCount;
     private int head;
     private int count;
     private long frames;
     private long bytes;
     private long lostResponses;
+
+    /**
+     * @param answering whether to note the responder's answers; false for an open-loop bench, where nobody answers.
+     */
+    public RespondingSink(final boolean answering)
+    {
+        this.answering = answering;
+    }
 
     /**
      * {@inheritDoc}
@@ -94,6 +105,10 @@ public final class RespondingSink implements FrameSink
     {
         frames++;
         bytes += length;
+        if (!answering)
+        {
+            return;
+        }
         final int opcode = buffer.getByte(offset + BTH_OFFSET + BthFlyweight.OPCODE_OFFSET) & 0xFF;
         final int word = buffer.getInt(offset + BTH_OFFSET + BthFlyweight.ACK_REQ_OFFSET, ByteOrder.BIG_ENDIAN);
         final int remoteQpn = buffer.getInt(offset + BTH_OFFSET + BthFlyweight.DEST_QP_OFFSET - 1,

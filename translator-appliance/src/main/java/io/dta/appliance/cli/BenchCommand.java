@@ -32,7 +32,8 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = {
         "Measure the translation engine alone on one thread: pre-built report frames in memory, frames out to a",
-        "discarding sink, the collector's ACKs and ATOMIC ACKs answered as its soft responder would. Prints",
+        "discarding sink, the collector's ACKs and ATOMIC ACKs answered as its soft responder would (or nobody",
+        "answering, with --open-loop). Prints",
         "reportsPerSecond, framesPerSecond, allocatedBytesPerReport (this thread's allocation over the measured",
         "phase), gcCount, reportsPerCpuSecond (over the thread's CPU time: robust on a shared machine) and whether",
         "Agrona's bounds checks were on (bin/dta turns them off for bench; see docs/performance.md)." })
@@ -57,6 +58,12 @@ public final class BenchCommand implements Callable<Integer>
 
     @Option(names = "--batch", defaultValue = "16", description = "Append batch size (default: ${DEFAULT-VALUE})")
     private int batch;
+
+    @Option(names = "--open-loop", description = {
+        "with --io java: nobody answers; the engine runs open loop, as dta replay and --io dpdk run it (no ACK",
+        "timeouts, no atomic credits, no response to decode). Without it the collector's answers are modelled, as a",
+        "live translator receives them: for keyincrement one ATOMIC ACK per report" })
+    private boolean openLoop;
 
     @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk", description = {
         "java (default): engine alone; dpdk: through DPDK on one core, net_pcap (infinite_rx) or net_ring in",
@@ -201,7 +208,7 @@ public final class BenchCommand implements Callable<Integer>
             }
             return dpdk(appliance);
         }
-        final EngineBench bench = new EngineBench(primitive, appliance, redundancy, batch, switches, 1);
+        final EngineBench bench = new EngineBench(primitive, appliance, redundancy, batch, switches, openLoop, 1);
         final EngineBench.Result r = bench.run(warmup, reports);
         final long drops = bench.engine().counters().totalDrops();
         final Map<String, Object> out = new LinkedHashMap<>();
@@ -216,6 +223,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("drops", drops);
         out.put("redundancy", redundancy);
         out.put("batchSize", batch);
+        out.put("openLoop", openLoop);
         if (BenchPrimitive.SKETCH == primitive)
         {
             final SketchConfig sketch = appliance.collectors().get(0).sketches().get(0);
@@ -234,9 +242,10 @@ public final class BenchCommand implements Callable<Integer>
         }
         else
         {
-            System.out.printf("%s: %.2f M reports/s, %.2f M frames/s, %.3f bytes allocated per report, %d GCs " +
+            System.out.printf("%s%s: %.2f M reports/s, %.2f M frames/s, %.3f bytes allocated per report, %d GCs " +
                 "(%d reports in %.2f s, %d drops; %.2f M reports per CPU second; Agrona bounds checks %s)%n",
-                out.get("primitive"), r.reportsPerSecond() / 1e6, r.framesPerSecond() / 1e6,
+                out.get("primitive"), openLoop ? " (open loop)" : "", r.reportsPerSecond() / 1e6,
+                r.framesPerSecond() / 1e6,
                 r.allocatedBytesPerReport(), r.gcCount(), r.reports(), r.seconds(), drops,
                 r.reportsPerCpuSecond() / 1e6, DirectBuffer.SHOULD_BOUNDS_CHECK ? "on" : "off");
         }
@@ -275,6 +284,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("primitive", primitive.name().toLowerCase());
         out.put("io", "dpdk");
         out.put("input", input);
+        out.put("openLoop", true);
         out.put("reports", r.reports());
         out.put("frames", r.frames());
         out.put("seconds", r.seconds());
@@ -326,6 +336,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("primitive", primitive.name().toLowerCase());
         out.put("io", "dpdk");
         out.put("input", input);
+        out.put("openLoop", true);
         out.put("reportsPerSecond", Math.round(c.reportsPerSecond()));
         out.put("referenceReportsPerSecond", Math.round(c.referenceReportsPerSecond()));
         out.put("ratio", Math.round(c.ratio() * 1000) / 1000.0);

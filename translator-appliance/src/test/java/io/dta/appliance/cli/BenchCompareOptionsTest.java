@@ -9,7 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code dta bench --compare-c} option checks that need no EAL, and the median the comparison reports.
+ * {@code dta bench} option checks that need no EAL ({@code --compare-c}, {@code --input}, {@code --open-loop}), and the
+ * median the comparison reports.
  */
 class BenchCompareOptionsTest
 {
@@ -51,6 +52,23 @@ class BenchCompareOptionsTest
     {
         // Refused before any EAL starts: a rate of stale-epoch drops would pass for a merge rate.
         refused("--primitive sketch runs with --io java only", "bench", "--io", "dpdk", "--primitive", "sketch");
+    }
+
+    @Test
+    void shouldSayInTheSummaryWhetherTheLoopWasOpen()
+    {
+        final CliRunner.Result open = CliRunner.run("bench", "--primitive", "keyincrement", "--open-loop", "--reports",
+            "2000", "--warmup", "0", "--json");
+        assertEquals(0, open.exitCode(), open.err());
+        assertTrue(open.out().contains("\"openLoop\":true"), open.out());
+        assertTrue(open.out().contains("\"reports\":2000,") && open.out().contains("\"drops\":0,"), open.out());
+        final CliRunner.Result closed = CliRunner.run("bench", "--primitive", "keyincrement", "--reports", "2000",
+            "--warmup", "0", "--json");
+        assertEquals(0, closed.exitCode(), closed.err());
+        assertTrue(closed.out().contains("\"openLoop\":false"), closed.out());
+        final CliRunner.Result text = CliRunner.run("bench", "--primitive", "keywrite", "--open-loop", "--reports",
+            "100", "--warmup", "0");
+        assertTrue(text.out().startsWith("keywrite (open loop): "), text.out());
     }
 
     @Test

@@ -21,8 +21,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The translation engine per primitive, one burst of 32 reports per invocation (so the score is per report),
  * on the embedded configuration: Key-Write N = 1, Key-Increment N = 1, Append with batches of 16, postcards of
- * five hops, Sketch-Merge columns of the Count-Min sketch from 8 switches (epochs rolling over). Run with
- * {@code -prof gc} for the allocation per report.
+ * five hops, Sketch-Merge columns of the Count-Min sketch from 8 switches (epochs rolling over); the collector's
+ * answers modelled (closed loop, as {@code dta bench}) or nobody answering ({@code -p openLoop=true}, as
+ * {@code dta bench --open-loop}). Run with {@code -prof gc} for the allocation per report.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -36,6 +37,9 @@ public class EngineBenchmark
     @Param({ "KEYWRITE", "KEYINCREMENT", "APPEND", "POSTCARD", "SKETCH" })
     private BenchPrimitive primitive;
 
+    @Param({ "false", "true" })
+    private boolean openLoop;
+
     private EngineBench bench;
 
     /**
@@ -44,7 +48,7 @@ public class EngineBenchmark
     @Setup
     public void setUp()
     {
-        bench = new EngineBench(primitive, ConfigDefaults.load(), 1, 16, 1);
+        bench = new EngineBench(primitive, ConfigDefaults.load(), 1, 16, EngineBench.DEFAULT_SKETCH_SWITCHES, openLoop, 1);
     }
 
     /**

@@ -380,7 +380,11 @@ public final class QueryCommand implements Callable<Integer>
      * {@code dta query counter}.
      */
     @Command(name = "counter", mixinStandardHelpOptions = true,
-        description = "Read Key-Increment counters: the minimum of the key's N counters (count-min), unsigned 64-bit.")
+        description = {
+            "Read Key-Increment counters: the minimum of the key's N counters (count-min), unsigned 64-bit. The store",
+            "cannot tell which N a reporter used: without --redundancy the value is for N = redundancy.max, and the",
+            "estimate for every N from 1 is shown beside it (JSON: valuesByRedundancy), so that a key counted with",
+            "fewer copies shows where its estimate falls to other keys' counters or to 0." })
     static final class Counter implements Callable<Integer>
     {
         @ParentCommand
@@ -413,9 +417,11 @@ public final class QueryCommand implements Callable<Integer>
                 }
                 final CounterQuery query = o.queries.counters();
                 final PrintStream out = System.out;
+                final boolean everyN = null == selection.redundancy;
                 if (!json)
                 {
-                    out.printf("%-12s %s%n", "key", "value");
+                    out.printf(everyN ? "%-12s %-20s %s%n" : "%-12s %s%n", "key", "value",
+                        everyN ? "by N = 1.." + n : "");
                 }
                 for (final long k : keys)
                 {
@@ -426,7 +432,25 @@ public final class QueryCommand implements Callable<Integer>
                         node.put("key", k);
                         node.put("found", 0 != v);
                         node.put("value", new BigInteger(Long.toUnsignedString(v)));
+                        if (everyN)
+                        {
+                            node.put("redundancy", n);
+                            final ArrayNode values = node.putArray("valuesByRedundancy");
+                            for (int copies = 1; copies <= n; copies++)
+                            {
+                                values.add(new BigInteger(Long.toUnsignedString(query.value(k, copies))));
+                            }
+                        }
                         printJson(out, node);
+                    }
+                    else if (everyN)
+                    {
+                        final StringBuilder values = new StringBuilder();
+                        for (int copies = 1; copies <= n; copies++)
+                        {
+                            values.append(copies > 1 ? " " : "").append(Long.toUnsignedString(query.value(k, copies)));
+                        }
+                        out.printf("%-12d %-20s %s%n", k, Long.toUnsignedString(v), values);
                     }
                     else
                     {

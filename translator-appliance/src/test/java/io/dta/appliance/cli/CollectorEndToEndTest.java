@@ -25,6 +25,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -216,6 +217,16 @@ class CollectorEndToEndTest
         // Key 6 was counted with N = 2: the default N (redundancy.max = 4) also reads two untouched counters.
         assertEquals(0, counters.get(1).get("value").asLong());
         assertFalse(counters.get(1).get("found").asBoolean());
+        // Without --redundancy the estimate for every N shows where key 6's falls to untouched counters.
+        assertEquals(4, counters.get(1).get("redundancy").asInt());
+        assertEquals("[9223372036854775811,9223372036854775811,0,0]",
+            counters.get(1).get("valuesByRedundancy").toString());
+        assertEquals("[42,42,42,42]", counters.get(0).get("valuesByRedundancy").toString());
+        assertNull(query("counter", "--key", "6", "--redundancy", "2", "--json").json().get(0)
+            .get("valuesByRedundancy"));
+        final String table = query("counter", "--key", "6").out();
+        assertTrue(table.contains("by N = 1..4") && table.contains("9223372036854775811 9223372036854775811 0 0"),
+            table);
         assertEquals("9223372036854775811",
             query("counter", "--key", "6", "--redundancy", "2", "--json").json().get(0).get("value").asText());
 

@@ -6,6 +6,10 @@ import io.dta.appliance.connect.ConnectionCounter;
 import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.connect.RegionConnection;
 import io.dta.appliance.dpdk.IdleStrategies;
+import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.EngineCounters;
+import io.dta.appliance.engine.QueuePairSender;
+import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.live.LiveAgent;
 import io.dta.appliance.live.LiveRunner;
 import io.dta.appliance.live.LiveSettings;
@@ -166,6 +170,10 @@ public final class RunCommand implements Callable<Integer>
             final Throwable failure = LiveRunner.run(agent, idleStrategy);
             if (null != agent.engine())
             {
+                if (!agent.drainComplete())
+                {
+                    System.err.println(drainWarning(agent.engine(), drainMillis));
+                }
                 printSummary(agent, json, System.out);
             }
             else if (null != agent.connections() && !json)
@@ -197,6 +205,46 @@ public final class RunCommand implements Callable<Integer>
     }
 
     /**
+     * Reports routed to a primitive that were neither delivered nor dropped: still in an Append batch or the postcard
+     * cache, in a held frame, waiting for atomic credit or an acknowledgement (the balance of {@link EngineCounter}).
+     *
+     * @param counters the engine's counters.
+     * @return the reports pending, 0 when every one is accounted for.
+     */
+    static long reportsPending(final EngineCounters counters)
+    {
+        final long pending = counters.get(EngineCounter.REPORTS_TRANSLATED) -
+            counters.get(EngineCounter.REPORTS_DELIVERED) - counters.get(EngineCounter.DROP_GRACE_PERIOD) -
+            counters.get(EngineCounter.DROP_QP_ERROR) - counters.get(EngineCounter.DROP_BACKLOG_FULL) -
+            counters.get(EngineCounter.DROP_ATOMIC_QUEUE_FULL) - counters.get(EngineCounter.REPORTS_DROPPED_TX_FULL);
+        return Math.max(0, pending);
+    }
+
+    /**
+     * The line that says a stop did not drain: the summary's drops do not show the reports that were still waiting
+     * (most often for a collector that does not answer), so they would vanish without a word.
+     *
+     * @param engine      the engine after the run.
+     * @param drainMillis {@code --drain-ms}.
+     * @return the warning.
+     */
+    static String drainWarning(final TranslatorEngine engine, final long drainMillis)
+    {
+        final StringBuilder qps = new StringBuilder();
+        for (final QueuePairSender sender : engine.senders())
+        {
+            if (!sender.isQuiescent())
+            {
+                qps.append(qps.isEmpty() ? "" : ", ").append(sender.path().name()).append(' ').append(sender.state());
+            }
+        }
+        return "dta run: warning: the drain time (--drain-ms " + drainMillis + ") ran out before the collectors " +
+            "acknowledged everything: " + reportsPending(engine.counters()) + " report(s) neither delivered nor " +
+            "dropped (held, unacknowledged or waiting for atomic credit) are lost with the process; not quiescent: " +
+            qps;
+    }
+
+    /**
      * @param command the command, for messages.
      * @param name    an idle strategy name; {@code spin} is accepted for {@code busy-spin}.
      * @return the strategy, or null (after a message) for an unknown name.
@@ -220,6 +268,8 @@ public final class RunCommand implements Callable<Integer>
         {
             final Map<String, Object> root = EngineSummary.toMap(agent.engine());
             root.putAll(liveSummary(agent));
+            root.put("drainComplete", agent.drainComplete());
+            root.put("reportsPendingAtStop", reportsPending(agent.engine().counters()));
             if (null != agent.connections())
             {
                 root.put("connections", connections(agent.connections()));

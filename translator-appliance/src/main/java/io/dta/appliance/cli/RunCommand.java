@@ -91,10 +91,13 @@ public final class RunCommand implements Callable<Integer>
             "default), spin (busy-spin), yield, noop")
     private String idle;
 
-    @Option(names = "--burst", defaultValue = "32", paramLabel = "N", description = "packets per rx/tx burst")
+    @Option(names = "--burst", defaultValue = "32", paramLabel = "N",
+        description = "packets per rx/tx burst, 1..512 (default: ${DEFAULT-VALUE})")
     private int burst;
 
-    @Option(names = "--pool-size", defaultValue = "16383", paramLabel = "N", description = "mbufs in the pool")
+    @Option(names = "--pool-size", defaultValue = "16383", paramLabel = "N",
+        description = "mbufs in the pool, at least twice the burst (default: ${DEFAULT-VALUE}; about 2.4 KB each " +
+            "with -m)")
     private int poolSize;
 
     @Option(names = "--link-wait-ms", defaultValue = "10000", paramLabel = "MS",
@@ -121,10 +124,13 @@ public final class RunCommand implements Callable<Integer>
         {
             return 2;
         }
-        if (burst < 1 || burst > 512 || poolSize < 2 * burst || linkWaitMillis < 0 || drainMillis < 0)
+        final String badNumber = burst < 1 || burst > 512 ? "--burst must be 1..512, was " + burst :
+            poolSize < 2 * burst ? "--pool-size must be at least twice the burst (" + 2 * burst + "), was " + poolSize :
+            linkWaitMillis < 0 ? "--link-wait-ms must not be negative, was " + linkWaitMillis :
+            drainMillis < 0 ? "--drain-ms must not be negative, was " + drainMillis : null;
+        if (null != badNumber)
         {
-            System.err.println("dta run: --burst must be 1..512, --pool-size at least twice the burst, and the " +
-                "waits not negative");
+            System.err.println("dta run: " + badNumber);
             return 2;
         }
         final ApplianceConfig appliance = config.load("run");

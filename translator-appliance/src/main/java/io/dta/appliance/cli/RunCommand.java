@@ -178,7 +178,7 @@ public final class RunCommand implements Callable<Integer>
             {
                 if (!agent.drainComplete())
                 {
-                    System.err.println(drainWarning(agent.engine(), drainMillis));
+                    System.err.println(drainWarning(agent.engine(), drainMillis, agent.stoppedAtOnce()));
                 }
                 printSummary(agent, json, System.out);
             }
@@ -232,9 +232,10 @@ public final class RunCommand implements Callable<Integer>
      *
      * @param engine      the engine after the run.
      * @param drainMillis {@code --drain-ms}.
+     * @param cutShort    a second stop signal ended the drain.
      * @return the warning.
      */
-    static String drainWarning(final TranslatorEngine engine, final long drainMillis)
+    static String drainWarning(final TranslatorEngine engine, final long drainMillis, final boolean cutShort)
     {
         final StringBuilder qps = new StringBuilder();
         for (final QueuePairSender sender : engine.senders())
@@ -244,10 +245,11 @@ public final class RunCommand implements Callable<Integer>
                 qps.append(qps.isEmpty() ? "" : ", ").append(sender.path().name()).append(' ').append(sender.state());
             }
         }
-        return "dta run: warning: the drain time (--drain-ms " + drainMillis + ") ran out before the collectors " +
-            "acknowledged everything: " + reportsPending(engine.counters()) + " report(s) neither delivered nor " +
-            "dropped (held, unacknowledged or waiting for atomic credit) are lost with the process; not quiescent: " +
-            qps;
+        final String why = cutShort ? "a second stop signal ended the drain" :
+            "the drain time (--drain-ms " + drainMillis + ") ran out";
+        return "dta run: warning: " + why + " before the collectors acknowledged everything: " +
+            reportsPending(engine.counters()) + " report(s) neither delivered nor dropped (held, unacknowledged or " +
+            "waiting for atomic credit) are lost with the process; not quiescent: " + qps;
     }
 
     /**

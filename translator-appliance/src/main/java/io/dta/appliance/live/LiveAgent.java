@@ -66,6 +66,7 @@ public abstract class LiveAgent implements Agent
     private AtomicCounter claimFailures;
     private AtomicCounter dutyCycles;
     private volatile boolean stopRequested;
+    private volatile boolean stopNow;
     private volatile Throwable failure;
 
     private Eal eal;
@@ -392,7 +393,7 @@ public abstract class LiveAgent implements Agent
             nextStats = now + statsIntervalNanos;
             tick();
         }
-        if (draining && (closing || drained() || now - drainDeadline >= 0))
+        if (draining && (closing || drained() || stopNow || now - drainDeadline >= 0))
         {
             if (!closing)
             {
@@ -400,7 +401,7 @@ public abstract class LiveAgent implements Agent
                 drainComplete = drained();
                 closingDeadline = now + startClosing(now);
             }
-            if (closingDone() || now - closingDeadline >= 0)
+            if (closingDone() || stopNow || now - closingDeadline >= 0)
             {
                 throw new AgentTerminationException(true);
             }
@@ -577,10 +578,16 @@ public abstract class LiveAgent implements Agent
     }
 
     /**
-     * Asks the data plane to drain and stop; safe from any thread (a signal handler).
+     * Asks the data plane to drain and stop; safe from any thread (a signal handler). A second request (Ctrl-C
+     * again) cuts the drain and the closing exchange short: the agent stops at its next duty cycle, still closing
+     * ports, pool and EAL and writing the final counters.
      */
     public void requestStop()
     {
+        if (stopRequested)
+        {
+            stopNow = true;
+        }
         stopRequested = true;
     }
 
@@ -613,6 +620,14 @@ public abstract class LiveAgent implements Agent
     public boolean drainComplete()
     {
         return drainComplete;
+    }
+
+    /**
+     * @return true when a second stop request ended the drain (or the closing exchange) before its time.
+     */
+    public boolean stoppedAtOnce()
+    {
+        return stopNow;
     }
 
     /**

@@ -107,7 +107,7 @@ public final class RunCommand implements Callable<Integer>
 
     @Option(names = "--drain-ms", defaultValue = "1000", paramLabel = "MS",
         description = "after a stop signal, wait this long at most for outstanding acknowledgements (default: " +
-            "${DEFAULT-VALUE})")
+            "${DEFAULT-VALUE}); a second signal stops at once")
     private long drainMillis;
 
     @Option(names = "--json", description = "print the final summary as one JSON object")

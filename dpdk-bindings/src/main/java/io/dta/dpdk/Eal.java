@@ -87,12 +87,16 @@ public final class Eal implements AutoCloseable
                 }
                 argv.setAtIndex(ValueLayout.ADDRESS, all.size(), MemorySegment.NULL);
                 dpdk_h.dta_log_to_stderr();
+                final List<Path> candidates = runtimeDirectoryCandidates(filePrefix(args));
+                final List<Path> existedBefore = candidates.stream().filter(Files::isDirectory).toList();
                 final int rc = dpdk_h.dta_eal_init(all.size(), argv);
                 if (rc < 0)
                 {
                     final int errno = dpdk_h.dta_errno();
-                    throw new DpdkException("rte_eal_init failed: " + strerror(errno) + " (EAL arguments " +
-                        args + ")", errno);
+                    removeFailedRuntimeDirectory(candidates, existedBefore);
+                    // Some failures (the file prefix locked by another process) leave errno at 0: "Success".
+                    throw new DpdkException("rte_eal_init failed: " + (0 == errno ? "see the EAL's messages above" :
+                        strerror(errno)) + " (EAL arguments " + args + ")", 0 == errno ? EINVAL : errno);
                 }
             }
             final String dir = dpdk_h.rte_eal_get_runtime_dir().reinterpret(4096).getString(0);
@@ -326,6 +330,56 @@ public final class Eal implements AutoCloseable
             }
         }
         return prefix;
+    }
+
+    /**
+     * Where the EAL puts the runtime directory of a file prefix: {@code /var/run/dpdk/<prefix>} for root, else under
+     * {@code $XDG_RUNTIME_DIR/dpdk} or {@code /tmp/dpdk}.
+     *
+     * @param prefix the file prefix.
+     * @return the candidate directories.
+     */
+    static List<Path> runtimeDirectoryCandidates(final String prefix)
+    {
+        final List<Path> candidates = new ArrayList<>();
+        candidates.add(Path.of("/var/run/dpdk", prefix));
+        final String xdg = System.getenv("XDG_RUNTIME_DIR");
+        if (null != xdg && !xdg.isBlank())
+        {
+            candidates.add(Path.of(xdg, "dpdk", prefix));
+        }
+        candidates.add(Path.of("/tmp/dpdk", prefix));
+        return candidates;
+    }
+
+    /**
+     * After a failed {@code rte_eal_init}: removes the runtime directory it created, if it created one (a bad
+     * {@code --vdev} fails after the directory exists), so a failed start leaves nothing behind. A directory that
+     * existed before the call is kept: it may be another running process's (the same {@code --file-prefix}).
+     *
+     * @param candidates    where the runtime directory of the file prefix may be; nothing else is removed.
+     * @param existedBefore the candidates that existed before the call.
+     */
+    private static void removeFailedRuntimeDirectory(final List<Path> candidates, final List<Path> existedBefore)
+    {
+        final String dir = dpdk_h.rte_eal_get_runtime_dir().reinterpret(4096).getString(0);
+        if (dir.isEmpty())
+        {
+            return;
+        }
+        final Path path = Path.of(dir);
+        if (!candidates.contains(path) || existedBefore.contains(path))
+        {
+            return;
+        }
+        try
+        {
+            deleteRecursively(path);
+        }
+        catch (final UncheckedIOException ex)
+        {
+            // The EAL's own failure is the one to report.
+        }
     }
 
     private static void deleteRecursively(final Path dir)

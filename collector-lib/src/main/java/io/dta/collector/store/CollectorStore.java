@@ -11,6 +11,7 @@ import java.io.Reader;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +29,8 @@ import java.util.Properties;
  * The collector {@link #create creates} the store (fresh, zero-filled files, as registered RDMA memory starts)
  * and maps it read-write; a query {@link #openReadOnly opens} it read-only, so it can never disturb the writer.
  * Both see the same pages: what the collector writes is visible to a reader at once. Mappings are released by
- * {@link #close()}.
+ * {@link #close()}. One writer at a time: {@link #create} holds {@code store.lock} locked until {@link #close()}, and
+ * refuses a store another process (or an unclosed store of this one) holds.
  */
 public final class CollectorStore implements AutoCloseable
 {
@@ -41,18 +43,27 @@ public final class CollectorStore implements AutoCloseable
     /** Suffix of region files. */
     public static final String REGION_SUFFIX = ".region";
 
+    /** Name of the lock file a writer holds locked in a collector's store directory while the store is open. */
+    public static final String LOCK = "store.lock";
+
     private final CollectorConfig collector;
     private final Path directory;
     private final Arena arena;
     private final List<MappedRegion> regions;
+    private final FileChannel lock;
 
     private CollectorStore(
-        final CollectorConfig collector, final Path directory, final Arena arena, final List<MappedRegion> regions)
+        final CollectorConfig collector,
+        final Path directory,
+        final Arena arena,
+        final List<MappedRegion> regions,
+        final FileChannel lock)
     {
         this.collector = collector;
         this.directory = directory;
         this.arena = arena;
         this.regions = Collections.unmodifiableList(regions);
+        this.lock = lock;
     }
 
     /**
@@ -81,11 +92,11 @@ public final class CollectorStore implements AutoCloseable
     {
         final Path dir = directory(storeDir, collector);
         final List<RegionDescriptor> descriptors = RegionDescriptor.of(config, collector);
+        final FileChannel lock = lock(dir);
         final Arena arena = Arena.ofShared();
         final List<MappedRegion> mapped = new ArrayList<>();
         try
         {
-            Files.createDirectories(dir);
             // The manifest goes last, so a reader never accepts a half-created store.
             Files.deleteIfExists(dir.resolve(MANIFEST));
             for (final RegionDescriptor d : descriptors)
@@ -100,17 +111,75 @@ public final class CollectorStore implements AutoCloseable
                 }
             }
             Files.writeString(dir.resolve(MANIFEST), manifest(collector, descriptors), StandardCharsets.UTF_8);
-            return new CollectorStore(collector, dir, arena, mapped);
+            return new CollectorStore(collector, dir, arena, mapped, lock);
         }
         catch (final IOException | RuntimeException ex)
         {
             arena.close();
+            closeQuietly(lock);
             throw new StoreException("cannot create store " + dir + ": " + ex.getMessage(), ex);
         }
         catch (final StoreException ex)
         {
             arena.close();
+            closeQuietly(lock);
             throw ex;
+        }
+    }
+
+    /**
+     * Takes the writer's exclusive lock on {@code <dir>/store.lock} (an advisory lock the kernel drops when the
+     * process ends, however it ends). Without it a second collector given the same store (live or offline, or a
+     * demo) would truncate the region files in place: the running collector's memory would turn to zeros under it,
+     * and both would then write the same files.
+     *
+     * @param dir the collector's store directory (created when missing).
+     * @return the locked channel; closing it releases the lock.
+     * @throws StoreException when another writer holds the store, or the lock file cannot be opened.
+     */
+    private static FileChannel lock(final Path dir) throws StoreException
+    {
+        final Path lockPath = dir.resolve(LOCK);
+        final FileChannel channel;
+        try
+        {
+            Files.createDirectories(dir);
+            channel = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        }
+        catch (final IOException ex)
+        {
+            throw new StoreException("cannot create store " + dir + ": " + ex.getMessage(), ex);
+        }
+        try
+        {
+            if (null != channel.tryLock())
+            {
+                return channel;
+            }
+        }
+        catch (final OverlappingFileLockException ex)
+        {
+            // Held by this very process: a store over the same directory that is not closed yet.
+        }
+        catch (final IOException ex)
+        {
+            closeQuietly(channel);
+            throw new StoreException("cannot lock store " + dir + ": " + ex.getMessage(), ex);
+        }
+        closeQuietly(channel);
+        throw new StoreException("store " + dir + " is in use by another running collector (" + lockPath +
+            " is locked): stop it or choose another --store; dta query reads a store while its collector runs");
+    }
+
+    private static void closeQuietly(final FileChannel channel)
+    {
+        try
+        {
+            channel.close();
+        }
+        catch (final IOException ignored)
+        {
+            // Closing releases the lock; nothing else to do.
         }
     }
 
@@ -188,7 +257,7 @@ public final class CollectorStore implements AutoCloseable
                     mapped.add(new MappedRegion(d, file, new UnsafeBuffer(segment.address(), length), false));
                 }
             }
-            return new CollectorStore(collector, dir, arena, mapped);
+            return new CollectorStore(collector, dir, arena, mapped, null);
         }
         catch (final IOException | RuntimeException ex)
         {
@@ -302,11 +371,16 @@ public final class CollectorStore implements AutoCloseable
     }
 
     /**
-     * Unmaps every region; buffers obtained from this store must not be used afterwards.
+     * Unmaps every region and, for a store {@link #create created} here, releases the writer's lock; buffers
+     * obtained from this store must not be used afterwards.
      */
     @Override
     public void close()
     {
         arena.close();
+        if (null != lock)
+        {
+            closeQuietly(lock);
+        }
     }
 }

@@ -7,9 +7,13 @@ import io.dta.config.CollectorConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -72,6 +76,73 @@ class CollectorStoreTest
         {
             assertEquals(0, writer.region(RegionType.KEY_WRITE, 0).buffer().getLong(0));
         }
+    }
+
+    /**
+     * A second collector (live, offline or a demo) given the store of a running one used to truncate its region files
+     * in place: the running collector's memory turned to zeros under it. The writer's lock now refuses it, and the
+     * holder's memory is untouched; once the holder has gone the store can be created again.
+     */
+    @Test
+    void shouldRefuseAStoreAnotherProcessHoldsAndLeaveItsMemoryAlone() throws Exception
+    {
+        final Path holderErr = Files.createTempFile("store-holder", ".err");
+        final Process holder = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(),
+            "--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp",
+            System.getProperty("java.class.path"),
+            StoreHolder.class.getName(), dir.toString()).redirectError(holderErr.toFile()).start();
+        try
+        {
+            final BufferedReader lines = new BufferedReader(new InputStreamReader(holder.getInputStream(),
+                StandardCharsets.US_ASCII));
+            assertEquals("ready", lines.readLine(), () -> "the holder created the store: " + read(holderErr));
+
+            final StoreException ex = assertThrows(StoreException.class,
+                () -> CollectorStore.create(dir, config, collector));
+            assertTrue(ex.getMessage().contains("in use by another running collector"), ex.getMessage());
+            try (CollectorStore reader = CollectorStore.openReadOnly(dir, config, collector))
+            {
+                assertEquals(StoreHolder.MARKER,
+                    reader.region(RegionType.KEY_WRITE, 0).buffer().getLong(0, ByteOrder.LITTLE_ENDIAN),
+                    "the running collector's memory is untouched");
+            }
+        }
+        finally
+        {
+            holder.getOutputStream().close();
+            assertTrue(holder.waitFor(30, TimeUnit.SECONDS));
+        }
+        assertEquals(0, holder.exitValue(), () -> read(holderErr));
+        Files.delete(holderErr);
+        try (CollectorStore writer = CollectorStore.create(dir, config, collector))
+        {
+            assertEquals(0, writer.region(RegionType.KEY_WRITE, 0).buffer().getLong(0), "recreated zero-filled");
+        }
+    }
+
+    private static String read(final Path file)
+    {
+        try
+        {
+            return Files.readString(file);
+        }
+        catch (final java.io.IOException ex)
+        {
+            return ex.toString();
+        }
+    }
+
+    @Test
+    void shouldRefuseASecondWriterInTheSameProcessUntilTheFirstIsClosed() throws Exception
+    {
+        try (CollectorStore first = CollectorStore.create(dir, config, collector))
+        {
+            assertNotNull(first);
+            final StoreException ex = assertThrows(StoreException.class,
+                () -> CollectorStore.create(dir, config, collector));
+            assertTrue(ex.getMessage().contains("in use"), ex.getMessage());
+        }
+        CollectorStore.create(dir, config, collector).close();
     }
 
     @Test

@@ -166,7 +166,7 @@ public final class CollectorCommand implements Callable<Integer>
                 return runLive(appliance, responder, idleStrategy);
             }
             run(responder);
-            printSummary(responder, json, System.out);
+            printSummary(responder, Map.of(), json, System.out);
             return 0;
         }
         catch (final StoreException ex)
@@ -212,7 +212,8 @@ public final class CollectorCommand implements Callable<Integer>
             System.err.println("dta collector: EAL " + String.join(" ", settings.ealArgs()) + "; counters " + path +
                 "; stop with SIGINT or SIGTERM");
             final Throwable failure = LiveRunner.run(agent, idleStrategy);
-            printSummary(responder, json, System.out);
+            // The JSON carries the ports, ARP and pool counts the text prints.
+            printSummary(responder, json ? RunCommand.liveSummary(agent) : Map.of(), json, System.out);
             if (!json)
             {
                 RunCommand.printPorts(agent, System.out);
@@ -275,10 +276,12 @@ public final class CollectorCommand implements Callable<Integer>
      * Prints the responder's counters and QP states.
      *
      * @param responder the responder after the run.
+     * @param live      live only: more keys of the JSON object (ports, ARP and pool counts), else empty.
      * @param json      one JSON object instead of text.
      * @param out       where to print.
      */
-    static void printSummary(final SoftResponder responder, final boolean json, final PrintStream out)
+    static void printSummary(
+        final SoftResponder responder, final Map<String, Object> live, final boolean json, final PrintStream out)
     {
         final Map<String, Object> counters = new LinkedHashMap<>();
         for (final ResponderCounter c : ResponderCounter.values())
@@ -306,6 +309,7 @@ public final class CollectorCommand implements Callable<Integer>
             final Map<String, Object> all = new LinkedHashMap<>();
             all.put("counters", counters);
             all.put("qps", qps);
+            all.putAll(live);
             try
             {
                 out.println(new ObjectMapper().writeValueAsString(all));

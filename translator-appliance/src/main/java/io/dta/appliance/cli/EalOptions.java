@@ -17,9 +17,8 @@ final class EalOptions
     static final int DEFAULT_MEMORY_MB = 256;
 
     @Option(names = "--eal", paramLabel = "ARGS", defaultValue = "",
-        description = {
-            "EAL arguments, separated by spaces (e.g. \"-l 1 -a 0000:3b:00.0 --file-prefix=dta\"); without it the",
-            "EAL runs on virtual devices only: -l 0 --no-huge -m 256 --no-pci" })
+        description = "EAL arguments, separated by spaces (e.g. \"-l 1 -a 0000:3b:00.0 --file-prefix=dta\"); " +
+            "without it the EAL runs on virtual devices only: -l 0 --no-huge -m 256 --no-pci")
     String eal;
 
     @Option(names = "--vdev", paramLabel = "SPEC",

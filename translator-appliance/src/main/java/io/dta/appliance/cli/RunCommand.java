@@ -6,6 +6,10 @@ import io.dta.appliance.connect.ConnectionCounter;
 import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.connect.RegionConnection;
 import io.dta.appliance.dpdk.IdleStrategies;
+import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.EngineCounters;
+import io.dta.appliance.engine.QueuePairSender;
+import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.live.LiveAgent;
 import io.dta.appliance.live.LiveRunner;
 import io.dta.appliance.live.LiveSettings;
@@ -87,10 +91,13 @@ public final class RunCommand implements Callable<Integer>
             "default), spin (busy-spin), yield, noop")
     private String idle;
 
-    @Option(names = "--burst", defaultValue = "32", paramLabel = "N", description = "packets per rx/tx burst")
+    @Option(names = "--burst", defaultValue = "32", paramLabel = "N",
+        description = "packets per rx/tx burst, 1..512 (default: ${DEFAULT-VALUE})")
     private int burst;
 
-    @Option(names = "--pool-size", defaultValue = "16383", paramLabel = "N", description = "mbufs in the pool")
+    @Option(names = "--pool-size", defaultValue = "16383", paramLabel = "N",
+        description = "mbufs in the pool, at least twice the burst (default: ${DEFAULT-VALUE}; about 2.4 KB each " +
+            "with -m)")
     private int poolSize;
 
     @Option(names = "--link-wait-ms", defaultValue = "10000", paramLabel = "MS",
@@ -100,7 +107,7 @@ public final class RunCommand implements Callable<Integer>
 
     @Option(names = "--drain-ms", defaultValue = "1000", paramLabel = "MS",
         description = "after a stop signal, wait this long at most for outstanding acknowledgements (default: " +
-            "${DEFAULT-VALUE})")
+            "${DEFAULT-VALUE}); a second signal stops at once")
     private long drainMillis;
 
     @Option(names = "--json", description = "print the final summary as one JSON object")
@@ -117,10 +124,13 @@ public final class RunCommand implements Callable<Integer>
         {
             return 2;
         }
-        if (burst < 1 || burst > 512 || poolSize < 2 * burst || linkWaitMillis < 0 || drainMillis < 0)
+        final String badNumber = burst < 1 || burst > 512 ? "--burst must be 1..512, was " + burst :
+            poolSize < 2 * burst ? "--pool-size must be at least twice the burst (" + 2 * burst + "), was " + poolSize :
+            linkWaitMillis < 0 ? "--link-wait-ms must not be negative, was " + linkWaitMillis :
+            drainMillis < 0 ? "--drain-ms must not be negative, was " + drainMillis : null;
+        if (null != badNumber)
         {
-            System.err.println("dta run: --burst must be 1..512, --pool-size at least twice the burst, and the " +
-                "waits not negative");
+            System.err.println("dta run: " + badNumber);
             return 2;
         }
         final ApplianceConfig appliance = config.load("run");
@@ -166,6 +176,10 @@ public final class RunCommand implements Callable<Integer>
             final Throwable failure = LiveRunner.run(agent, idleStrategy);
             if (null != agent.engine())
             {
+                if (!agent.drainComplete())
+                {
+                    System.err.println(drainWarning(agent.engine(), drainMillis, agent.stoppedAtOnce()));
+                }
                 printSummary(agent, json, System.out);
             }
             else if (null != agent.connections() && !json)
@@ -197,6 +211,48 @@ public final class RunCommand implements Callable<Integer>
     }
 
     /**
+     * Reports routed to a primitive that were neither delivered nor dropped: still in an Append batch or the postcard
+     * cache, in a held frame, waiting for atomic credit or an acknowledgement (the balance of {@link EngineCounter}).
+     *
+     * @param counters the engine's counters.
+     * @return the reports pending, 0 when every one is accounted for.
+     */
+    static long reportsPending(final EngineCounters counters)
+    {
+        final long pending = counters.get(EngineCounter.REPORTS_TRANSLATED) -
+            counters.get(EngineCounter.REPORTS_DELIVERED) - counters.get(EngineCounter.DROP_GRACE_PERIOD) -
+            counters.get(EngineCounter.DROP_QP_ERROR) - counters.get(EngineCounter.DROP_BACKLOG_FULL) -
+            counters.get(EngineCounter.DROP_ATOMIC_QUEUE_FULL) - counters.get(EngineCounter.REPORTS_DROPPED_TX_FULL);
+        return Math.max(0, pending);
+    }
+
+    /**
+     * The line that says a stop did not drain: the summary's drops do not show the reports that were still waiting
+     * (most often for a collector that does not answer), so they would vanish without a word.
+     *
+     * @param engine      the engine after the run.
+     * @param drainMillis {@code --drain-ms}.
+     * @param cutShort    a second stop signal ended the drain.
+     * @return the warning.
+     */
+    static String drainWarning(final TranslatorEngine engine, final long drainMillis, final boolean cutShort)
+    {
+        final StringBuilder qps = new StringBuilder();
+        for (final QueuePairSender sender : engine.senders())
+        {
+            if (!sender.isQuiescent())
+            {
+                qps.append(qps.isEmpty() ? "" : ", ").append(sender.path().name()).append(' ').append(sender.state());
+            }
+        }
+        final String why = cutShort ? "a second stop signal ended the drain" :
+            "the drain time (--drain-ms " + drainMillis + ") ran out";
+        return "dta run: warning: " + why + " before the collectors acknowledged everything: " +
+            reportsPending(engine.counters()) + " report(s) neither delivered nor dropped (held, unacknowledged or " +
+            "waiting for atomic credit) are lost with the process; not quiescent: " + qps;
+    }
+
+    /**
      * @param command the command, for messages.
      * @param name    an idle strategy name; {@code spin} is accepted for {@code busy-spin}.
      * @return the strategy, or null (after a message) for an unknown name.
@@ -220,6 +276,8 @@ public final class RunCommand implements Callable<Integer>
         {
             final Map<String, Object> root = EngineSummary.toMap(agent.engine());
             root.putAll(liveSummary(agent));
+            root.put("drainComplete", agent.drainComplete());
+            root.put("reportsPendingAtStop", reportsPending(agent.engine().counters()));
             if (null != agent.connections())
             {
                 root.put("connections", connections(agent.connections()));

@@ -26,6 +26,7 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = {
         "Show the counters of a running (or finished) dta process from its shared-memory counters file.",
+        "With --watch, sampling ends (exit 0) after the first sample that finds the process ended.",
         "Exit status: 0 when the file was read, 1 when there is no readable counters file." })
 public final class StatCommand implements Callable<Integer>
 {
@@ -40,7 +41,8 @@ public final class StatCommand implements Callable<Integer>
     @Option(names = "--all", description = "show counters that are still zero too")
     private boolean all;
 
-    @Option(names = "--json", description = "one JSON object per sample: process, status and every counter by name")
+    @Option(names = "--json", description = "one JSON object per sample: process, status (running, stalled, exited " +
+        "or ended), heartbeatAt, exitedAt and every counter by name")
     private boolean json;
 
     @Option(names = "--watch", description = "sample repeatedly, showing the rate per second since the last sample")
@@ -106,6 +108,13 @@ public final class StatCommand implements Callable<Integer>
                 {
                     return 0;
                 }
+                if (writerGone(reader))
+                {
+                    // Its values are final, and a restarted process writes a new file this mapping never shows.
+                    System.err.println("dta stat: the " + reader.role() + " (pid " + reader.pid() + ") has ended: " +
+                        "watch over");
+                    return 0;
+                }
                 previous = current;
                 previousNanos = now;
                 Thread.sleep(intervalMillis);
@@ -128,15 +137,19 @@ public final class StatCommand implements Callable<Integer>
         final PrintStream out, final Path path, final CountersFileReader reader, final List<Sample> current,
         final List<Sample> previous, final double seconds) throws Exception
     {
-        final String status = status(reader);
         if (json)
         {
             final ObjectNode root = mapper.createObjectNode();
             root.put("file", path.toString());
             root.put("role", reader.role());
             root.put("pid", reader.pid());
-            root.put("status", status);
+            root.put("status", jsonStatus(reader));
             root.put("startedAt", Instant.ofEpochMilli(reader.startMillis()).toString());
+            root.put("heartbeatAt", Instant.ofEpochMilli(reader.heartbeatMillis()).toString());
+            if (0 != reader.closedMillis())
+            {
+                root.put("exitedAt", Instant.ofEpochMilli(reader.closedMillis()).toString());
+            }
             final ObjectNode values = root.putObject("counters");
             final ObjectNode rates = null == previous ? null : root.putObject("ratesPerSecond");
             for (int i = 0; i < current.size(); i++)
@@ -152,7 +165,7 @@ public final class StatCommand implements Callable<Integer>
             return;
         }
 
-        out.printf("%s pid %d, %s, started %s (%s)%n", reader.role(), reader.pid(), status,
+        out.printf("%s pid %d, %s, started %s (%s)%n", reader.role(), reader.pid(), status(reader),
             Instant.ofEpochMilli(reader.startMillis()), path);
         for (int i = 0; i < current.size(); i++)
         {
@@ -171,6 +184,31 @@ public final class StatCommand implements Callable<Integer>
             }
         }
         out.flush();
+    }
+
+    private static boolean writerGone(final CountersFileReader reader)
+    {
+        return 0 != reader.closedMillis() || !reader.isWriterAlive();
+    }
+
+    /**
+     * The status for {@code --json}: a word a script can compare, the times in fields of their own.
+     *
+     * @param reader the counters file.
+     * @return {@code running}, {@code stalled} (no heartbeat for 5 s), {@code exited} (closed the file: final values)
+     * or {@code ended} (gone without closing it).
+     */
+    static String jsonStatus(final CountersFileReader reader)
+    {
+        if (0 != reader.closedMillis())
+        {
+            return "exited";
+        }
+        if (!reader.isWriterAlive())
+        {
+            return "ended";
+        }
+        return System.currentTimeMillis() - reader.heartbeatMillis() > 5_000 ? "stalled" : "running";
     }
 
     private static String status(final CountersFileReader reader)

@@ -2,6 +2,7 @@ package io.dta.appliance.live;
 
 import io.dta.appliance.stat.CountersFile;
 import io.dta.codec.EthernetFlyweight;
+import io.dta.dpdk.DpdkException;
 import io.dta.dpdk.Eal;
 import io.dta.dpdk.EthPort;
 import io.dta.dpdk.MbufArray;
@@ -65,6 +66,7 @@ public abstract class LiveAgent implements Agent
     private AtomicCounter claimFailures;
     private AtomicCounter dutyCycles;
     private volatile boolean stopRequested;
+    private volatile boolean stopNow;
     private volatile Throwable failure;
 
     private Eal eal;
@@ -81,6 +83,7 @@ public abstract class LiveAgent implements Agent
     private boolean draining;
     private long drainDeadline;
     private boolean closing;
+    private boolean drainComplete = true;
     private long closingDeadline;
     private long cycles;
     private boolean closed;
@@ -225,8 +228,17 @@ public abstract class LiveAgent implements Agent
             if (null == portOfRole[r])
             {
                 // A port that cannot take the MTU is refused here: better than a NIC dropping the long frames.
-                final EthPort port = EthPort.open(id, pool, EthPort.DEFAULT_DESCRIPTORS, EthPort.DEFAULT_DESCRIPTORS,
-                    false, portMtu);
+                final EthPort port;
+                try
+                {
+                    port = EthPort.open(id, pool, EthPort.DEFAULT_DESCRIPTORS, EthPort.DEFAULT_DESCRIPTORS, false,
+                        portMtu);
+                }
+                catch (final DpdkException ex)
+                {
+                    throw new DpdkException(portOpenFailure(roles[r], id, settings.portSpecs().get(r),
+                        ex.getMessage(), settings.ealArgs()), ex.errorNumber());
+                }
                 ports.add(port);
                 queues.add(new TxQueue(port, settings.burst()));
                 portOfRole[r] = port;
@@ -257,6 +269,34 @@ public abstract class LiveAgent implements Agent
         linkDeadline = now + TimeUnit.MILLISECONDS.toNanos(settings.linkWaitMillis());
         linksReady = 0 == settings.linkWaitMillis();
         onStarted(sink);
+    }
+
+    /**
+     * The message of a port that could not be opened: DPDK's own ({@code rte_eth_dev_start(1) failed: Operation not
+     * permitted}) names neither the role nor the device, and the usual cause of that one on virtual devices is a
+     * {@code net_memif} client started before its server.
+     *
+     * @param role    the role of the port, e.g. {@code collector link}.
+     * @param id      the port id.
+     * @param spec    the port as given ({@code --collector-port}).
+     * @param failure the failure's message.
+     * @param ealArgs the EAL arguments (for the {@code --vdev} devices).
+     * @return the message.
+     */
+    static String portOpenFailure(
+        final String role, final int id, final String spec, final String failure, final List<String> ealArgs)
+    {
+        if (failure.startsWith("port " + id + " ("))
+        {
+            // Already names the port and its driver (the MTU check).
+            return failure;
+        }
+        final boolean memifClient = ealArgs.stream()
+            .anyMatch(a -> a.startsWith("--vdev=net_memif") && a.contains("role=client"));
+        return "cannot open the " + role + " port " + (spec.equals(Integer.toString(id)) ? spec : id + " (" + spec +
+            ")") + ": " + failure + (memifClient && failure.startsWith("rte_eth_dev_start") ?
+            "; a net_memif client (role=client) starts only once its server (role=server, e.g. dta collector " +
+            "--port) listens on the socket: start the server first" : "");
     }
 
     /**
@@ -299,7 +339,7 @@ public abstract class LiveAgent implements Agent
             if (id >= eal.portCount())
             {
                 throw new IllegalArgumentException("port " + id + " does not exist (the EAL has " + eal.portCount() +
-                    " ports; add --vdev or check the device binding)");
+                    " port(s); add --vdev or check the device binding)");
             }
             return id;
         }
@@ -353,14 +393,15 @@ public abstract class LiveAgent implements Agent
             nextStats = now + statsIntervalNanos;
             tick();
         }
-        if (draining && (closing || drained() || now - drainDeadline >= 0))
+        if (draining && (closing || drained() || stopNow || now - drainDeadline >= 0))
         {
             if (!closing)
             {
                 closing = true;
+                drainComplete = drained();
                 closingDeadline = now + startClosing(now);
             }
-            if (closingDone() || now - closingDeadline >= 0)
+            if (closingDone() || stopNow || now - closingDeadline >= 0)
             {
                 throw new AgentTerminationException(true);
             }
@@ -537,10 +578,16 @@ public abstract class LiveAgent implements Agent
     }
 
     /**
-     * Asks the data plane to drain and stop; safe from any thread (a signal handler).
+     * Asks the data plane to drain and stop; safe from any thread (a signal handler). A second request (Ctrl-C
+     * again) cuts the drain and the closing exchange short: the agent stops at its next duty cycle, still closing
+     * ports, pool and EAL and writing the final counters.
      */
     public void requestStop()
     {
+        if (stopRequested)
+        {
+            stopNow = true;
+        }
         stopRequested = true;
     }
 
@@ -564,6 +611,23 @@ public abstract class LiveAgent implements Agent
     public Throwable failure()
     {
         return failure;
+    }
+
+    /**
+     * @return false when the drain after a stop ended because its time ({@code --drain-ms}) ran out, with frames
+     * still held or unacknowledged; true when it ended quiescent (or has not ended).
+     */
+    public boolean drainComplete()
+    {
+        return drainComplete;
+    }
+
+    /**
+     * @return true when a second stop request ended the drain (or the closing exchange) before its time.
+     */
+    public boolean stoppedAtOnce()
+    {
+        return stopNow;
     }
 
     /**

@@ -22,6 +22,37 @@ public final class LiveRunner
     }
 
     /**
+     * A stop signal the process inherited as ignored stays ignored: the JVM installs no handler over {@code SIG_IGN}
+     * (a shell script's background jobs, {@code cmd &}, start with SIGINT ignored), so {@code kill -INT} or Ctrl-C
+     * would do nothing at all. The operator is told at start which signal still works.
+     *
+     * @param role       the process's name for messages, e.g. {@code dta-translator}.
+     * @param intIgnored SIGINT was ignored when the process started.
+     * @param termIgnored SIGTERM was ignored when the process started.
+     * @param pid        this process.
+     * @return the warning, or null when both signals stop the process.
+     */
+    static String ignoredSignalsWarning(
+        final String role, final boolean intIgnored, final boolean termIgnored, final long pid)
+    {
+        if (!intIgnored && !termIgnored)
+        {
+            return null;
+        }
+        if (intIgnored && termIgnored)
+        {
+            return role + ": warning: SIGINT and SIGTERM are ignored in this process (inherited from its parent), so " +
+                "no signal stops it cleanly; kill -KILL " + pid + " ends it without the drain and the final counters";
+        }
+        final String lost = intIgnored ? "SIGINT" : "SIGTERM";
+        final String works = intIgnored ? "SIGTERM" : "SIGINT";
+        return role + ": warning: " + lost + " is ignored in this process (inherited" +
+            (intIgnored ? ": a shell script starts its background jobs so" : "") + "), so " +
+            (intIgnored ? "kill -INT and Ctrl-C do" : "kill and systemctl stop do") + " nothing; stop it with " + works +
+            ": kill -" + works.substring(3) + " " + pid;
+    }
+
+    /**
      * Runs the agent to the end.
      *
      * @param agent the data plane.
@@ -34,6 +65,13 @@ public final class LiveRunner
         final SignalHandler handler = signal -> agent.requestStop();
         final SignalHandler oldInt = Signal.handle(new Signal("INT"), handler);
         final SignalHandler oldTerm = Signal.handle(new Signal("TERM"), handler);
+        final String ignored = ignoredSignalsWarning(agent.roleName(), SignalHandler.SIG_IGN == oldInt,
+            SignalHandler.SIG_IGN == oldTerm, ProcessHandle.current().pid());
+        if (null != ignored)
+        {
+            // Once, at start-up.
+            System.err.println(ignored);
+        }
         try
         {
             final AgentRunner runner = new AgentRunner(idle, agent::fail, null, agent);

@@ -24,6 +24,16 @@ public final class ChildDta
      */
     public static Process start(final Path stdout, final Path stderr, final String... args) throws IOException
     {
+        return new ProcessBuilder(command(args)).redirectOutput(stdout.toFile()).redirectError(stderr.toFile())
+            .start();
+    }
+
+    /**
+     * @param args the {@code dta} command line.
+     * @return the command that runs it in a JVM of its own (the program first).
+     */
+    public static List<String> command(final String... args)
+    {
         final List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElseThrow());
         for (final String flag : System.getProperty("dta.jvm.flags", "").trim().split("\\s+"))
@@ -38,6 +48,6 @@ public final class ChildDta
         command.add(System.getProperty("java.class.path"));
         command.add(DtaCommand.class.getName());
         command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+        return command;
     }
 }

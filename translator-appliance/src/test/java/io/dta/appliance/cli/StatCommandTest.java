@@ -74,8 +74,32 @@ class StatCommandTest
 
         file.close();
         final JsonNode exited = MAPPER.readTree(CliRunner.run("stat", "--counters", path.toString(), "--json").out());
-        assertTrue(exited.get("status").asText().startsWith("exited"), exited.toString());
+        assertEquals("exited", exited.get("status").asText(), "one word a script can compare: " + exited);
+        assertTrue(exited.has("exitedAt"), exited.toString());
         assertEquals(reports + 1, exited.get("counters").get(EngineCounter.REPORTS_IN.description()).asLong());
+        assertTrue(CliRunner.run("stat", "--counters", path.toString()).out().contains("exited at "),
+            "the table says when");
+    }
+
+    /**
+     * A watch used to go on for ever once its process had ended, repeating the final values; a restarted process
+     * writes a new file that the old mapping never shows. It now ends after the first sample that finds the writer
+     * gone.
+     */
+    @Test
+    void shouldEndAWatchOnceTheProcessHasEnded() throws Exception
+    {
+        final Path path = dir.resolve("ended.counters");
+        final CountersFile file = CountersFile.create(path, "translator", EngineCounters.count(), 1L);
+        new EngineCounters(file.manager()).publish();
+        file.close();
+        final CliRunner.Result r = CliRunner.run(
+            "stat", "--counters", path.toString(), "--json", "--watch", "--interval", "20", "--samples", "50");
+        assertEquals(0, r.exitCode(), r.err());
+        final String[] lines = r.out().strip().split("\n");
+        assertEquals(1, lines.length, r.out());
+        assertEquals("exited", MAPPER.readTree(lines[0]).get("status").asText());
+        assertTrue(r.err().contains("has ended: watch over"), r.err());
     }
 
     @Test

@@ -61,7 +61,9 @@ public final class QueryCommand implements Callable<Integer>
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--store", required = true, paramLabel = "DIR", description = "store directory")
+    // Checked when a subcommand opens the store rather than by picocli, whose check of a parent's required option
+    // would also refuse `dta query keywrite --help`.
+    @Option(names = "--store", paramLabel = "DIR", description = "store directory (required)")
     private Path store;
 
     @Mixin
@@ -196,6 +198,11 @@ public final class QueryCommand implements Callable<Integer>
     Opened open(final String command, final String what, final Predicate<CollectorConfig> hasRegion,
         final boolean unique)
     {
+        if (null == store)
+        {
+            System.err.println("dta query " + command + ": --store DIR is required (the soft collector's store)");
+            return new Opened(BAD_ARGUMENTS, null, null, null);
+        }
         final ApplianceConfig loaded = config.load("query");
         if (null == loaded)
         {

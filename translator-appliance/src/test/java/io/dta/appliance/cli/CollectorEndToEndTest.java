@@ -339,6 +339,12 @@ class CollectorEndToEndTest
         assertEquals(2, query("list", "--id", "7").exitCode(), "no such list");
         assertEquals(2, query("--collector", "nope", "postcard", "--key", "1").exitCode());
         assertEquals(2, query().exitCode(), "no subcommand");
+        final Run noStore = run(new QueryCommand(), "counter", "--key", "1");
+        assertEquals(2, noStore.exitCode(), noStore.err());
+        assertTrue(noStore.err().contains("dta query counter: --store DIR is required"), noStore.err());
+        final Run help = run(new QueryCommand(), "keywrite", "--help");
+        assertEquals(0, help.exitCode(), help.err());
+        assertTrue(help.out().contains("--redundancy"), help.out());
         Files.writeString(config, "collectors: 3\n");
         assertEquals(2, query("counter", "--key", "1").exitCode(), "invalid configuration");
         assertEquals(2, run(new CollectorCommand(), "--config", config.toString(), "--in", "x", "--out", "y",

@@ -176,11 +176,14 @@ public final class RunCommand implements Callable<Integer>
             final Throwable failure = LiveRunner.run(agent, idleStrategy);
             if (null != agent.engine())
             {
-                if (!agent.drainComplete())
+                // Quiescent too: a data plane that failed never drained, whatever the agent's drain flag says.
+                final boolean drained = agent.drainComplete() && agent.engine().isQuiescent();
+                if (!drained)
                 {
-                    System.err.println(drainWarning(agent.engine(), drainMillis, agent.stoppedAtOnce()));
+                    System.err.println(
+                        drainWarning(agent.engine(), drainMillis, agent.stoppedAtOnce(), null != failure));
                 }
-                printSummary(agent, json, System.out);
+                printSummary(agent, drained, json, System.out);
             }
             else if (null != agent.connections() && !json)
             {
@@ -233,9 +236,11 @@ public final class RunCommand implements Callable<Integer>
      * @param engine      the engine after the run.
      * @param drainMillis {@code --drain-ms}.
      * @param cutShort    a second stop signal ended the drain.
+     * @param failed      the data plane stopped on a failure, without a drain.
      * @return the warning.
      */
-    static String drainWarning(final TranslatorEngine engine, final long drainMillis, final boolean cutShort)
+    static String drainWarning(
+        final TranslatorEngine engine, final long drainMillis, final boolean cutShort, final boolean failed)
     {
         final StringBuilder qps = new StringBuilder();
         for (final QueuePairSender sender : engine.senders())
@@ -245,11 +250,16 @@ public final class RunCommand implements Callable<Integer>
                 qps.append(qps.isEmpty() ? "" : ", ").append(sender.path().name()).append(' ').append(sender.state());
             }
         }
-        final String why = cutShort ? "a second stop signal ended the drain" :
-            "the drain time (--drain-ms " + drainMillis + ") ran out";
-        return "dta run: warning: " + why + " before the collectors acknowledged everything: " +
-            reportsPending(engine.counters()) + " report(s) neither delivered nor dropped (held, unacknowledged or " +
-            "waiting for atomic credit) are lost with the process; not quiescent: " + qps;
+        final String why = failed ? "the data plane stopped on a failure" : cutShort ?
+            "a second stop signal ended the drain" : "the drain time (--drain-ms " + drainMillis + ") ran out";
+        final long pending = reportsPending(engine.counters());
+        // Non-essential WRITEs count as delivered once sent, so a QP may still await ACKs with nothing pending.
+        final String what = 0 == pending ?
+            "no report was pending, but frames already sent were never acknowledged" :
+            pending + " report(s) neither delivered nor dropped (held, unacknowledged or waiting for atomic credit) " +
+            "are lost with the process";
+        return "dta run: warning: " + why + " before the collectors acknowledged everything: " + what +
+            "; not quiescent: " + qps;
     }
 
     /**
@@ -270,13 +280,14 @@ public final class RunCommand implements Callable<Integer>
         }
     }
 
-    private static void printSummary(final LiveTranslatorAgent agent, final boolean json, final PrintStream out)
+    private static void printSummary(
+        final LiveTranslatorAgent agent, final boolean drained, final boolean json, final PrintStream out)
     {
         if (json)
         {
             final Map<String, Object> root = EngineSummary.toMap(agent.engine());
             root.putAll(liveSummary(agent));
-            root.put("drainComplete", agent.drainComplete());
+            root.put("drainComplete", drained);
             root.put("reportsPendingAtStop", reportsPending(agent.engine().counters()));
             if (null != agent.connections())
             {

@@ -50,6 +50,8 @@ public abstract class LiveAgent implements Agent
         2 * EthernetFlyweight.VLAN_TAG_LENGTH;
 
     private static final long LINK_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** A stop request this soon after the first is the same stop delivered twice (see {@link #requestStop()}). */
+    static final long REPEAT_STOP_IGNORED_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     private final LiveSettings settings;
     private final String[] roles;
@@ -67,6 +69,7 @@ public abstract class LiveAgent implements Agent
     private AtomicCounter dutyCycles;
     private volatile boolean stopRequested;
     private volatile boolean stopNow;
+    private volatile long firstStopNanos;
     private volatile Throwable failure;
 
     private Eal eal;
@@ -580,14 +583,22 @@ public abstract class LiveAgent implements Agent
     /**
      * Asks the data plane to drain and stop; safe from any thread (a signal handler). A second request (Ctrl-C
      * again) cuts the drain and the closing exchange short: the agent stops at its next duty cycle, still closing
-     * ports, pool and EAL and writing the final counters.
+     * ports, pool and EAL and writing the final counters. A repeat within {@link #REPEAT_STOP_IGNORED_NANOS} of the
+     * first request is the same stop delivered twice, not a second one: GNU {@code timeout} signals the child and
+     * then its process group, so one {@code timeout -s INT} arrives as two signals.
      */
     public void requestStop()
     {
+        final long now = System.nanoTime();
         if (stopRequested)
         {
-            stopNow = true;
+            if (now - firstStopNanos >= REPEAT_STOP_IGNORED_NANOS)
+            {
+                stopNow = true;
+            }
+            return;
         }
+        firstStopNanos = now;
         stopRequested = true;
     }
 

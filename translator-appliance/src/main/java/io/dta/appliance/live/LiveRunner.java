@@ -46,10 +46,10 @@ public final class LiveRunner
         }
         final String lost = intIgnored ? "SIGINT" : "SIGTERM";
         final String works = intIgnored ? "SIGTERM" : "SIGINT";
-        return role + ": warning: " + lost + " is ignored in this process (inherited" +
-            (intIgnored ? ": a shell script starts its background jobs so" : "") + "), so " +
-            (intIgnored ? "kill -INT and Ctrl-C do" : "kill and systemctl stop do") + " nothing; stop it with " + works +
-            ": kill -" + works.substring(3) + " " + pid;
+        return role + ": warning: " + lost + " is ignored in this process (inherited from its parent" +
+            (intIgnored ? ", as a shell script's background jobs inherit it" : "") + "), so " +
+            (intIgnored ? "kill -INT and Ctrl-C do" : "kill's default signal does") + " nothing; stop it with " +
+            works + ": kill -" + works.substring(3) + " " + pid;
     }
 
     /**

@@ -99,7 +99,8 @@ class LiveOperatorAuditEalTest
 
         // A second EAL on the same file prefix fails; the running process's runtime directory must stay.
         final Process twin = start("twin", "run", "--vdev", "net_null0", "-l", "1", "--file-prefix", prefix,
-            "--counters", dir.resolve("twin.counters").toString(), "--state-file", dir.resolve("twin.lists").toString());
+            "--counters", dir.resolve("twin.counters").toString(),
+            "--state-file", dir.resolve("twin.lists").toString());
         assertTrue(twin.waitFor(60, TimeUnit.SECONDS));
         final String twinErr = Files.readString(dir.resolve("twin.err"));
         assertEquals(1, twin.exitValue(), twinErr);
@@ -182,7 +183,7 @@ class LiveOperatorAuditEalTest
         final CliRunner.Result second = CliRunner.run("collector", "--in", arp.toString(), "--out",
             dir.resolve("second.pcap").toString(), "--store", store.toString());
         assertEquals(1, second.exitCode(), second.err());
-        assertTrue(second.err().contains("is in use by another running collector"), second.err());
+        assertTrue(second.err().contains("is in use by a running collector"), second.err());
 
         collector.destroy();
         assertTrue(collector.waitFor(30, TimeUnit.SECONDS));
@@ -203,8 +204,8 @@ class LiveOperatorAuditEalTest
         frame.setMemory(0, frame.capacity(), (byte)0);
         final EthernetFlyweight eth = new EthernetFlyweight().wrap(frame, 0);
         eth.dstMac(0xFFFF_FFFF_FFFFL).srcMac(senderMac).etherType(EthernetFlyweight.ETHER_TYPE_ARP);
-        new ArpFlyweight().wrap(frame, EthernetFlyweight.HEADER_LENGTH).ethernetIpv4().operation(ArpFlyweight.OPERATION_REQUEST)
-            .senderMac(senderMac).senderIp(senderIp).targetMac(0).targetIp(target);
+        new ArpFlyweight().wrap(frame, EthernetFlyweight.HEADER_LENGTH).ethernetIpv4()
+            .operation(ArpFlyweight.OPERATION_REQUEST).senderMac(senderMac).senderIp(senderIp).targetMac(0).targetIp(target);
         return 60;
     }
 

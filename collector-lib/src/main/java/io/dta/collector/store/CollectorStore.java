@@ -167,8 +167,9 @@ public final class CollectorStore implements AutoCloseable
             throw new StoreException("cannot lock store " + dir + ": " + ex.getMessage(), ex);
         }
         closeQuietly(channel);
-        throw new StoreException("store " + dir + " is in use by another running collector (" + lockPath +
-            " is locked): stop it or choose another --store; dta query reads a store while its collector runs");
+        throw new StoreException("store " + dir + " is in use by a running collector (" + lockPath + " is locked by " +
+            "dta collector or dta demo): stop it or choose another --store; dta query reads a store while its " +
+            "collector runs");
     }
 
     private static void closeQuietly(final FileChannel channel)

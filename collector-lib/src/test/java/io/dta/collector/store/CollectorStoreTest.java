@@ -99,7 +99,7 @@ class CollectorStoreTest
 
             final StoreException ex = assertThrows(StoreException.class,
                 () -> CollectorStore.create(dir, config, collector));
-            assertTrue(ex.getMessage().contains("in use by another running collector"), ex.getMessage());
+            assertTrue(ex.getMessage().contains("in use by a running collector"), ex.getMessage());
             try (CollectorStore reader = CollectorStore.openReadOnly(dir, config, collector))
             {
                 assertEquals(StoreHolder.MARKER,

@@ -22,6 +22,7 @@ import io.dta.collector.query.SketchEpoch;
 import io.dta.collector.query.StoreQueries;
 import io.dta.collector.responder.ResponderCounter;
 import io.dta.collector.store.CollectorStore;
+import io.dta.collector.store.StoreException;
 import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
@@ -203,8 +204,9 @@ public final class DemoCommand implements Callable<Integer>
             }
             return demo.quiescent() && 0 == demo.essentialOutstanding() ? 0 : 1;
         }
-        catch (final PcapFormatException ex)
+        catch (final PcapFormatException | StoreException ex)
         {
+            // A store another process holds (a running collector, another demo) is refused, not reused.
             System.err.println("dta demo: " + ex.getMessage());
             return 1;
         }

@@ -2,6 +2,10 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.collector.store.CollectorStore;
+import io.dta.collector.store.NegotiatedRegions;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.ConfigDefaults;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,6 +67,20 @@ class DemoCommandTest
         assertEquals("", r.out());
         assertTrue(r.err().startsWith("dta demo: cannot read --in ") && r.err().contains("no such file"), r.err());
         assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+    }
+
+    @Test
+    void shouldRefuseAStoreAnotherCollectorHoldsWithAMessageNotAStackTrace() throws Exception
+    {
+        final Path store = dir.resolve("held");
+        final ApplianceConfig config = NegotiatedRegions.assign(ConfigDefaults.load());
+        try (CollectorStore held = CollectorStore.create(store, config, config.collectors().get(0)))
+        {
+            final CliRunner.Result r = CliRunner.run("demo", "--reports", "100", "--store", store.toString());
+            assertEquals(1, r.exitCode(), r.err());
+            assertTrue(r.err().startsWith("dta demo: ") && r.err().contains("is in use"), r.err());
+            assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+        }
     }
 
     @Test

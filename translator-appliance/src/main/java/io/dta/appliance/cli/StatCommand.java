@@ -30,6 +30,9 @@ import java.util.concurrent.Callable;
         "Exit status: 0 when the file was read, 1 when there is no readable counters file." })
 public final class StatCommand implements Callable<Integer>
 {
+    /** A heartbeat older than this (the writer beats every 100 ms) means the writer stalled or ended. */
+    private static final long STALLED_AFTER_MILLIS = 5_000;
+
     @Option(names = "--counters", paramLabel = "FILE",
         description = "counters file (default: the translator's, /dev/shm/dta/translator.counters)")
     private Path file;
@@ -100,6 +103,8 @@ public final class StatCommand implements Callable<Integer>
             while (true)
             {
                 final long now = System.nanoTime();
+                // Before the sample: a writer found gone has published its final values, so this sample holds them.
+                final boolean gone = writerGone(reader);
                 final List<Sample> current = sample(reader.counters());
                 final double seconds = null == previous ? 0 : (now - previousNanos) / 1e9;
                 print(out, path, reader, current, previous, seconds);
@@ -108,7 +113,7 @@ public final class StatCommand implements Callable<Integer>
                 {
                     return 0;
                 }
-                if (writerGone(reader))
+                if (gone)
                 {
                     // Its values are final, and a restarted process writes a new file this mapping never shows.
                     System.err.println("dta stat: the " + reader.role() + " (pid " + reader.pid() + ") has ended: " +
@@ -188,7 +193,22 @@ public final class StatCommand implements Callable<Integer>
 
     private static boolean writerGone(final CountersFileReader reader)
     {
-        return 0 != reader.closedMillis() || !reader.isWriterAlive();
+        return 0 != reader.closedMillis() || writerEnded(reader);
+    }
+
+    /**
+     * Whether the writer ended without closing its file: its pid is not alive here and its heartbeat is stale. A
+     * fresh heartbeat counts as alive whatever the pid says, since a writer in another PID namespace (a container
+     * sharing {@code /dev/shm}) has a pid this process cannot see.
+     */
+    private static boolean writerEnded(final CountersFileReader reader)
+    {
+        return !reader.isWriterAlive() && heartbeatStale(reader);
+    }
+
+    private static boolean heartbeatStale(final CountersFileReader reader)
+    {
+        return System.currentTimeMillis() - reader.heartbeatMillis() > STALLED_AFTER_MILLIS;
     }
 
     /**
@@ -204,11 +224,11 @@ public final class StatCommand implements Callable<Integer>
         {
             return "exited";
         }
-        if (!reader.isWriterAlive())
+        if (writerEnded(reader))
         {
             return "ended";
         }
-        return System.currentTimeMillis() - reader.heartbeatMillis() > 5_000 ? "stalled" : "running";
+        return heartbeatStale(reader) ? "stalled" : "running";
     }
 
     private static String status(final CountersFileReader reader)
@@ -218,12 +238,12 @@ public final class StatCommand implements Callable<Integer>
         {
             return "exited at " + Instant.ofEpochMilli(closed) + " (final values)";
         }
-        if (!reader.isWriterAlive())
+        if (writerEnded(reader))
         {
             return "not running (ended without closing the file; last heartbeat " +
                 Instant.ofEpochMilli(reader.heartbeatMillis()) + ")";
         }
         final long age = System.currentTimeMillis() - reader.heartbeatMillis();
-        return age > 5_000 ? "running, but no heartbeat for " + age / 1000 + " s (stalled?)" : "running";
+        return age > STALLED_AFTER_MILLIS ? "running, but no heartbeat for " + age / 1000 + " s (stalled?)" : "running";
     }
 }

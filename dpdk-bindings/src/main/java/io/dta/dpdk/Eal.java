@@ -7,8 +7,11 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -368,7 +371,7 @@ public final class Eal implements AutoCloseable
             return;
         }
         final Path path = Path.of(dir);
-        if (!candidates.contains(path) || existedBefore.contains(path))
+        if (!candidates.contains(path) || existedBefore.contains(path) || lockedByAnotherProcess(path))
         {
             return;
         }
@@ -379,6 +382,29 @@ public final class Eal implements AutoCloseable
         catch (final UncheckedIOException ex)
         {
             // The EAL's own failure is the one to report.
+        }
+    }
+
+    /**
+     * Whether a running primary holds the directory's {@code config} file locked (DPDK's primary takes an fcntl lock
+     * on it for its whole life, and {@link FileChannel#tryLock()} is one on Linux): a process with the same file
+     * prefix may have created the directory between the check of what existed and this process's failed start.
+     */
+    private static boolean lockedByAnotherProcess(final Path dir)
+    {
+        final Path config = dir.resolve("config");
+        if (!Files.exists(config))
+        {
+            return false;
+        }
+        try (FileChannel channel = FileChannel.open(config, StandardOpenOption.WRITE))
+        {
+            // This process's own locks never conflict with it (fcntl locks are per process); closing drops them all.
+            return null == channel.tryLock();
+        }
+        catch (final IOException | OverlappingFileLockException ex)
+        {
+            return true;
         }
     }
 

@@ -48,7 +48,8 @@ public class EngineBenchmark
     @Setup
     public void setUp()
     {
-        bench = new EngineBench(primitive, ConfigDefaults.load(), 1, 16, EngineBench.DEFAULT_SKETCH_SWITCHES, openLoop, 1);
+        bench = new EngineBench(
+            primitive, ConfigDefaults.load(), 1, 16, EngineBench.DEFAULT_SKETCH_SWITCHES, openLoop, 1);
     }
 
     /**

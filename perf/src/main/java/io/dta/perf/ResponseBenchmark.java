@@ -6,6 +6,7 @@ import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QpPath;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.codec.EthernetFlyweight;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.RepeatedHeaderIcrc;
@@ -108,6 +109,6 @@ public class ResponseBenchmark
     @Benchmark
     public boolean checkIcrcWithKeptHeader()
     {
-        return icrc.verify(atomicAck, 14, length);
+        return icrc.verify(atomicAck, EthernetFlyweight.HEADER_LENGTH, length);
     }
 }

@@ -42,9 +42,9 @@ import java.util.SplittableRandom;
  * answers themselves cost the bench next to nothing: each QP's two response frames are encoded once and only their
  * PSN and ICRC are patched, the ICRC through three table lookups (CRC linearity).
  * <p>
- * Open loop ({@code dta bench --open-loop}) nobody answers: the engine runs as {@code dta replay} and
- * {@code dta bench --io dpdk} run it, without ACK timeouts and atomic credits, and pays for no response. That is the
- * cost of translating alone; the closed loop (the default) adds what a collector's answers cost, which a live
+ * Open loop ({@code dta bench --open-loop}) nobody answers: the engine runs as {@code dta replay} without responses
+ * and {@code dta bench --io dpdk} run it, without ACK timeouts and atomic credits, and pays for no response. That is
+ * the cost of translating alone; the closed loop (the default) adds what a collector's answers cost, which a live
  * translator pays: for Key-Increment one ATOMIC ACK decoded and checked per report, as much again as the report.
  * <p>
  * The measured phase follows a warm-up; allocation is the measuring thread's own allocation counter.
@@ -302,7 +302,6 @@ public final class EngineBench
     public void feed(final long count)
     {
         final long bursts = (count + BURST - 1) / BURST;
-        final int answerMask = openLoop ? -1 : ACK_EVERY - 1;
         for (long b = 0; b < bursts; b++)
         {
             final long now = System.nanoTime();
@@ -323,7 +322,7 @@ public final class EngineBench
                     cycle++;
                 }
                 engine.onFrame(reports, r * stride, lengths[r], now);
-                if (ACK_EVERY - 1 == (i & answerMask))
+                if (!openLoop && ACK_EVERY - 1 == (i & (ACK_EVERY - 1)))
                 {
                     acknowledge(now);
                 }

@@ -31,12 +31,12 @@ import java.util.concurrent.Callable;
     header = "Measure the translation engine: alone on one thread, or through DPDK on one core.",
     mixinStandardHelpOptions = true,
     description = {
-        "Measure the translation engine alone on one thread: pre-built report frames in memory, frames out to a",
-        "discarding sink, the collector's ACKs and ATOMIC ACKs answered as its soft responder would (or nobody",
-        "answering, with --open-loop). Prints",
-        "reportsPerSecond, framesPerSecond, allocatedBytesPerReport (this thread's allocation over the measured",
-        "phase), gcCount, reportsPerCpuSecond (over the thread's CPU time: robust on a shared machine) and whether",
-        "Agrona's bounds checks were on (bin/dta turns them off for bench; see docs/performance.md)." })
+        "Measure the translation engine alone on one thread: pre-built report frames in memory, frames out to a " +
+            "discarding sink, the collector's ACKs and ATOMIC ACKs answered as its soft responder would (or nobody " +
+            "answering, with --open-loop). Prints reportsPerSecond, framesPerSecond, allocatedBytesPerReport (this " +
+            "thread's allocation over the measured phase), gcCount, reportsPerCpuSecond (over the thread's CPU " +
+            "time: robust on a shared machine) and whether Agrona's bounds checks were on (bin/dta turns them off " +
+            "for bench; see docs/performance.md)." })
 public final class BenchCommand implements Callable<Integer>
 {
     @Mixin
@@ -59,10 +59,10 @@ public final class BenchCommand implements Callable<Integer>
     @Option(names = "--batch", defaultValue = "16", description = "Append batch size (default: ${DEFAULT-VALUE})")
     private int batch;
 
-    @Option(names = "--open-loop", description = {
-        "with --io java: nobody answers; the engine runs open loop, as dta replay and --io dpdk run it (no ACK",
-        "timeouts, no atomic credits, no response to decode). Without it the collector's answers are modelled, as a",
-        "live translator receives them: for keyincrement one ATOMIC ACK per report" })
+    @Option(names = "--open-loop", description = "with --io java: nobody answers; the engine runs open loop, as " +
+        "dta replay without --responses and --io dpdk run it (no ACK timeouts, no atomic credits, no response to " +
+        "decode). Without it the collector's answers are modelled, as a live translator receives them: for " +
+        "keyincrement one ATOMIC ACK per report")
     private boolean openLoop;
 
     @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk", description = {

@@ -439,9 +439,9 @@ public final class QueryCommand implements Callable<Integer>
                         node.put("key", k);
                         node.put("found", 0 != v);
                         node.put("value", new BigInteger(Long.toUnsignedString(v)));
+                        node.put("redundancy", n);
                         if (everyN)
                         {
-                            node.put("redundancy", n);
                             final ArrayNode values = node.putArray("valuesByRedundancy");
                             for (int copies = 1; copies <= n; copies++)
                             {

@@ -232,40 +232,7 @@ class LiveOperatorAuditEalTest
     private JsonNode awaitStat(final Path counters, final Process process, final Predicate<JsonNode> done)
         throws Exception
     {
-        final long deadline = System.currentTimeMillis() + TIMEOUT_MILLIS;
-        JsonNode last = null;
-        while (System.currentTimeMillis() < deadline && process.isAlive())
-        {
-            if (Files.isRegularFile(counters))
-            {
-                final CliRunner.Result result = CliRunner.run("stat", "--counters", counters.toString(), "--json",
-                    "--all");
-                if (0 == result.exitCode())
-                {
-                    last = JSON.readTree(result.out());
-                    if (done.test(last))
-                    {
-                        return last;
-                    }
-                }
-            }
-            Thread.sleep(50);
-        }
-        final String name = counters.getFileName().toString().replace(".counters", "");
-        throw new AssertionError("waiting on " + counters + " (alive " + process.isAlive() + "), last " + last +
-            "\nerr: " + readQuietly(dir.resolve(name + ".err")));
-    }
-
-    private static String readQuietly(final Path file)
-    {
-        try
-        {
-            return Files.readString(file);
-        }
-        catch (final IOException ex)
-        {
-            return ex.toString();
-        }
+        return LiveStat.await(counters, process, dir, TIMEOUT_MILLIS, done);
     }
 
     private static void deleteTree(final Path root) throws IOException

@@ -371,32 +371,7 @@ class LiveTwoProcessEalTest
     private JsonNode awaitStat(final Path counters, final Process process, final Predicate<JsonNode> done)
         throws Exception
     {
-        final long deadline = System.currentTimeMillis() + TIMEOUT_MILLIS;
-        JsonNode last = null;
-        while (System.currentTimeMillis() < deadline)
-        {
-            if (!process.isAlive())
-            {
-                break;
-            }
-            if (Files.isRegularFile(counters))
-            {
-                final CliRunner.Result result = CliRunner.run("stat", "--counters", counters.toString(), "--json",
-                    "--all");
-                if (0 == result.exitCode())
-                {
-                    last = JSON.readTree(result.out());
-                    if (done.test(last))
-                    {
-                        return last;
-                    }
-                }
-            }
-            Thread.sleep(50);
-        }
-        final String name = counters.getFileName().toString().replace(".counters", "");
-        throw new AssertionError("waiting on " + counters + " (alive " + process.isAlive() + "), last " + last +
-            "\nout: " + readQuietly(dir.resolve(name + ".out")) + "\nerr: " + readQuietly(dir.resolve(name + ".err")));
+        return LiveStat.await(counters, process, dir, TIMEOUT_MILLIS, done);
     }
 
     private static String readQuietly(final Path path)

@@ -1,5 +1,6 @@
 package io.dta.appliance.stat;
 
+import io.dta.appliance.io.FileErrors;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -12,12 +13,7 @@ import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -141,31 +137,8 @@ public final class CountersFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot create counters file " + path + ": " + reason(ex), ex);
+            throw new UncheckedIOException("cannot create counters file " + path + ": " + FileErrors.reason(ex), ex);
         }
-    }
-
-    /**
-     * @param ex why a file could not be created.
-     * @return what went wrong: the message of a {@code FileSystemException} is often only the path (e.g. {@code
-     * NoSuchFileException} under {@code /proc}), so its kind is named (a {@code FileAlreadyExistsException} here comes
-     * from a parent that is a file).
-     */
-    static String reason(final IOException ex)
-    {
-        if (ex instanceof final FileSystemException f)
-        {
-            final String kind = switch (f)
-            {
-                case final NoSuchFileException ignored -> "no such file or directory";
-                case final AccessDeniedException ignored -> "permission denied";
-                case final FileAlreadyExistsException ignored -> "exists and is not a directory";
-                case final NotDirectoryException ignored -> "not a directory";
-                default -> ex.getClass().getSimpleName();
-            };
-            return (null == f.getFile() ? "" : f.getFile() + ": ") + (null == f.getReason() ? kind : f.getReason());
-        }
-        return String.valueOf(ex.getMessage());
     }
 
     private static void refuseLiveOwner(final Path path)

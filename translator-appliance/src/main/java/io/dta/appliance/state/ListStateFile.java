@@ -1,5 +1,6 @@
 package io.dta.appliance.state;
 
+import io.dta.appliance.io.FileErrors;
 import io.dta.collector.layout.ListLayout;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
@@ -467,7 +468,7 @@ public final class ListStateFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot read list state file " + path + ": " + ex.getMessage(), ex);
+            throw new UncheckedIOException("cannot read list state file " + path + ": " + FileErrors.reason(ex), ex);
         }
         final UnsafeBuffer b = new UnsafeBuffer(bytes);
         final boolean header =
@@ -483,7 +484,7 @@ public final class ListStateFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot lock list state file " + path + ": " + ex.getMessage(), ex);
+            throw new UncheckedIOException("cannot lock list state file " + path + ": " + FileErrors.reason(ex), ex);
         }
         if (fresh)
         {
@@ -901,7 +902,7 @@ public final class ListStateFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot create list state file " + path + ": " + ex.getMessage(), ex);
+            throw new UncheckedIOException("cannot create list state file " + path + ": " + FileErrors.reason(ex), ex);
         }
         finally
         {

@@ -5,6 +5,7 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.UncheckedIOException;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
@@ -49,6 +50,17 @@ class ListStateFileTest
             ListStateFile.storePosition(f.buffer(), f.positionOffset(f.indexOf(9)), 7);
         }
         return file();
+    }
+
+    @Test
+    void shouldSayWhyAStateFileCannotBeCreated()
+    {
+        // Nothing can be created in /proc, and the exception's own message is only the path.
+        final Path path = Path.of("/proc/dta-list-state-test.lists");
+        final UncheckedIOException ex = assertThrows(UncheckedIOException.class,
+            () -> ListStateFile.create(ListStateFile.read(path, false), List.of(SEQ), 1));
+        assertTrue(ex.getMessage().startsWith("cannot create list state file " + path + ": "), ex.getMessage());
+        assertTrue(ex.getMessage().endsWith(": no such file or directory"), ex.getMessage());
     }
 
     @Test

@@ -6,8 +6,6 @@ import io.dta.appliance.connect.ConnectionCounter;
 import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.connect.RegionConnection;
 import io.dta.appliance.dpdk.IdleStrategies;
-import io.dta.appliance.engine.EngineCounter;
-import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.live.LiveAgent;
@@ -214,22 +212,6 @@ public final class RunCommand implements Callable<Integer>
     }
 
     /**
-     * Reports routed to a primitive that were neither delivered nor dropped: still in an Append batch or the postcard
-     * cache, in a held frame, waiting for atomic credit or an acknowledgement (the balance of {@link EngineCounter}).
-     *
-     * @param counters the engine's counters.
-     * @return the reports pending, 0 when every one is accounted for.
-     */
-    static long reportsPending(final EngineCounters counters)
-    {
-        final long pending = counters.get(EngineCounter.REPORTS_TRANSLATED) -
-            counters.get(EngineCounter.REPORTS_DELIVERED) - counters.get(EngineCounter.DROP_GRACE_PERIOD) -
-            counters.get(EngineCounter.DROP_QP_ERROR) - counters.get(EngineCounter.DROP_BACKLOG_FULL) -
-            counters.get(EngineCounter.DROP_ATOMIC_QUEUE_FULL) - counters.get(EngineCounter.REPORTS_DROPPED_TX_FULL);
-        return Math.max(0, pending);
-    }
-
-    /**
      * The line that says a stop did not drain: the summary's drops do not show the reports that were still waiting
      * (most often for a collector that does not answer), so they would vanish without a word.
      *
@@ -252,7 +234,7 @@ public final class RunCommand implements Callable<Integer>
         }
         final String why = failed ? "the data plane stopped on a failure" : cutShort ?
             "a second stop signal ended the drain" : "the drain time (--drain-ms " + drainMillis + ") ran out";
-        final long pending = reportsPending(engine.counters());
+        final long pending = engine.counters().reportsPending();
         // Non-essential WRITEs count as delivered once sent, so a QP may still await ACKs with nothing pending.
         final String what = 0 == pending ?
             "no report was pending, but frames already sent were never acknowledged" :
@@ -288,7 +270,7 @@ public final class RunCommand implements Callable<Integer>
             final Map<String, Object> root = EngineSummary.toMap(agent.engine());
             root.putAll(liveSummary(agent));
             root.put("drainComplete", drained);
-            root.put("reportsPendingAtStop", reportsPending(agent.engine().counters()));
+            root.put("reportsPendingAtStop", agent.engine().counters().reportsPending());
             if (null != agent.connections())
             {
                 root.put("connections", connections(agent.connections()));

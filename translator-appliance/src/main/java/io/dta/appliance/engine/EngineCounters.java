@@ -135,6 +135,22 @@ public final class EngineCounters
     }
 
     /**
+     * Reports routed to a primitive that were neither delivered nor dropped yet: the difference in the balance that
+     * {@link EngineCounter} states, still in an Append batch or the postcard cache, in a held frame, waiting for
+     * atomic credit or an acknowledgement. 0 once the engine is flushed and every QP quiescent.
+     *
+     * @return the reports pending.
+     */
+    public long reportsPending()
+    {
+        final long pending = get(EngineCounter.REPORTS_TRANSLATED) - get(EngineCounter.REPORTS_DELIVERED) -
+            get(EngineCounter.DROP_GRACE_PERIOD) - get(EngineCounter.DROP_QP_ERROR) -
+            get(EngineCounter.DROP_BACKLOG_FULL) - get(EngineCounter.DROP_ATOMIC_QUEUE_FULL) -
+            get(EngineCounter.REPORTS_DROPPED_TX_FULL);
+        return Math.max(0, pending);
+    }
+
+    /**
      * @return the sum of every drop counter (reports and responses).
      */
     public long totalDrops()

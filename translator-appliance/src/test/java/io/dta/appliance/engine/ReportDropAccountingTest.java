@@ -372,6 +372,8 @@ class ReportDropAccountingTest
             }
             assertTrue(h.count(EngineCounter.REPORTS_TRANSLATED) >=
                 h.count(EngineCounter.REPORTS_DELIVERED) + reportDrops(h), ctx + ": counted twice at report " + i);
+            assertEquals(h.count(EngineCounter.REPORTS_TRANSLATED) - h.count(EngineCounter.REPORTS_DELIVERED) -
+                reportDrops(h), h.engine.counters().reportsPending(), ctx + ": pending at report " + i);
         }
         h.engine.flush(h.now);
         for (int round = 0; round < 1000 && !(h.engine.isQuiescent() && 0 == h.out.size()); round++)
@@ -390,6 +392,7 @@ class ReportDropAccountingTest
         assertEquals(routable + unroutable, h.count(EngineCounter.REPORTS_IN), ctx);
         assertEquals(h.count(EngineCounter.REPORTS_TRANSLATED),
             h.count(EngineCounter.REPORTS_DELIVERED) + reportDrops(h), ctx + ": translated = delivered + dropped");
+        assertEquals(0, h.engine.counters().reportsPending(), ctx + ": nothing pending once quiescent");
         totals[0] += h.count(EngineCounter.DROP_GRACE_PERIOD);
         totals[1] += h.count(EngineCounter.DROP_BACKLOG_FULL);
         totals[2] += h.count(EngineCounter.DROP_ATOMIC_QUEUE_FULL);

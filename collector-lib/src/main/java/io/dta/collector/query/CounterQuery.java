@@ -37,10 +37,24 @@ public final class CounterQuery
      */
     public long value(final long key, final int redundancy)
     {
+        return valuesByRedundancy(key, redundancy)[redundancy - 1];
+    }
+
+    /**
+     * The estimate for every N up to {@code redundancy}: the store cannot tell which N a reporter used, and where the
+     * running minimum drops (to other keys' counts, or to 0 for copies never incremented) hints at it.
+     *
+     * @param key        the key (low 32 bits).
+     * @param redundancy the largest N, ≥ 1.
+     * @return element {@code i} is the minimum of the first {@code i + 1} counters, as unsigned 64-bit values.
+     */
+    public long[] valuesByRedundancy(final long key, final int redundancy)
+    {
         if (redundancy < 1 || redundancy > 256)
         {
             throw new IllegalArgumentException("redundancy must be 1..256: " + redundancy);
         }
+        final long[] minima = new long[redundancy];
         long min = -1L;
         for (int n = 0; n < redundancy; n++)
         {
@@ -49,8 +63,9 @@ public final class CounterQuery
             {
                 min = v;
             }
+            minima[n] = min;
         }
-        return min;
+        return minima;
     }
 
     /**

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,6 +37,8 @@ class CounterAndPostcardQueryTest
         assertEquals(10, query.value(1234, 3));
         assertEquals(10, query.value(1234, 1));
         assertEquals(0, query.value(1234, 4), "the fourth counter was never incremented");
+        // Counter 1 holds 15, so the running minimum stays at 10 until the untouched fourth counter.
+        assertArrayEquals(new long[] { 10, 10, 10, 0, 0 }, query.valuesByRedundancy(1234, 5));
     }
 
     @Test

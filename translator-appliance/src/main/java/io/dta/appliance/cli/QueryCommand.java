@@ -31,9 +31,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * {@code dta query}: reads a soft collector's store (read-only, safe while {@code dta collector} runs) and answers
@@ -432,7 +434,8 @@ public final class QueryCommand implements Callable<Integer>
                 }
                 for (final long k : keys)
                 {
-                    final long v = query.value(k, n);
+                    final long[] byN = query.valuesByRedundancy(k, n);
+                    final long v = byN[n - 1];
                     if (json)
                     {
                         final ObjectNode node = MAPPER.createObjectNode();
@@ -443,20 +446,17 @@ public final class QueryCommand implements Callable<Integer>
                         if (everyN)
                         {
                             final ArrayNode values = node.putArray("valuesByRedundancy");
-                            for (int copies = 1; copies <= n; copies++)
+                            for (final long estimate : byN)
                             {
-                                values.add(new BigInteger(Long.toUnsignedString(query.value(k, copies))));
+                                values.add(new BigInteger(Long.toUnsignedString(estimate)));
                             }
                         }
                         printJson(out, node);
                     }
                     else if (everyN)
                     {
-                        final StringBuilder values = new StringBuilder();
-                        for (int copies = 1; copies <= n; copies++)
-                        {
-                            values.append(copies > 1 ? " " : "").append(Long.toUnsignedString(query.value(k, copies)));
-                        }
+                        final String values = Arrays.stream(byN).mapToObj(Long::toUnsignedString)
+                            .collect(Collectors.joining(" "));
                         out.printf("%-12d %-20s %s%n", k, Long.toUnsignedString(v), values);
                     }
                     else

@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit;
  * The translation engine per primitive, one burst of 32 reports per invocation (so the score is per report),
  * on the embedded configuration: Key-Write N = 1, Key-Increment N = 1, Append with batches of 16, postcards of
  * five hops, Sketch-Merge columns of the Count-Min sketch from 8 switches (epochs rolling over); the collector's
- * answers modelled (closed loop, as {@code dta bench}) or nobody answering ({@code -p openLoop=true}, as
- * {@code dta bench --open-loop}). Run with {@code -prof gc} for the allocation per report.
+ * answers modelled ({@code openLoop=false}, as {@code dta bench --closed-loop}) or nobody answering
+ * ({@code openLoop=true}, as {@code dta bench}). Run with {@code -prof gc} for the allocation per report.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

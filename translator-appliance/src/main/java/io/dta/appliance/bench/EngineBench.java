@@ -42,10 +42,11 @@ import java.util.SplittableRandom;
  * answers themselves cost the bench next to nothing: each QP's two response frames are encoded once and only their
  * PSN and ICRC are patched, the ICRC through three table lookups (CRC linearity).
  * <p>
- * Open loop ({@code dta bench --open-loop}) nobody answers: the engine runs as {@code dta replay} without responses
- * and {@code dta bench --io dpdk} run it, without ACK timeouts and atomic credits, and pays for no response. That is
- * the cost of translating alone; the closed loop (the default) adds what a collector's answers cost, which a live
- * translator pays: for Key-Increment one ATOMIC ACK decoded and checked per report, as much again as the report.
+ * Open loop ({@code dta bench}'s default: frames out to a discarding sink) nobody answers: the engine runs as
+ * {@code dta replay} without responses and {@code dta bench --io dpdk} run it, without ACK timeouts and atomic
+ * credits, and pays for no response. That is the cost of translating alone; the closed loop
+ * ({@code dta bench --closed-loop}) adds what a collector's answers cost, which a live translator pays: for
+ * Key-Increment one ATOMIC ACK decoded and checked per report, as much again as the report.
  * <p>
  * The measured phase follows a warm-up; allocation is the measuring thread's own allocation counter.
  */

@@ -32,8 +32,8 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = {
         "Measure the translation engine alone on one thread: pre-built report frames in memory, frames out to a " +
-            "discarding sink, the collector's ACKs and ATOMIC ACKs answered as its soft responder would (or nobody " +
-            "answering, with --open-loop). Prints reportsPerSecond, framesPerSecond, allocatedBytesPerReport (this " +
+            "discarding sink that nobody answers (open loop, as dta replay without --responses), or with " +
+            "--closed-loop the collector's ACKs and ATOMIC ACKs answered as its soft responder would. Prints reportsPerSecond, framesPerSecond, allocatedBytesPerReport (this " +
             "thread's allocation over the measured phase), gcCount, reportsPerCpuSecond (over the thread's CPU " +
             "time: robust on a shared machine) and whether Agrona's bounds checks were on (bin/dta turns them off " +
             "for bench; see docs/performance.md)." })
@@ -59,11 +59,14 @@ public final class BenchCommand implements Callable<Integer>
     @Option(names = "--batch", defaultValue = "16", description = "Append batch size (default: ${DEFAULT-VALUE})")
     private int batch;
 
-    @Option(names = "--open-loop", description = "with --io java: nobody answers; the engine runs open loop, as " +
-        "dta replay without --responses and --io dpdk run it (no ACK timeouts, no atomic credits, no response to " +
-        "decode). Without it the collector's answers are modelled, as a live translator receives them: for " +
-        "keyincrement one ATOMIC ACK per report")
-    private boolean openLoop;
+    @Option(names = "--closed-loop", description = "with --io java: the collector's answers are modelled, as a " +
+        "live translator receives them from a soft-RoCE responder (an ACK per AckReq'd WRITE, for keyincrement one " +
+        "ATOMIC ACK per report, decoded and ICRC-checked by the engine). Without it the sink discards and nobody " +
+        "answers (open loop, as dta replay without --responses and --io dpdk run the engine)")
+    private boolean closedLoop;
+
+    @Option(names = "--open-loop", description = "nobody answers: the default, accepted for scripts that say so")
+    private boolean openLoopGiven;
 
     @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk", description = {
         "java (default): engine alone; dpdk: through DPDK on one core, net_pcap (infinite_rx) or net_ring in",
@@ -121,6 +124,17 @@ public final class BenchCommand implements Callable<Integer>
         if (!"pcap".equals(input) && !"ring".equals(input))
         {
             System.err.println("dta bench: --input must be pcap or ring, not " + input);
+            return 2;
+        }
+        if (closedLoop && openLoopGiven)
+        {
+            System.err.println("dta bench: --closed-loop and --open-loop contradict each other");
+            return 2;
+        }
+        if (closedLoop && !"java".equals(io))
+        {
+            System.err.println("dta bench: --closed-loop needs --io java (through DPDK the output is a null device " +
+                "that never answers)");
             return 2;
         }
         if ("ring".equals(input) && !"dpdk".equals(io))
@@ -208,7 +222,7 @@ public final class BenchCommand implements Callable<Integer>
             }
             return dpdk(appliance);
         }
-        final EngineBench bench = new EngineBench(primitive, appliance, redundancy, batch, switches, openLoop, 1);
+        final EngineBench bench = new EngineBench(primitive, appliance, redundancy, batch, switches, !closedLoop, 1);
         final EngineBench.Result r = bench.run(warmup, reports);
         final long drops = bench.engine().counters().totalDrops();
         final Map<String, Object> out = new LinkedHashMap<>();
@@ -223,7 +237,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("drops", drops);
         out.put("redundancy", redundancy);
         out.put("batchSize", batch);
-        out.put("openLoop", openLoop);
+        out.put("openLoop", !closedLoop);
         if (BenchPrimitive.SKETCH == primitive)
         {
             final SketchConfig sketch = appliance.collectors().get(0).sketches().get(0);
@@ -244,7 +258,7 @@ public final class BenchCommand implements Callable<Integer>
         {
             System.out.printf("%s%s: %.2f M reports/s, %.2f M frames/s, %.3f bytes allocated per report, %d GCs " +
                 "(%d reports in %.2f s, %d drops; %.2f M reports per CPU second; Agrona bounds checks %s)%n",
-                out.get("primitive"), openLoop ? " (open loop)" : "", r.reportsPerSecond() / 1e6,
+                out.get("primitive"), closedLoop ? " (closed loop)" : " (open loop)", r.reportsPerSecond() / 1e6,
                 r.framesPerSecond() / 1e6,
                 r.allocatedBytesPerReport(), r.gcCount(), r.reports(), r.seconds(), drops,
                 r.reportsPerCpuSecond() / 1e6, DirectBuffer.SHOULD_BOUNDS_CHECK ? "on" : "off");

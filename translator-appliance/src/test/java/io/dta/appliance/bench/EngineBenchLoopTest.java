@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code dta bench} closed loop (the default: the collector's answers reach the engine) and open loop
- * ({@code --open-loop}: nobody answers, as in a replay).
+ * {@code dta bench} open loop (the default: nobody answers, as in a replay) and closed loop ({@code --closed-loop}:
+ * the collector's answers reach the engine).
  */
 class EngineBenchLoopTest
 {

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code dta bench} option checks that need no EAL ({@code --compare-c}, {@code --input}, {@code --open-loop}), and the
+ * {@code dta bench} option checks that need no EAL ({@code --compare-c}, {@code --input}, {@code --closed-loop}), and the
  * median the comparison reports.
  */
 class BenchCompareOptionsTest
@@ -55,20 +55,37 @@ class BenchCompareOptionsTest
     }
 
     @Test
-    void shouldSayInTheSummaryWhetherTheLoopWasOpen()
+    void shouldRunOpenLoopByDefaultAndSayInTheSummaryWhichLoopRan()
     {
-        final CliRunner.Result open = CliRunner.run("bench", "--primitive", "keyincrement", "--open-loop", "--reports",
-            "2000", "--warmup", "0", "--json");
+        // The bench: frames out to a discarding sink, which answers nothing.
+        final CliRunner.Result open = CliRunner.run("bench", "--primitive", "keyincrement", "--reports", "2000",
+            "--warmup", "0", "--json");
         assertEquals(0, open.exitCode(), open.err());
         assertTrue(open.out().contains("\"openLoop\":true"), open.out());
         assertTrue(open.out().contains("\"reports\":2000,") && open.out().contains("\"drops\":0,"), open.out());
-        final CliRunner.Result closed = CliRunner.run("bench", "--primitive", "keyincrement", "--reports", "2000",
-            "--warmup", "0", "--json");
+        final CliRunner.Result explicit = CliRunner.run("bench", "--primitive", "keyincrement", "--open-loop",
+            "--reports", "2000", "--warmup", "0", "--json");
+        assertEquals(0, explicit.exitCode(), explicit.err());
+        assertTrue(explicit.out().contains("\"openLoop\":true"), explicit.out());
+        final CliRunner.Result closed = CliRunner.run("bench", "--primitive", "keyincrement", "--closed-loop",
+            "--reports", "2000", "--warmup", "0", "--json");
         assertEquals(0, closed.exitCode(), closed.err());
         assertTrue(closed.out().contains("\"openLoop\":false"), closed.out());
-        final CliRunner.Result text = CliRunner.run("bench", "--primitive", "keywrite", "--open-loop", "--reports",
-            "100", "--warmup", "0");
-        assertTrue(text.out().startsWith("keywrite (open loop): "), text.out());
+        final CliRunner.Result openText = CliRunner.run("bench", "--primitive", "keywrite", "--reports", "100",
+            "--warmup", "0");
+        assertTrue(openText.out().startsWith("keywrite (open loop): "), openText.out());
+        final CliRunner.Result closedText = CliRunner.run("bench", "--primitive", "keywrite", "--closed-loop",
+            "--reports", "100", "--warmup", "0");
+        assertTrue(closedText.out().startsWith("keywrite (closed loop): "), closedText.out());
+    }
+
+    @Test
+    void shouldRefuseBothLoopsAndAClosedLoopThroughDpdk()
+    {
+        refused("--closed-loop and --open-loop contradict each other", "bench", "--primitive", "keywrite",
+            "--closed-loop", "--open-loop");
+        refused("--closed-loop needs --io java", "bench", "--io", "dpdk", "--primitive", "keywrite",
+            "--closed-loop");
     }
 
     @Test

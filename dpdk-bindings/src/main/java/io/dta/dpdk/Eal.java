@@ -33,6 +33,13 @@ import java.util.stream.Stream;
  */
 public final class Eal implements AutoCloseable
 {
+    /** The EAL option that runs on ordinary pages (with {@code -m}), as the virtual-device defaults do. */
+    public static final String NO_HUGE = "--no-huge";
+
+    /** EAL options that only mean something with hugepages; one of them among a user's arguments drops {@link #NO_HUGE}. */
+    public static final List<String> HUGEPAGE_OPTIONS =
+        List.of("--huge-unlink", "--huge-dir", "--socket-mem", "--socket-limit", "--single-file-segments");
+
     private static final int EINVAL = 22;
     private static final Object LOCK = new Object();
     private static Eal current;
@@ -142,7 +149,7 @@ public final class Eal implements AutoCloseable
         final String filePrefix, final int lcore, final int memoryMb, final String... vdevs)
     {
         final List<String> args = new ArrayList<>(List.of(
-            "-l", Integer.toString(lcore), "--no-huge", "-m", Integer.toString(memoryMb), "--no-pci",
+            "-l", Integer.toString(lcore), NO_HUGE, "-m", Integer.toString(memoryMb), "--no-pci",
             "--file-prefix=" + filePrefix, "--log-level=lib.eal:warning", "--no-telemetry"));
         for (final String vdev : vdevs)
         {
@@ -153,7 +160,9 @@ public final class Eal implements AutoCloseable
 
     /**
      * Appends the user's EAL arguments to defaults, dropping the defaults the user overrides ({@code -l}, {@code -c},
-     * {@code --lcores}, {@code -m}, {@code --file-prefix}), since EAL refuses most options given twice.
+     * {@code --lcores}, {@code -m}, {@code --file-prefix}), since EAL refuses most options given twice. An option
+     * that only means something with hugepages ({@link #HUGEPAGE_OPTIONS}) drops the defaults' {@code --no-huge}: the
+     * user asked for hugepages, which {@code --no-huge} would refuse or silently override.
      *
      * @param defaults arguments such as {@link #virtualDeviceArgs}.
      * @param extra    the user's arguments.
@@ -170,6 +179,10 @@ public final class Eal implements AutoCloseable
                 overridden.add("-l");
             }
             overridden.add(name);
+        }
+        if (asksForHugepages(extra))
+        {
+            overridden.add(NO_HUGE);
         }
         final List<String> merged = new ArrayList<>();
         for (int i = 0; i < defaults.size(); i++)
@@ -189,12 +202,36 @@ public final class Eal implements AutoCloseable
     }
 
     /**
+     * @param args EAL arguments.
+     * @return whether one of them only means something with hugepages ({@link #HUGEPAGE_OPTIONS}).
+     */
+    public static boolean asksForHugepages(final List<String> args)
+    {
+        for (final String arg : args)
+        {
+            if (HUGEPAGE_OPTIONS.contains(arg.startsWith("--") && arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * @param base a readable name.
      * @return {@code base} followed by this process's id: unique among the processes on this host.
      */
     public static String uniqueFilePrefix(final String base)
     {
         return base + ProcessHandle.current().pid();
+    }
+
+    /**
+     * @return whether the EAL was started on hugepages (without {@link #NO_HUGE}).
+     */
+    public boolean hugepages()
+    {
+        return !args.contains(NO_HUGE);
     }
 
     /**

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,6 +32,19 @@ class EalArgsTest
         assertEquals(List.of("--no-huge", "-m", "256", "--no-pci", "--file-prefix=p1",
             "--log-level=lib.eal:warning", "--no-telemetry", "--vdev=net_null0", "--lcores=0@1"),
             Eal.mergeArgs(defaults, List.of("--lcores=0@1")));
+    }
+
+    @Test
+    void shouldDropNoHugeWhenTheUserAsksForHugepages()
+    {
+        final List<String> defaults = Eal.virtualDeviceArgs("p1", 0, 256, "net_null0");
+        assertEquals(List.of("-l", "0", "-m", "256", "--no-pci", "--file-prefix=p1", "--log-level=lib.eal:warning",
+            "--no-telemetry", "--vdev=net_null0", "--huge-unlink"), Eal.mergeArgs(defaults, List.of("--huge-unlink")));
+        assertFalse(Eal.mergeArgs(defaults, List.of("--huge-dir=/mnt/huge")).contains(Eal.NO_HUGE));
+        assertFalse(Eal.mergeArgs(defaults, List.of("--socket-mem", "256")).contains(Eal.NO_HUGE));
+        assertTrue(Eal.asksForHugepages(List.of("-l", "1", "--huge-dir=/mnt/huge")));
+        assertFalse(Eal.asksForHugepages(List.of("-l", "1", "--no-huge")));
+        assertFalse(Eal.asksForHugepages(List.of()));
     }
 
     @Test

@@ -10,6 +10,8 @@ import io.dta.appliance.engine.EngineCounter;
 import io.dta.config.ApplianceConfig;
 import io.dta.dpdk.DpdkException;
 import io.dta.dpdk.DpdkLibrary;
+import io.dta.dpdk.Eal;
+import io.dta.dpdk.Hugepages;
 import io.dta.config.SketchConfig;
 import org.agrona.DirectBuffer;
 import picocli.CommandLine.Command;
@@ -17,6 +19,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -107,6 +110,11 @@ public final class BenchCommand implements Callable<Integer>
         description = "extra EAL arguments for --io dpdk, separated by spaces (e.g. \"-l 1\")")
     private String eal;
 
+    @Option(names = "--hugepages", description = "with --io dpdk: run the EAL on the host's hugepages (" +
+        DpdkBench.EAL_MEMORY_MB + " MB of them, and a hugetlbfs mount) instead of --no-huge's 4 KB pages, as a " +
+        "production DPDK deployment does; an --eal hugepage option (--huge-dir, --socket-mem, ...) does the same")
+    private boolean hugepages;
+
     @Option(names = "--json", description = "print one JSON object")
     private boolean json;
 
@@ -135,6 +143,12 @@ public final class BenchCommand implements Callable<Integer>
         {
             System.err.println("dta bench: --closed-loop needs --io java (through DPDK the output is a null device " +
                 "that never answers)");
+            return 2;
+        }
+        if (hugepages && !"dpdk".equals(io))
+        {
+            System.err.println("dta bench: --hugepages needs --io dpdk (the Java engine's heap takes transparent " +
+                "huge pages by itself, see docs/performance.md)");
             return 2;
         }
         if ("ring".equals(input) && !"dpdk".equals(io))
@@ -278,7 +292,21 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: " + DpdkLibrary.unavailableReason());
             return 1;
         }
-        final List<String> ealArgs = eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+"));
+        final List<String> ealArgs = new ArrayList<>(eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+")));
+        if (hugepages && !Eal.asksForHugepages(ealArgs))
+        {
+            // Unlinked at once: a bench that dies leaves no hugepage files behind.
+            ealArgs.add("--huge-unlink");
+        }
+        if (Eal.asksForHugepages(ealArgs))
+        {
+            final String missing = Hugepages.shortfall(DpdkBench.EAL_MEMORY_MB);
+            if (null != missing)
+            {
+                System.err.println("dta bench: hugepages: " + missing);
+                return 1;
+            }
+        }
         if (compareC)
         {
             return compare(appliance, ealArgs);
@@ -298,6 +326,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("primitive", primitive.name().toLowerCase());
         out.put("io", "dpdk");
         out.put("input", input);
+        out.put("hugepages", Eal.asksForHugepages(ealArgs));
         out.put("openLoop", true);
         out.put("reports", r.reports());
         out.put("frames", r.frames());
@@ -317,9 +346,9 @@ public final class BenchCommand implements Callable<Integer>
         }
         else
         {
-            System.out.printf("%s through DPDK (%s -> net_null, one core): %.2f M reports/s, %.2f M frames/s, " +
+            System.out.printf("%s through DPDK (%s -> net_null, one core, %s): %.2f M reports/s, %.2f M frames/s, " +
                 "%.3f bytes allocated per report, %d GCs (%d reports in %.2f s, %d drops)%n", out.get("primitive"),
-                inputKind().device(), r.reportsPerSecond() / 1e6, r.framesPerSecond() / 1e6,
+                inputKind().device(), pages(ealArgs), r.reportsPerSecond() / 1e6, r.framesPerSecond() / 1e6,
                 r.allocatedBytesPerReport(), r.gcCount(), r.reports(), r.seconds(), r.drops());
         }
         warnOfDrops(r.drops());
@@ -350,6 +379,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("primitive", primitive.name().toLowerCase());
         out.put("io", "dpdk");
         out.put("input", input);
+        out.put("hugepages", Eal.asksForHugepages(ealArgs));
         out.put("openLoop", true);
         out.put("reportsPerSecond", Math.round(c.reportsPerSecond()));
         out.put("referenceReportsPerSecond", Math.round(c.referenceReportsPerSecond()));
@@ -380,12 +410,12 @@ public final class BenchCommand implements Callable<Integer>
         }
         else
         {
-            System.out.printf("%s through DPDK (%s -> net_null, one core), median of %d rounds each:%n" +
+            System.out.printf("%s through DPDK (%s -> net_null, one core, %s), median of %d rounds each:%n" +
                 "  Java engine  %.2f M reports/s (%.3f bytes allocated per report, %d GCs)%n" +
                 "  C reference  %.2f M reports/s (CRC-32: %s)%n" +
                 "  ratio Java / C = %.3f (per CPU second of the measuring thread: %.2f M against %.2f M, %.3f)%n" +
                 "  input floor  %.2f M reports/s (rx, touch, free%s in C; nothing translated or sent)%n",
-                out.get("primitive"), inputKind().device(), rounds, c.reportsPerSecond() / 1e6,
+                out.get("primitive"), inputKind().device(), pages(ealArgs), rounds, c.reportsPerSecond() / 1e6,
                 r.allocatedBytesPerReport(), r.gcCount(), c.referenceReportsPerSecond() / 1e6, c.crc(), c.ratio(),
                 c.reportsPerCpuSecond() / 1e6, c.referenceReportsPerCpuSecond() / 1e6, c.cpuRatio(),
                 c.ioFloorReportsPerSecond() / 1e6, "ring".equals(input) ? ", the ring fed," : "");
@@ -393,6 +423,11 @@ public final class BenchCommand implements Callable<Integer>
         warnOfDrops(r.drops());
         warnOfDryRing(c.inputDry());
         return 0;
+    }
+
+    private static String pages(final List<String> ealArgs)
+    {
+        return Eal.asksForHugepages(ealArgs) ? "hugepages" : "4 KB pages";
     }
 
     private DpdkBench.Input inputKind()

@@ -44,6 +44,9 @@ public final class DpdkBench
      */
     public static final int DEFAULT_SOURCE_REPORTS = 4096;
 
+    /** The EAL's memory ({@code -m}) in MB: both pools and the ring, on 4 KB pages or on hugepages alike. */
+    public static final int EAL_MEMORY_MB = 256;
+
     private DpdkBench()
     {
     }
@@ -333,7 +336,7 @@ public final class DpdkBench
         if (Input.RING == input)
         {
             final List<String> args = Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-bench"), 0,
-                256, "net_null0"), extraEalArgs);
+                EAL_MEMORY_MB, "net_null0"), extraEalArgs);
             try (Eal eal = Eal.init(args);
                 Mempool pool = Mempool.create("bench_pool", 16383, 256, Mempool.DEFAULT_DATA_ROOM);
                 Mempool reportPool = Mempool.create("bench_ring_pool", sourceReports, 0, Mempool.DEFAULT_DATA_ROOM);
@@ -351,7 +354,7 @@ public final class DpdkBench
                 source.writeReports(writer, sourceReports);
             }
             final List<String> args = Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-bench"), 0,
-                256, "net_pcap0,rx_pcap=" + capture + ",infinite_rx=1", "net_null0"), extraEalArgs);
+                EAL_MEMORY_MB, "net_pcap0,rx_pcap=" + capture + ",infinite_rx=1", "net_null0"), extraEalArgs);
             try (Eal eal = Eal.init(args);
                 Mempool pool = Mempool.create("bench_pool", 16383, 256, Mempool.DEFAULT_DATA_ROOM))
             {

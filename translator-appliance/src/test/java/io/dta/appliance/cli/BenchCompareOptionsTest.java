@@ -80,6 +80,12 @@ class BenchCompareOptionsTest
     }
 
     @Test
+    void shouldRefuseHugepagesWithoutDpdk()
+    {
+        refused("--hugepages needs --io dpdk", "bench", "--primitive", "keywrite", "--hugepages");
+    }
+
+    @Test
     void shouldRefuseBothLoopsAndAClosedLoopThroughDpdk()
     {
         refused("--closed-loop and --open-loop contradict each other", "bench", "--primitive", "keywrite",

@@ -13,6 +13,7 @@ import io.dta.config.ConfigDefaults;
 import io.dta.dpdk.DpdkLibrary;
 import io.dta.dpdk.Eal;
 import io.dta.dpdk.EthPort;
+import io.dta.dpdk.Hugepages;
 import io.dta.dpdk.Mbuf;
 import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.Mempool;
@@ -237,6 +238,32 @@ class DpdkRingBenchEalTest
             assertEquals(0, r.get("inputRingDry").asLong(), name + ": " + r);
             assertTrue(r.get("inputRingLowest").asInt() >= 1000 - 32, name + ": " + r);
         }
+    }
+
+    @Test
+    void shouldBenchOnHugepagesOrSayWhatTheHostLacks() throws Exception
+    {
+        final String[] args = { "bench", "--io", "dpdk", "--input", "ring", "--primitive", "keywrite", "--hugepages",
+            "--reports", "200000", "--warmup", "50000", "--source-reports", "1000", "--json" };
+        final String missing = Hugepages.shortfall(DpdkBench.EAL_MEMORY_MB);
+        if (null == missing)
+        {
+            final JsonNode r = bench("hugepages", args);
+            assertTrue(r.get("hugepages").asBoolean(), r.toString());
+            assertTrue(r.get("reports").asLong() >= 200_000, r.toString());
+            assertEquals(0, r.get("drops").asLong(), r.toString());
+            return;
+        }
+        // Refused before the EAL starts, with what to do: EAL itself would only say "Cannot get hugepage information".
+        final Path stdout = dir.resolve("hugepages.out");
+        final Path stderr = dir.resolve("hugepages.err");
+        final Process process = ChildDta.start(stdout, stderr, args);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        final String err = Files.readString(stderr);
+        assertEquals(1, process.exitValue(), err);
+        assertTrue(err.contains("dta bench: hugepages: " + missing), err);
+        assertTrue(err.contains("/proc/sys/vm/nr_hugepages"), err);
+        assertEquals("", Files.readString(stdout).trim());
     }
 
     private JsonNode bench(final String name, final String... args) throws Exception

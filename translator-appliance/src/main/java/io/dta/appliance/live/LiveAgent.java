@@ -294,12 +294,34 @@ public abstract class LiveAgent implements Agent
             // Already names the port and its driver (the MTU check).
             return failure;
         }
-        final boolean memifClient = ealArgs.stream()
-            .anyMatch(a -> a.startsWith("--vdev=net_memif") && a.contains("role=client"));
+        final boolean memifClient = virtualDevices(ealArgs).stream()
+            .anyMatch(device -> device.startsWith("net_memif") && !device.contains("role=server"));
         return "cannot open the " + role + " port " + (spec.equals(Integer.toString(id)) ? spec : id + " (" + spec +
             ")") + ": " + failure + (memifClient && failure.startsWith("rte_eth_dev_start") ?
-            "; a net_memif client (role=client) starts only once its server (role=server, e.g. dta collector " +
+            "; a net_memif client (role=client, memif's default) starts only once its server (role=server, e.g. dta collector " +
             "--port) listens on the socket: start the server first" : "");
+    }
+
+    /**
+     * @param ealArgs EAL arguments.
+     * @return the virtual device specifications among them, given as {@code --vdev=SPEC} or {@code --vdev SPEC}.
+     */
+    static List<String> virtualDevices(final List<String> ealArgs)
+    {
+        final List<String> specs = new ArrayList<>();
+        for (int i = 0; i < ealArgs.size(); i++)
+        {
+            final String arg = ealArgs.get(i);
+            if (arg.startsWith("--vdev="))
+            {
+                specs.add(arg.substring("--vdev=".length()));
+            }
+            else if ("--vdev".equals(arg) && i + 1 < ealArgs.size())
+            {
+                specs.add(ealArgs.get(++i));
+            }
+        }
+        return specs;
     }
 
     /**

@@ -36,10 +36,14 @@ public final class Eal implements AutoCloseable
     /** The EAL option that runs on ordinary pages (with {@code -m}), as the virtual-device defaults do. */
     public static final String NO_HUGE = "--no-huge";
 
-    /** EAL options that only mean something with hugepages; one of them among a user's arguments drops {@link #NO_HUGE}. */
-    public static final List<String> HUGEPAGE_OPTIONS =
-        List.of("--huge-unlink", "--huge-dir", "--socket-mem", "--socket-limit", "--single-file-segments");
+    /**
+     * EAL options that only mean something with hugepages (EAL refuses most of them beside {@link #NO_HUGE}); one of
+     * them among a user's arguments drops {@link #NO_HUGE} from the defaults.
+     */
+    public static final List<String> HUGEPAGE_OPTIONS = List.of("--huge-unlink", "--huge-dir", "--socket-mem",
+        "--socket-limit", "--single-file-segments", "--match-allocations", "--in-memory");
 
+    private static final String SOCKET_MEM = "--socket-mem";
     private static final int EINVAL = 22;
     private static final Object LOCK = new Object();
     private static Eal current;
@@ -162,7 +166,8 @@ public final class Eal implements AutoCloseable
      * Appends the user's EAL arguments to defaults, dropping the defaults the user overrides ({@code -l}, {@code -c},
      * {@code --lcores}, {@code -m}, {@code --file-prefix}), since EAL refuses most options given twice. An option
      * that only means something with hugepages ({@link #HUGEPAGE_OPTIONS}) drops the defaults' {@code --no-huge}: the
-     * user asked for hugepages, which {@code --no-huge} would refuse or silently override.
+     * user asked for hugepages, which {@code --no-huge} would refuse or silently override; {@code --socket-mem}
+     * drops their {@code -m} too, which EAL refuses beside it.
      *
      * @param defaults arguments such as {@link #virtualDeviceArgs}.
      * @param extra    the user's arguments.
@@ -173,10 +178,14 @@ public final class Eal implements AutoCloseable
         final List<String> overridden = new ArrayList<>();
         for (final String arg : extra)
         {
-            final String name = arg.startsWith("--") && arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            final String name = optionName(arg);
             if ("-c".equals(name) || "--lcores".equals(name))
             {
                 overridden.add("-l");
+            }
+            if (SOCKET_MEM.equals(name))
+            {
+                overridden.add("-m");
             }
             overridden.add(name);
         }
@@ -188,7 +197,7 @@ public final class Eal implements AutoCloseable
         for (int i = 0; i < defaults.size(); i++)
         {
             final String arg = defaults.get(i);
-            final String name = arg.startsWith("--") && arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            final String name = optionName(arg);
             final boolean takesValue = "-l".equals(name) || "-m".equals(name);
             if (overridden.contains(name) && (takesValue || name.startsWith("--")))
             {
@@ -205,16 +214,56 @@ public final class Eal implements AutoCloseable
      * @param args EAL arguments.
      * @return whether one of them only means something with hugepages ({@link #HUGEPAGE_OPTIONS}).
      */
-    public static boolean asksForHugepages(final List<String> args)
+    static boolean asksForHugepages(final List<String> args)
     {
         for (final String arg : args)
         {
-            if (HUGEPAGE_OPTIONS.contains(arg.startsWith("--") && arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg))
+            if (HUGEPAGE_OPTIONS.contains(optionName(arg)))
             {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * @param args EAL arguments.
+     * @return the memory they ask for in MB: {@code -m}, else the sum of {@code --socket-mem}, else 0 (unknown).
+     */
+    public static long memoryMegabytes(final List<String> args)
+    {
+        for (int i = 0; i < args.size(); i++)
+        {
+            final String name = optionName(args.get(i));
+            final String value = !name.equals(args.get(i)) ? args.get(i).substring(name.length() + 1) :
+                i + 1 < args.size() ? args.get(i + 1) : "";
+            try
+            {
+                if ("-m".equals(name))
+                {
+                    return Long.parseLong(value);
+                }
+                if (SOCKET_MEM.equals(name))
+                {
+                    long sum = 0;
+                    for (final String socket : value.split(","))
+                    {
+                        sum += Long.parseLong(socket.trim());
+                    }
+                    return sum;
+                }
+            }
+            catch (final NumberFormatException ex)
+            {
+                return 0;
+            }
+        }
+        return 0;
+    }
+
+    private static String optionName(final String arg)
+    {
+        return arg.startsWith("--") && arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
     }
 
     /**
@@ -224,14 +273,6 @@ public final class Eal implements AutoCloseable
     public static String uniqueFilePrefix(final String base)
     {
         return base + ProcessHandle.current().pid();
-    }
-
-    /**
-     * @return whether the EAL was started on hugepages (without {@link #NO_HUGE}).
-     */
-    public boolean hugepages()
-    {
-        return !args.contains(NO_HUGE);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.dta.dpdk;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -15,36 +16,51 @@ public final class Hugepages
 {
     private static final Path MEMINFO = Path.of("/proc/meminfo");
     private static final Path MOUNTS = Path.of("/proc/mounts");
+    private static final long DEFAULT_PAGE_KB = 2048;
 
     private Hugepages()
     {
     }
 
     /**
-     * @return the free memory in hugepages of the default size, in MB (0 when unknown).
+     * @param megabytes  the memory the EAL will take ({@code -m} or {@code --socket-mem}).
+     * @param needsMount false with {@code --in-memory}, where EAL maps hugepages without a hugetlbfs.
+     * @return null when the host can give it, else what is missing and how an operator provides it.
      */
-    public static long freeMegabytes()
+    public static String shortfall(final long megabytes, final boolean needsMount)
     {
-        return freeMegabytes(read(MEMINFO));
+        return shortfall(megabytes, needsMount, read(MEMINFO), read(MOUNTS));
     }
 
     /**
-     * @param meminfo the lines of {@code /proc/meminfo}.
-     * @return {@code HugePages_Free} times {@code Hugepagesize}, in MB (0 when either is missing).
+     * @param megabytes  the memory the EAL will take.
+     * @param needsMount whether a hugetlbfs must be mounted.
+     * @param meminfo    the lines of {@code /proc/meminfo}.
+     * @param mounts     the lines of {@code /proc/mounts}.
+     * @return null when the host can give it, else what is missing and how an operator provides it.
      */
-    static long freeMegabytes(final List<String> meminfo)
+    static String shortfall(
+        final long megabytes, final boolean needsMount, final List<String> meminfo, final List<String> mounts)
     {
-        final long free = field(meminfo, "HugePages_Free:");
-        final long pageKb = field(meminfo, "Hugepagesize:");
-        return free * pageKb / 1024;
-    }
-
-    /**
-     * @return whether a hugetlbfs is mounted.
-     */
-    public static boolean mounted()
-    {
-        return mounted(read(MOUNTS));
+        final long pageKb = 0 == field(meminfo, "Hugepagesize:") ? DEFAULT_PAGE_KB : field(meminfo, "Hugepagesize:");
+        final long total = field(meminfo, "HugePages_Total:");
+        // Reserved pages are promised to a mapping already, though not yet faulted in.
+        final long freePages = Math.max(0, field(meminfo, "HugePages_Free:") - field(meminfo, "HugePages_Rsvd:"));
+        final long freeMegabytes = freePages * pageKb / 1024;
+        final List<String> missing = new ArrayList<>();
+        if (freeMegabytes < megabytes)
+        {
+            final long pagesMissing = ((megabytes - freeMegabytes) * 1024 + pageKb - 1) / pageKb;
+            missing.add(megabytes + " MB of free hugepages are needed, the host has " + freeMegabytes + " MB (" +
+                "HugePages_Free less HugePages_Rsvd in /proc/meminfo, pages of " + pageKb + " kB); as root: echo " +
+                (total + pagesMissing) + " > /proc/sys/vm/nr_hugepages");
+        }
+        if (needsMount && !mounted(mounts))
+        {
+            missing.add("no hugetlbfs is mounted; as root: mkdir -p /dev/hugepages && mount -t hugetlbfs nodev " +
+                "/dev/hugepages");
+        }
+        return missing.isEmpty() ? null : String.join("; and ", missing);
     }
 
     /**
@@ -62,35 +78,6 @@ public final class Hugepages
             }
         }
         return false;
-    }
-
-    /**
-     * @param megabytes the memory the EAL will take ({@code -m}).
-     * @return null when the host can give it, else what is missing and how an operator provides it.
-     */
-    public static String shortfall(final long megabytes)
-    {
-        return shortfall(megabytes, freeMegabytes(), mounted());
-    }
-
-    static String shortfall(final long megabytes, final long freeMegabytes, final boolean mounted)
-    {
-        if (freeMegabytes >= megabytes && mounted)
-        {
-            return null;
-        }
-        final StringBuilder what = new StringBuilder();
-        if (freeMegabytes < megabytes)
-        {
-            what.append(megabytes).append(" MB of free hugepages are needed, the host has ").append(freeMegabytes)
-                .append(" MB (HugePages_Free in /proc/meminfo)");
-        }
-        if (!mounted)
-        {
-            what.append(what.isEmpty() ? "" : " and ").append("no hugetlbfs is mounted");
-        }
-        return what + "; as root: echo " + (megabytes / 2 + 8) +
-            " > /proc/sys/vm/nr_hugepages (2 MB pages) and mount -t hugetlbfs nodev /dev/hugepages";
     }
 
     private static long field(final List<String> lines, final String name)

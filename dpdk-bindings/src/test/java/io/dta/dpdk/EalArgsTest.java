@@ -41,8 +41,18 @@ class EalArgsTest
         assertEquals(List.of("-l", "0", "-m", "256", "--no-pci", "--file-prefix=p1", "--log-level=lib.eal:warning",
             "--no-telemetry", "--vdev=net_null0", "--huge-unlink"), Eal.mergeArgs(defaults, List.of("--huge-unlink")));
         assertFalse(Eal.mergeArgs(defaults, List.of("--huge-dir=/mnt/huge")).contains(Eal.NO_HUGE));
-        assertFalse(Eal.mergeArgs(defaults, List.of("--socket-mem", "256")).contains(Eal.NO_HUGE));
+        // EAL refuses -m beside --socket-mem.
+        assertEquals(List.of("-l", "0", "--no-pci", "--file-prefix=p1", "--log-level=lib.eal:warning",
+            "--no-telemetry", "--vdev=net_null0", "--socket-mem", "512"),
+            Eal.mergeArgs(defaults, List.of("--socket-mem", "512")));
+        assertEquals(512, Eal.memoryMegabytes(Eal.mergeArgs(defaults, List.of("--socket-mem", "512"))));
+        assertEquals(768, Eal.memoryMegabytes(List.of("--socket-mem=512,256")));
+        assertEquals(256, Eal.memoryMegabytes(defaults));
+        assertEquals(0, Eal.memoryMegabytes(List.of("-l", "0")));
+        assertEquals(0, Eal.memoryMegabytes(List.of("-m", "lots")));
         assertTrue(Eal.asksForHugepages(List.of("-l", "1", "--huge-dir=/mnt/huge")));
+        // EAL 22.11 refuses --in-memory beside --no-huge (which implies legacy memory).
+        assertFalse(Eal.mergeArgs(defaults, List.of("--in-memory")).contains(Eal.NO_HUGE));
         assertFalse(Eal.asksForHugepages(List.of("-l", "1", "--no-huge")));
         assertFalse(Eal.asksForHugepages(List.of()));
     }

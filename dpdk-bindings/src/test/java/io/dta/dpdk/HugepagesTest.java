@@ -14,37 +14,51 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class HugepagesTest
 {
-    private static final List<String> MEMINFO = List.of(
-        "MemTotal:       24621236 kB",
-        "HugePages_Total:     200",
-        "HugePages_Free:      150",
-        "HugePages_Rsvd:        0",
-        "Hugepagesize:       2048 kB");
+    private static final List<String> MOUNTED = List.of("proc /proc proc rw 0 0",
+        "nodev /dev/hugepages hugetlbfs rw,relatime 0 0");
+    private static final List<String> NOT_MOUNTED = List.of("proc /proc proc rw 0 0", "tmpfs /dev/shm tmpfs rw 0 0");
 
-    @Test
-    void shouldMultiplyFreePagesByTheirSize()
+    private static List<String> meminfo(final long total, final long free, final long reserved, final long pageKb)
     {
-        assertEquals(300, Hugepages.freeMegabytes(MEMINFO));
-        assertEquals(0, Hugepages.freeMegabytes(List.of("MemTotal: 1 kB")));
-        assertEquals(0, Hugepages.freeMegabytes(List.of("HugePages_Free: x", "Hugepagesize: 2048 kB")));
+        return List.of("MemTotal:       24621236 kB", "HugePages_Total:     " + total, "HugePages_Free:      " + free,
+            "HugePages_Rsvd:        " + reserved, "Hugepagesize:       " + pageKb + " kB");
     }
 
     @Test
     void shouldFindAHugetlbfsMount()
     {
-        assertTrue(Hugepages.mounted(List.of("proc /proc proc rw 0 0", "nodev /dev/hugepages hugetlbfs rw,relatime 0 0")));
-        assertFalse(Hugepages.mounted(List.of("proc /proc proc rw 0 0", "tmpfs /dev/shm tmpfs rw 0 0")));
+        assertTrue(Hugepages.mounted(MOUNTED));
+        assertFalse(Hugepages.mounted(NOT_MOUNTED));
     }
 
     @Test
-    void shouldSayWhatIsMissingAndHowToProvideIt()
+    void shouldAcceptEnoughFreePagesThatAreNotReserved()
     {
-        assertNull(Hugepages.shortfall(256, 300, true));
-        final String pages = Hugepages.shortfall(256, 100, true);
-        assertTrue(pages.startsWith("256 MB of free hugepages are needed, the host has 100 MB"), pages);
-        assertTrue(pages.contains("echo 136 > /proc/sys/vm/nr_hugepages"), pages);
-        final String mount = Hugepages.shortfall(256, 300, false);
-        assertTrue(mount.startsWith("no hugetlbfs is mounted;"), mount);
-        assertTrue(Hugepages.shortfall(256, 0, false).contains("(HugePages_Free in /proc/meminfo) and no hugetlbfs"));
+        assertNull(Hugepages.shortfall(256, true, meminfo(200, 150, 0, 2048), MOUNTED));
+        assertNull(Hugepages.shortfall(256, false, meminfo(200, 150, 0, 2048), NOT_MOUNTED));
+        final String reserved = Hugepages.shortfall(256, true, meminfo(200, 150, 100, 2048), MOUNTED);
+        assertTrue(reserved.startsWith("256 MB of free hugepages are needed, the host has 100 MB"), reserved);
+    }
+
+    @Test
+    void shouldAskForTheTotalThatAddsWhatIsMissingInTheHostsPageSize()
+    {
+        // 1024 pages reserved, 10 free: raise the total by the 118 missing 2 MB pages, never lower it.
+        final String twoMb = Hugepages.shortfall(256, true, meminfo(1024, 10, 0, 2048), MOUNTED);
+        assertTrue(twoMb.contains("pages of 2048 kB); as root: echo 1142 > /proc/sys/vm/nr_hugepages"), twoMb);
+        assertFalse(twoMb.contains("hugetlbfs"), twoMb);
+        final String oneGb = Hugepages.shortfall(256, true, meminfo(0, 0, 0, 1048576), MOUNTED);
+        assertTrue(oneGb.contains("echo 1 > /proc/sys/vm/nr_hugepages"), oneGb);
+    }
+
+    @Test
+    void shouldSayOnlyWhatIsMissing()
+    {
+        final String mount = Hugepages.shortfall(256, true, meminfo(200, 200, 0, 2048), NOT_MOUNTED);
+        assertEquals("no hugetlbfs is mounted; as root: mkdir -p /dev/hugepages && mount -t hugetlbfs nodev " +
+            "/dev/hugepages", mount);
+        final String both = Hugepages.shortfall(256, true, List.of(), NOT_MOUNTED);
+        assertTrue(both.startsWith("256 MB of free hugepages are needed, the host has 0 MB"), both);
+        assertTrue(both.contains("echo 128 > /proc/sys/vm/nr_hugepages; and no hugetlbfs is mounted"), both);
     }
 }

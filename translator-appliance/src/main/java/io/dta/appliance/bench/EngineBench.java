@@ -34,8 +34,9 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The engine alone on one thread: pre-built report frames in memory, frames out to a sink that discards them. The
- * collector is modelled as its soft responder behaves: a WRITE carrying AckReq is answered with an ACK for its
+ * The engine alone on one thread: pre-built report frames in memory, frames out to a sink that discards them. Closed
+ * loop ({@code dta bench --closed-loop}, and the constructors without {@code openLoop}, which older builds compared
+ * by {@code EngineAb} also have), the collector is modelled as its soft responder behaves: a WRITE carrying AckReq is answered with an ACK for its
  * PSN (AckReq is set every {@code acks.requestInterval} packets and when a QP goes idle), every FETCH_ADD with an
  * ATOMIC ACK. The answers reach the engine after every {@link #ACK_EVERY} reports (a round trip of a few reports),
  * so credits, AckReq timers and the response path (decode, ICRC check, PSN window) run as in production. The
@@ -123,6 +124,8 @@ public final class EngineBench
     }
 
     /**
+     * A closed-loop bench (the collector answers).
+     *
      * @param primitive  what to drive.
      * @param base       configuration whose first collector serves the reports.
      * @param redundancy N for Key-Write and Key-Increment.
@@ -140,6 +143,8 @@ public final class EngineBench
     }
 
     /**
+     * A closed-loop bench (the collector answers).
+     *
      * @param primitive      what to drive.
      * @param base           configuration whose first collector serves the reports.
      * @param redundancy     N for Key-Write and Key-Increment.

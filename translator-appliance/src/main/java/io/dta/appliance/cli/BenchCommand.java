@@ -36,8 +36,8 @@ import java.util.concurrent.Callable;
     description = {
         "Measure the translation engine alone on one thread: pre-built report frames in memory, frames out to a " +
             "discarding sink that nobody answers (open loop, as dta replay without --responses), or with " +
-            "--closed-loop the collector's ACKs and ATOMIC ACKs answered as its soft responder would. Prints reportsPerSecond, framesPerSecond, allocatedBytesPerReport (this " +
-            "thread's allocation over the measured phase), gcCount, reportsPerCpuSecond (over the thread's CPU " +
+            "--closed-loop the collector's ACKs and ATOMIC ACKs answered as its soft responder would. Prints " +
+            "reportsPerSecond, framesPerSecond, allocatedBytesPerReport (this thread's allocation over the measured phase), gcCount, reportsPerCpuSecond (over the thread's CPU " +
             "time: robust on a shared machine) and whether Agrona's bounds checks were on (bin/dta turns them off " +
             "for bench; see docs/performance.md)." })
 public final class BenchCommand implements Callable<Integer>
@@ -53,7 +53,7 @@ public final class BenchCommand implements Callable<Integer>
     private long reports;
 
     @Option(names = "--warmup", description = "reports fed before measuring (default: 20000000, sketch 40000000, so "
-        + "that even the rare response path is compiled; 5000000 with --io dpdk)")
+        + "that even rare paths are compiled, the responses' with --closed-loop; 5000000 with --io dpdk)")
     private Long warmup;
 
     @Option(names = "--redundancy", defaultValue = "1", description = "N of Key-Write / Key-Increment (default: ${DEFAULT-VALUE})")
@@ -118,6 +118,8 @@ public final class BenchCommand implements Callable<Integer>
     @Option(names = "--json", description = "print one JSON object")
     private boolean json;
 
+    private boolean onHugepages;
+
     /**
      * {@inheritDoc}
      */
@@ -149,6 +151,11 @@ public final class BenchCommand implements Callable<Integer>
         {
             System.err.println("dta bench: --hugepages needs --io dpdk (the Java engine's heap takes transparent " +
                 "huge pages by itself, see docs/performance.md)");
+            return 2;
+        }
+        if (hugepages && userEalArgs().contains(Eal.NO_HUGE))
+        {
+            System.err.println("dta bench: --hugepages and --eal " + Eal.NO_HUGE + " contradict each other");
             return 2;
         }
         if ("ring".equals(input) && !"dpdk".equals(io))
@@ -251,7 +258,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("drops", drops);
         out.put("redundancy", redundancy);
         out.put("batchSize", batch);
-        out.put("openLoop", !closedLoop);
+        out.put("openLoop", bench.openLoop());
         if (BenchPrimitive.SKETCH == primitive)
         {
             final SketchConfig sketch = appliance.collectors().get(0).sketches().get(0);
@@ -272,7 +279,7 @@ public final class BenchCommand implements Callable<Integer>
         {
             System.out.printf("%s%s: %.2f M reports/s, %.2f M frames/s, %.3f bytes allocated per report, %d GCs " +
                 "(%d reports in %.2f s, %d drops; %.2f M reports per CPU second; Agrona bounds checks %s)%n",
-                out.get("primitive"), closedLoop ? " (closed loop)" : " (open loop)", r.reportsPerSecond() / 1e6,
+                out.get("primitive"), bench.openLoop() ? " (open loop)" : " (closed loop)", r.reportsPerSecond() / 1e6,
                 r.framesPerSecond() / 1e6,
                 r.allocatedBytesPerReport(), r.gcCount(), r.reports(), r.seconds(), drops,
                 r.reportsPerCpuSecond() / 1e6, DirectBuffer.SHOULD_BOUNDS_CHECK ? "on" : "off");
@@ -292,15 +299,19 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: " + DpdkLibrary.unavailableReason());
             return 1;
         }
-        final List<String> ealArgs = new ArrayList<>(eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+")));
-        if (hugepages && !Eal.asksForHugepages(ealArgs))
+        final List<String> ealArgs = userEalArgs();
+        if (hugepages && ealArgs.stream().noneMatch(a -> a.startsWith("--huge-unlink") || a.equals("--in-memory") ||
+            a.equals("--single-file-segments")))
         {
-            // Unlinked at once: a bench that dies leaves no hugepage files behind.
+            // Unlinked at once: a bench that dies leaves no hugepage files behind (EAL refuses it beside the other two).
             ealArgs.add("--huge-unlink");
         }
-        if (Eal.asksForHugepages(ealArgs))
+        final List<String> sessionArgs = DpdkBench.sessionEalArgs(ealArgs);
+        onHugepages = !sessionArgs.contains(Eal.NO_HUGE);
+        if (onHugepages)
         {
-            final String missing = Hugepages.shortfall(DpdkBench.EAL_MEMORY_MB);
+            final String missing =
+                Hugepages.shortfall(Eal.memoryMegabytes(sessionArgs), !sessionArgs.contains("--in-memory"));
             if (null != missing)
             {
                 System.err.println("dta bench: hugepages: " + missing);
@@ -326,7 +337,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("primitive", primitive.name().toLowerCase());
         out.put("io", "dpdk");
         out.put("input", input);
-        out.put("hugepages", Eal.asksForHugepages(ealArgs));
+        out.put("hugepages", onHugepages);
         out.put("openLoop", true);
         out.put("reports", r.reports());
         out.put("frames", r.frames());
@@ -348,7 +359,7 @@ public final class BenchCommand implements Callable<Integer>
         {
             System.out.printf("%s through DPDK (%s -> net_null, one core, %s): %.2f M reports/s, %.2f M frames/s, " +
                 "%.3f bytes allocated per report, %d GCs (%d reports in %.2f s, %d drops)%n", out.get("primitive"),
-                inputKind().device(), pages(ealArgs), r.reportsPerSecond() / 1e6, r.framesPerSecond() / 1e6,
+                inputKind().device(), onHugepages ? "hugepages" : "4 KB pages", r.reportsPerSecond() / 1e6, r.framesPerSecond() / 1e6,
                 r.allocatedBytesPerReport(), r.gcCount(), r.reports(), r.seconds(), r.drops());
         }
         warnOfDrops(r.drops());
@@ -379,7 +390,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("primitive", primitive.name().toLowerCase());
         out.put("io", "dpdk");
         out.put("input", input);
-        out.put("hugepages", Eal.asksForHugepages(ealArgs));
+        out.put("hugepages", onHugepages);
         out.put("openLoop", true);
         out.put("reportsPerSecond", Math.round(c.reportsPerSecond()));
         out.put("referenceReportsPerSecond", Math.round(c.referenceReportsPerSecond()));
@@ -415,7 +426,7 @@ public final class BenchCommand implements Callable<Integer>
                 "  C reference  %.2f M reports/s (CRC-32: %s)%n" +
                 "  ratio Java / C = %.3f (per CPU second of the measuring thread: %.2f M against %.2f M, %.3f)%n" +
                 "  input floor  %.2f M reports/s (rx, touch, free%s in C; nothing translated or sent)%n",
-                out.get("primitive"), inputKind().device(), pages(ealArgs), rounds, c.reportsPerSecond() / 1e6,
+                out.get("primitive"), inputKind().device(), onHugepages ? "hugepages" : "4 KB pages", rounds, c.reportsPerSecond() / 1e6,
                 r.allocatedBytesPerReport(), r.gcCount(), c.referenceReportsPerSecond() / 1e6, c.crc(), c.ratio(),
                 c.reportsPerCpuSecond() / 1e6, c.referenceReportsPerCpuSecond() / 1e6, c.cpuRatio(),
                 c.ioFloorReportsPerSecond() / 1e6, "ring".equals(input) ? ", the ring fed," : "");
@@ -425,9 +436,9 @@ public final class BenchCommand implements Callable<Integer>
         return 0;
     }
 
-    private static String pages(final List<String> ealArgs)
+    private List<String> userEalArgs()
     {
-        return Eal.asksForHugepages(ealArgs) ? "hugepages" : "4 KB pages";
+        return new ArrayList<>(eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+")));
     }
 
     private DpdkBench.Input inputKind()

@@ -305,6 +305,15 @@ public final class DpdkBench
         return 0 == (sorted.length & 1) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle];
     }
 
+    /**
+     * @param extraEalArgs the user's EAL arguments.
+     * @return the EAL arguments a bench session starts with, less its devices: what decides its pages and memory.
+     */
+    public static List<String> sessionEalArgs(final List<String> extraEalArgs)
+    {
+        return Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-bench"), 0, EAL_MEMORY_MB), extraEalArgs);
+    }
+
     private record Session(
         ApplianceConfig config,
         Mempool pool,

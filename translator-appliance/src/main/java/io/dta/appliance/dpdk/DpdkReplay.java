@@ -65,7 +65,8 @@ public final class DpdkReplay
      * @param reports     capture of reports.
      * @param responses   optional capture of collector responses, or null.
      * @param output      capture to write the RoCEv2 frames to.
-     * @param extraEalArgs EAL arguments appended to the defaults ({@code -l 0 --no-huge -m 256 --no-pci}).
+     * @param extraEalArgs EAL arguments merged into the defaults ({@code -l 0 --no-huge -m 256 --no-pci}) by
+     *                     {@link Eal#mergeArgs}: a hugepage option among them drops {@code --no-huge}.
      * @return the engine after the run.
      * @throws IOException if a capture cannot be read, or the Ethernet copy of a non-Ethernet one written.
      */
@@ -87,7 +88,8 @@ public final class DpdkReplay
      * @param reports      capture of reports.
      * @param responses    optional capture of collector responses, or null.
      * @param output       capture to write the RoCEv2 frames to.
-     * @param extraEalArgs EAL arguments appended to the defaults ({@code -l 0 --no-huge -m 256 --no-pci}).
+     * @param extraEalArgs EAL arguments merged into the defaults ({@code -l 0 --no-huge -m 256 --no-pci}) by
+     *                     {@link Eal#mergeArgs}: a hugepage option among them drops {@code --no-huge}.
      * @param cutShort     receives the inputs that end inside a record, reports first, as
      *                     {@link io.dta.appliance.replay.Replay} reports them.
      * @return the engine after the run.

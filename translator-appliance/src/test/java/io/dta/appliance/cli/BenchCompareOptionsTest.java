@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code dta bench} option checks that need no EAL ({@code --compare-c}, {@code --input}, {@code --closed-loop}), and the
- * median the comparison reports.
+ * {@code dta bench} option checks that need no EAL ({@code --compare-c}, {@code --input}, {@code --closed-loop},
+ * {@code --hugepages}), and the median the comparison reports.
  */
 class BenchCompareOptionsTest
 {
@@ -80,9 +80,11 @@ class BenchCompareOptionsTest
     }
 
     @Test
-    void shouldRefuseHugepagesWithoutDpdk()
+    void shouldRefuseHugepagesWithoutDpdkOrBesideNoHuge()
     {
         refused("--hugepages needs --io dpdk", "bench", "--primitive", "keywrite", "--hugepages");
+        refused("--hugepages and --eal --no-huge contradict each other", "bench", "--io", "dpdk", "--primitive",
+            "keywrite", "--hugepages", "--eal", "-l 0 --no-huge");
     }
 
     @Test

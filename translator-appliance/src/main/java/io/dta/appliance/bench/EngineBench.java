@@ -36,12 +36,12 @@ import java.util.SplittableRandom;
 /**
  * The engine alone on one thread: pre-built report frames in memory, frames out to a sink that discards them. Closed
  * loop ({@code dta bench --closed-loop}, and the constructors without {@code openLoop}, which older builds compared
- * by {@code EngineAb} also have), the collector is modelled as its soft responder behaves: a WRITE carrying AckReq is answered with an ACK for its
- * PSN (AckReq is set every {@code acks.requestInterval} packets and when a QP goes idle), every FETCH_ADD with an
- * ATOMIC ACK. The answers reach the engine after every {@link #ACK_EVERY} reports (a round trip of a few reports),
- * so credits, AckReq timers and the response path (decode, ICRC check, PSN window) run as in production. The
- * answers themselves cost the bench next to nothing: each QP's two response frames are encoded once and only their
- * PSN and ICRC are patched, the ICRC through three table lookups (CRC linearity).
+ * by {@code EngineAb} also have), the collector is modelled as its soft responder behaves: a WRITE carrying AckReq
+ * is answered with an ACK for its PSN (AckReq is set every {@code acks.requestInterval} packets and when a QP goes
+ * idle), every FETCH_ADD with an ATOMIC ACK. The answers reach the engine after every {@link #ACK_EVERY} reports (a
+ * round trip of a few reports), so credits, AckReq timers and the response path (decode, ICRC check, PSN window) run
+ * as in production. The answers themselves cost the bench next to nothing: each QP's two response frames are encoded
+ * once and only their PSN and ICRC are patched, the ICRC through three table lookups (CRC linearity).
  * <p>
  * Open loop ({@code dta bench}'s default: frames out to a discarding sink) nobody answers: the engine runs as
  * {@code dta replay} without responses and {@code dta bench --io dpdk} run it, without ACK timeouts and atomic

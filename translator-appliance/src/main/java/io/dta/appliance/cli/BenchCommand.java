@@ -37,9 +37,9 @@ import java.util.concurrent.Callable;
         "Measure the translation engine alone on one thread: pre-built report frames in memory, frames out to a " +
             "discarding sink that nobody answers (open loop, as dta replay without --responses), or with " +
             "--closed-loop the collector's ACKs and ATOMIC ACKs answered as its soft responder would. Prints " +
-            "reportsPerSecond, framesPerSecond, allocatedBytesPerReport (this thread's allocation over the measured phase), gcCount, reportsPerCpuSecond (over the thread's CPU " +
-            "time: robust on a shared machine) and whether Agrona's bounds checks were on (bin/dta turns them off " +
-            "for bench; see docs/performance.md)." })
+            "reportsPerSecond, framesPerSecond, allocatedBytesPerReport (this thread's allocation over the measured " +
+            "phase), gcCount, reportsPerCpuSecond (over the thread's CPU time: robust on a shared machine) and " +
+            "whether Agrona's bounds checks were on (bin/dta turns them off for bench; see docs/performance.md)." })
 public final class BenchCommand implements Callable<Integer>
 {
     @Mixin
@@ -279,8 +279,8 @@ public final class BenchCommand implements Callable<Integer>
         {
             System.out.printf("%s%s: %.2f M reports/s, %.2f M frames/s, %.3f bytes allocated per report, %d GCs " +
                 "(%d reports in %.2f s, %d drops; %.2f M reports per CPU second; Agrona bounds checks %s)%n",
-                out.get("primitive"), bench.openLoop() ? " (open loop)" : " (closed loop)", r.reportsPerSecond() / 1e6,
-                r.framesPerSecond() / 1e6,
+                out.get("primitive"), bench.openLoop() ? " (open loop)" : " (closed loop)",
+                r.reportsPerSecond() / 1e6, r.framesPerSecond() / 1e6,
                 r.allocatedBytesPerReport(), r.gcCount(), r.reports(), r.seconds(), drops,
                 r.reportsPerCpuSecond() / 1e6, DirectBuffer.SHOULD_BOUNDS_CHECK ? "on" : "off");
         }
@@ -303,7 +303,8 @@ public final class BenchCommand implements Callable<Integer>
         if (hugepages && ealArgs.stream().noneMatch(a -> a.startsWith("--huge-unlink") || a.equals("--in-memory") ||
             a.equals("--single-file-segments")))
         {
-            // Unlinked at once: a bench that dies leaves no hugepage files behind (EAL refuses it beside the other two).
+            // Unlinked at once: a bench that dies leaves no hugepage files behind (EAL refuses it beside the other
+            // two).
             ealArgs.add("--huge-unlink");
         }
         final List<String> sessionArgs = DpdkBench.sessionEalArgs(ealArgs);
@@ -359,7 +360,8 @@ public final class BenchCommand implements Callable<Integer>
         {
             System.out.printf("%s through DPDK (%s -> net_null, one core, %s): %.2f M reports/s, %.2f M frames/s, " +
                 "%.3f bytes allocated per report, %d GCs (%d reports in %.2f s, %d drops)%n", out.get("primitive"),
-                inputKind().device(), onHugepages ? "hugepages" : "4 KB pages", r.reportsPerSecond() / 1e6, r.framesPerSecond() / 1e6,
+                inputKind().device(), onHugepages ? "hugepages" : "4 KB pages", r.reportsPerSecond() / 1e6,
+                r.framesPerSecond() / 1e6,
                 r.allocatedBytesPerReport(), r.gcCount(), r.reports(), r.seconds(), r.drops());
         }
         warnOfDrops(r.drops());
@@ -426,7 +428,8 @@ public final class BenchCommand implements Callable<Integer>
                 "  C reference  %.2f M reports/s (CRC-32: %s)%n" +
                 "  ratio Java / C = %.3f (per CPU second of the measuring thread: %.2f M against %.2f M, %.3f)%n" +
                 "  input floor  %.2f M reports/s (rx, touch, free%s in C; nothing translated or sent)%n",
-                out.get("primitive"), inputKind().device(), onHugepages ? "hugepages" : "4 KB pages", rounds, c.reportsPerSecond() / 1e6,
+                out.get("primitive"), inputKind().device(), onHugepages ? "hugepages" : "4 KB pages", rounds,
+                c.reportsPerSecond() / 1e6,
                 r.allocatedBytesPerReport(), r.gcCount(), c.referenceReportsPerSecond() / 1e6, c.crc(), c.ratio(),
                 c.reportsPerCpuSecond() / 1e6, c.referenceReportsPerCpuSecond() / 1e6, c.cpuRatio(),
                 c.ioFloorReportsPerSecond() / 1e6, "ring".equals(input) ? ", the ring fed," : "");

@@ -298,8 +298,8 @@ public abstract class LiveAgent implements Agent
             .anyMatch(device -> device.startsWith("net_memif") && !device.contains("role=server"));
         return "cannot open the " + role + " port " + (spec.equals(Integer.toString(id)) ? spec : id + " (" + spec +
             ")") + ": " + failure + (memifClient && failure.startsWith("rte_eth_dev_start") ?
-            "; a net_memif client (role=client, memif's default) starts only once its server (role=server, e.g. dta collector " +
-            "--port) listens on the socket: start the server first" : "");
+            "; a net_memif client (role=client, memif's default) starts only once its server (role=server, e.g. " +
+            "dta collector --port) listens on the socket: start the server first" : "");
     }
 
     /**

@@ -4,14 +4,11 @@ import io.dta.appliance.cli.CollectorCommand;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.gen.GeneratorSettings;
-import io.dta.appliance.gen.ReportGenerator;
 import io.dta.appliance.replay.CutCaptures;
 import io.dta.appliance.replay.CutShortCapture;
 import io.dta.appliance.replay.Replay;
-import io.dta.codec.pcap.PcapWriter;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.ConfigDefaults;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -49,16 +46,7 @@ class DpdkCutShortReplayEalTest
         final GeneratorSettings settings = new GeneratorSettings().seed(SEED)
             .mix("keywrite=40,keyincrement=20,append=20,postcard=20").redundancy("1-4").reporters(5)
             .essentialFraction(0.2).retransmittable(true).badFraction(0.02).spacingNanos(333);
-        final ReportGenerator generator = new ReportGenerator(config, settings);
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[ReportGenerator.MAX_FRAME_LENGTH]);
-        try (PcapWriter writer = new PcapWriter(classic, true))
-        {
-            for (int i = 0; i < REPORTS; i++)
-            {
-                final int length = generator.next(frame, 0);
-                writer.write(generator.timestampNanos(), frame, 0, length);
-            }
-        }
+        GeneratedReports.write(classic, config, settings, REPORTS);
         final Path pcapng = CutCaptures.toPcapng(classic, dir.resolve("reports.pcapng"), 9);
 
         final Path roce = dir.resolve("roce.pcap");

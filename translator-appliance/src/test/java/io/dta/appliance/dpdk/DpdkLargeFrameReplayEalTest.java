@@ -3,13 +3,10 @@ package io.dta.appliance.dpdk;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.gen.GeneratorSettings;
-import io.dta.appliance.gen.ReportGenerator;
 import io.dta.appliance.replay.Replay;
-import io.dta.codec.pcap.PcapWriter;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.ConfigDefaults;
 import io.dta.config.ConfigLoader;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,16 +45,7 @@ class DpdkLargeFrameReplayEalTest
         final Path reports = dir.resolve("reports.pcap");
         final GeneratorSettings settings = new GeneratorSettings().seed(SEED).mix("sketch=90,keywrite=10")
             .spacingNanos(500);
-        final ReportGenerator generator = new ReportGenerator(config, settings);
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[ReportGenerator.MAX_FRAME_LENGTH]);
-        try (PcapWriter writer = new PcapWriter(reports, true))
-        {
-            for (int i = 0; i < REPORTS; i++)
-            {
-                final int length = generator.next(frame, 0);
-                writer.write(generator.timestampNanos(), frame, 0, length);
-            }
-        }
+        GeneratedReports.write(reports, config, settings, REPORTS);
 
         final TranslatorEngine java = Replay.run(config, reports, null, dir.resolve("java.pcap"));
         final TranslatorEngine dpdk = DpdkReplay.run(config, reports, null, dir.resolve("dpdk.pcap"), List.of());

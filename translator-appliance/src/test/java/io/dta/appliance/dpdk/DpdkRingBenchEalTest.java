@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.bench.BenchPrimitive;
 import io.dta.appliance.bench.EngineBench;
 import io.dta.appliance.cli.ChildDta;
-import io.dta.appliance.engine.FrameSink;
+import io.dta.appliance.engine.FrameCollector;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.codec.Icrc;
 import io.dta.config.ApplianceConfig;
@@ -19,7 +19,6 @@ import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.Mempool;
 import io.dta.dpdk.Ring;
 import io.dta.dpdk.RingFeeder;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -111,8 +110,8 @@ class DpdkRingBenchEalTest
         final ApplianceConfig config = source.config();
 
         // Expected: the engine in memory, the same reports twice (the ring's second round recycles the mbufs).
-        final List<byte[]> expected = new ArrayList<>();
-        final TranslatorEngine reference = new TranslatorEngine(config, collecting(expected), false);
+        final FrameCollector collector = new FrameCollector();
+        final TranslatorEngine reference = new TranslatorEngine(config, collector, false);
         final UnsafeBuffer report = new UnsafeBuffer(ByteBuffer.allocateDirect(2048));
         reference.poll(NOW);
         for (int round = 0; round < 2; round++)
@@ -123,6 +122,7 @@ class DpdkRingBenchEalTest
             }
         }
         reference.flush(NOW);
+        final List<byte[]> expected = collector.frames().stream().map(FrameCollector.Frame::bytes).toList();
 
         final List<byte[]> actual = new ArrayList<>();
         final int inUseBefore = pool.inUseCount();
@@ -186,33 +186,6 @@ class DpdkRingBenchEalTest
             }
             Mempool.freeBulk(mbufs, n);
         }
-    }
-
-    private static FrameSink collecting(final List<byte[]> frames)
-    {
-        final UnsafeBuffer out = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
-        return new FrameSink()
-        {
-            @Override
-            public MutableDirectBuffer buffer()
-            {
-                return out;
-            }
-
-            @Override
-            public int claim(final int maxLength)
-            {
-                return 0;
-            }
-
-            @Override
-            public void commit(final int offset, final int length, final long timeNanos)
-            {
-                final byte[] bytes = new byte[length];
-                out.getBytes(offset, bytes);
-                frames.add(bytes);
-            }
-        };
     }
 
     @Test

@@ -219,8 +219,6 @@ class PsnSpecAuditTest
 
     // ------------------------------------------------------------------ §4 WRITE First/Middle/Last
 
-    private static final long APPLIANCE_MAC = 0x02000a000065L;
-    private static final long COLLECTOR_MAC = 0x02000a000033L;
     private static final int SEG_LOCAL_QPN = 0x777;
     private static final int SEG_REMOTE_QPN = 0x123456;
     private static final int SEG_RKEY = 0xCAFEF00D;
@@ -273,46 +271,11 @@ class PsnSpecAuditTest
         }
     }
 
-    /**
-     * The frame §4 and rocev2-reference.md §1/§4 define for one packet of a WRITE, built byte by byte: IPv4 with TOS
-     * 0x6A (DSCP 26, ECN 2), identification = the PSN's low 16 bits (this project's rule), DF, TTL 64; UDP source
-     * port 0xC000 | (local QPN & 0x3FFF), destination 4791, checksum 0; BTH with M = 1 and PadCnt, P_Key 0xFFFF,
-     * DestQP, AckReq and PSN; the RETH on a First or Only alone; zero pad; the ICRC over eight 0xFF bytes and the
-     * masked headers, sent LE.
-     */
     private static byte[] expectedWrite(
         final int opcode, final int psn, final boolean ackReq, final long va, final int dmaLength, final byte[] data)
     {
-        final boolean reth = 0x06 == opcode || 0x0A == opcode;
-        final int pad = -data.length & 3;
-        final int length = 14 + 20 + 8 + 12 + (reth ? 16 : 0) + data.length + pad + 4;
-        final ByteBuffer e = ByteBuffer.allocate(length).order(ByteOrder.BIG_ENDIAN);
-        e.putShort((short)(COLLECTOR_MAC >>> 32)).putInt((int)COLLECTOR_MAC);
-        e.putShort((short)(APPLIANCE_MAC >>> 32)).putInt((int)APPLIANCE_MAC).putShort((short)0x0800);
-        e.put((byte)0x45).put((byte)0x6A).putShort((short)(length - 14)).putShort((short)(psn & 0xFFFF))
-            .putShort((short)0x4000).put((byte)64).put((byte)17).putShort((short)0).putInt(APPLIANCE_IP)
-            .putInt(COLLECTOR_A);
-        e.putShort(24, (short)ipChecksum(e.array(), 14));
-        e.putShort((short)(0xC000 | (SEG_LOCAL_QPN & 0x3FFF))).putShort((short)4791).putShort((short)(length - 34))
-            .putShort((short)0);
-        e.put((byte)opcode).put((byte)(0x40 | pad << 4)).putShort((short)0xFFFF).putInt(SEG_REMOTE_QPN)
-            .putInt((ackReq ? 0x8000_0000 : 0) | psn);
-        if (reth)
-        {
-            e.putLong(va).putInt(SEG_RKEY).putInt(dmaLength);
-        }
-        e.put(data).put(new byte[pad]);
-        final byte[] covered = new byte[8 + length - 14 - 4];
-        java.util.Arrays.fill(covered, 0, 8, (byte)0xFF);
-        System.arraycopy(e.array(), 14, covered, 8, covered.length - 8);
-        for (final int masked : new int[] {1, 8, 10, 11, 26, 27, 32})
-        {
-            covered[8 + masked] = (byte)0xFF;
-        }
-        final CRC32 crc = new CRC32();
-        crc.update(covered);
-        e.putInt(Integer.reverseBytes((int)crc.getValue()));
-        return e.array();
+        return TestFrames.write((26 << 2) | 2, SEG_LOCAL_QPN, SEG_REMOTE_QPN, SEG_RKEY, opcode, psn, ackReq, va,
+            dmaLength, data);
     }
 
     private static byte[] slice(final byte[] data, final int from, final int to)

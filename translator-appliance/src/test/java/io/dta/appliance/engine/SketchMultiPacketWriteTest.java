@@ -30,7 +30,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.zip.CRC32;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -39,9 +38,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Sketch-Merge with a run of columns longer than the collector's path MTU (docs/sketch.md, translation.md §4): 5 rows
  * x 32 columns x 4 = 640 bytes per run on a 256-byte path MTU, so every run is one WRITE First (RETH, 256 bytes),
- * Middle (256) and Last (128) on consecutive PSNs. Frames are checked byte for byte against frames built here from
- * the spec with plain arithmetic (ICRC with java.util.zip.CRC32), and against the codec's decoder and
- * {@link Icrc#verify}; then a NAK into a run's Middle, the essential ring's accounting in WRITEs, and a lossy closed
+ * Middle (256) and Last (128) on consecutive PSNs. Frames are checked byte for byte against frames built from the
+ * spec with plain arithmetic ({@link TestFrames#write}, ICRC with java.util.zip.CRC32), and against the codec's
+ * decoder and {@link Icrc#verify}; then a NAK into a run's Middle, the essential ring's accounting in WRITEs, and a lossy closed
  * loop with collector-lib's {@link io.dta.collector.responder.SoftResponder} whose resyncs land inside runs.
  */
 class SketchMultiPacketWriteTest
@@ -57,9 +56,6 @@ class SketchMultiPacketWriteTest
     private static final int BATCH = 32;
     private static final int RUN_BYTES = BATCH * ROWS * 4;
     private static final int AREA_BYTES = 64 + ROWS * COLUMNS * 4;
-    private static final long COLLECTOR_MAC = 0x02000a000033L;
-    private static final long APPLIANCE_MAC = 0x02000a000065L;
-    private static final int APPLIANCE_IP = Ipv4Address.parse("10.0.0.101");
     private static final int COLLECTOR_IP = Ipv4Address.parse("10.0.0.51");
 
     @TempDir
@@ -168,46 +164,10 @@ class SketchMultiPacketWriteTest
         return b.array();
     }
 
-    /**
-     * A request frame as translation.md §4 and rocev2-reference.md lay it out, from plain arithmetic: Ethernet,
-     * IPv4 (TOS = DSCP 26 << 2, identification = low 16 bits of the PSN, DF, TTL 64), UDP (source 0xC000 | local QPN
-     * & 0x3FFF, destination 4791, checksum 0), BTH (M = 1, PadCnt, P_Key, DestQP, AckReq, PSN), a RETH for WRITE
-     * First and Only, the payload, pad, and the ICRC: CRC32 over 8 bytes of 0xFF and the IP datagram with the
-     * variant fields masked to 1s, sent little-endian.
-     */
     private static byte[] expectedWrite(
         final int opcode, final int psn, final boolean ackReq, final long va, final int dmaLength, final byte[] data)
     {
-        final boolean reth = 0x06 == opcode || 0x0A == opcode;
-        final int pad = -data.length & 3;
-        final int length = 14 + 20 + 8 + 12 + (reth ? 16 : 0) + data.length + pad + 4;
-        final ByteBuffer e = ByteBuffer.allocate(length).order(ByteOrder.BIG_ENDIAN);
-        e.putShort((short)(COLLECTOR_MAC >>> 32)).putInt((int)COLLECTOR_MAC);
-        e.putShort((short)(APPLIANCE_MAC >>> 32)).putInt((int)APPLIANCE_MAC).putShort((short)0x0800);
-        e.put((byte)0x45).put((byte)(26 << 2)).putShort((short)(length - 14)).putShort((short)(psn & 0xFFFF))
-            .putShort((short)0x4000).put((byte)64).put((byte)17).putShort((short)0).putInt(APPLIANCE_IP)
-            .putInt(COLLECTOR_IP);
-        e.putShort(24, (short)TestFrames.ipChecksum(e.array(), 14));
-        e.putShort((short)(0xC000 | (LOCAL_QPN & 0x3FFF))).putShort((short)4791).putShort((short)(length - 34))
-            .putShort((short)0);
-        e.put((byte)opcode).put((byte)(0x40 | pad << 4)).putShort((short)0xFFFF).putInt(REMOTE_QPN)
-            .putInt((ackReq ? 0x8000_0000 : 0) | psn);
-        if (reth)
-        {
-            e.putLong(va).putInt(RKEY).putInt(dmaLength);
-        }
-        e.put(data).put(new byte[pad]);
-        final byte[] covered = new byte[8 + length - 14 - 4];
-        Arrays.fill(covered, 0, 8, (byte)0xFF);
-        System.arraycopy(e.array(), 14, covered, 8, covered.length - 8);
-        for (final int masked : new int[] {1, 8, 10, 11, 26, 27, 32})
-        {
-            covered[8 + masked] = (byte)0xFF;
-        }
-        final CRC32 crc = new CRC32();
-        crc.update(covered);
-        e.putInt(Integer.reverseBytes((int)crc.getValue()));
-        return e.array();
+        return TestFrames.write(26 << 2, LOCAL_QPN, REMOTE_QPN, RKEY, opcode, psn, ackReq, va, dmaLength, data);
     }
 
     private static String hex(final byte[] b)
@@ -459,41 +419,7 @@ class SketchMultiPacketWriteTest
                     resumes[0]++;
                 }
             });
-            demo.run(new ClosedLoopDemo.ReportSource()
-            {
-                private int i = -1;
-                private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
-
-                public boolean next()
-                {
-                    if (++i >= reports.size())
-                    {
-                        return false;
-                    }
-                    buffer.wrap(reports.get(i));
-                    return true;
-                }
-
-                public DirectBuffer buffer()
-                {
-                    return buffer;
-                }
-
-                public int offset()
-                {
-                    return 0;
-                }
-
-                public int length()
-                {
-                    return reports.get(i).length;
-                }
-
-                public long timeNanos()
-                {
-                    return 1_000_000L + i * 500L;
-                }
-            });
+            demo.run(new ListReportSource(reports));
             assertTrue(demo.quiescent(), ctx);
             final EngineCounters k = demo.engine().counters();
             assertEquals(0, demo.responder().counter(ResponderCounter.INVALID_REQUESTS), ctx);

@@ -653,41 +653,7 @@ class SketchSpecAuditTest
         try (CollectorStore store = CollectorStore.create(dir, config, config.collectors().get(0)))
         {
             final ClosedLoopDemo demo = new ClosedLoopDemo(config, List.of(store), 0.05, seed);
-            demo.run(new ClosedLoopDemo.ReportSource()
-            {
-                private int i = -1;
-                private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
-
-                public boolean next()
-                {
-                    if (++i >= frames.size())
-                    {
-                        return false;
-                    }
-                    buffer.wrap(frames.get(i));
-                    return true;
-                }
-
-                public DirectBuffer buffer()
-                {
-                    return buffer;
-                }
-
-                public int offset()
-                {
-                    return 0;
-                }
-
-                public int length()
-                {
-                    return frames.get(i).length;
-                }
-
-                public long timeNanos()
-                {
-                    return 1_000_000L + i * 500L;
-                }
-            });
+            demo.run(new ListReportSource(frames));
             final String ctx = "seed=" + seed;
             assertTrue(demo.quiescent(), ctx);
             final TranslatorEngine engine = demo.engine();

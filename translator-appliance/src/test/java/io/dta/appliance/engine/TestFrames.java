@@ -267,6 +267,76 @@ public final class TestFrames
         return ~sum & 0xFFFF;
     }
 
+    // ---------------------------------------------------------------- requests
+
+    /** The appliance's MAC in the test configurations. */
+    public static final long APPLIANCE_MAC = 0x02000a000065L;
+    /** The collectors' MAC in the test configurations. */
+    public static final long COLLECTOR_MAC = 0x02000a000033L;
+
+    /**
+     * A WRITE request from the appliance to collector A as translation.md §4 and rocev2-reference.md lay it out,
+     * from plain arithmetic: Ethernet, IPv4 (the given TOS, identification = the PSN's low 16 bits,
+     * DF, TTL 64), UDP (source 0xC000 | local QPN & 0x3FFF, destination 4791, checksum 0), BTH (M = 1, PadCnt,
+     * P_Key 0xFFFF, DestQP, AckReq, PSN), a RETH on WRITE First and Only alone, the payload, zero pad, and the ICRC:
+     * CRC32 over 8 bytes of 0xFF and the IP datagram with the variant fields masked to 1s, sent little-endian.
+     *
+     * @param tos       the IPv4 TOS byte: DSCP 26 and the configured ECN, 0x68 or 0x6A.
+     * @param localQpn  the appliance's QPN.
+     * @param remoteQpn the collector's QPN (DestQP).
+     * @param rkey      the region's R_Key.
+     * @param opcode    0x06 First, 0x07 Middle, 0x08 Last or 0x0A Only.
+     * @param psn       PSN.
+     * @param ackReq    the AckReq bit.
+     * @param va        the RETH's virtual address.
+     * @param dmaLength the RETH's DMA length.
+     * @param data      the payload.
+     * @return the frame.
+     */
+    public static byte[] write(
+        final int tos,
+        final int localQpn,
+        final int remoteQpn,
+        final int rkey,
+        final int opcode,
+        final int psn,
+        final boolean ackReq,
+        final long va,
+        final int dmaLength,
+        final byte[] data)
+    {
+        final boolean reth = 0x06 == opcode || 0x0A == opcode;
+        final int pad = -data.length & 3;
+        final int length = 14 + 20 + 8 + 12 + (reth ? 16 : 0) + data.length + pad + 4;
+        final ByteBuffer e = ByteBuffer.allocate(length).order(ByteOrder.BIG_ENDIAN);
+        e.putShort((short)(COLLECTOR_MAC >>> 32)).putInt((int)COLLECTOR_MAC);
+        e.putShort((short)(APPLIANCE_MAC >>> 32)).putInt((int)APPLIANCE_MAC).putShort((short)0x0800);
+        e.put((byte)0x45).put((byte)tos).putShort((short)(length - 14)).putShort((short)(psn & 0xFFFF))
+            .putShort((short)0x4000).put((byte)64).put((byte)17).putShort((short)0).putInt(APPLIANCE_IP)
+            .putInt(COLLECTOR_A);
+        e.putShort(24, (short)ipChecksum(e.array(), 14));
+        e.putShort((short)(0xC000 | (localQpn & 0x3FFF))).putShort((short)4791).putShort((short)(length - 34))
+            .putShort((short)0);
+        e.put((byte)opcode).put((byte)(0x40 | pad << 4)).putShort((short)0xFFFF).putInt(remoteQpn)
+            .putInt((ackReq ? 0x8000_0000 : 0) | psn);
+        if (reth)
+        {
+            e.putLong(va).putInt(rkey).putInt(dmaLength);
+        }
+        e.put(data).put(new byte[pad]);
+        final byte[] covered = new byte[8 + length - 14 - 4];
+        Arrays.fill(covered, 0, 8, (byte)0xFF);
+        System.arraycopy(e.array(), 14, covered, 8, covered.length - 8);
+        for (final int masked : new int[] {1, 8, 10, 11, 26, 27, 32})
+        {
+            covered[8 + masked] = (byte)0xFF;
+        }
+        final CRC32 crc = new CRC32();
+        crc.update(covered);
+        e.putInt(Integer.reverseBytes((int)crc.getValue()));
+        return e.array();
+    }
+
     // ---------------------------------------------------------------- responses
 
     /**

@@ -1,0 +1,60 @@
+package io.dta.appliance.engine;
+
+import io.dta.appliance.demo.ClosedLoopDemo;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.List;
+
+/**
+ * Report frames held in a list, fed to a {@link ClosedLoopDemo} 500 ns apart from 1 ms on.
+ */
+final class ListReportSource implements ClosedLoopDemo.ReportSource
+{
+    private final List<byte[]> frames;
+    private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
+    private int index = -1;
+
+    /**
+     * @param frames the report frames, in the order to feed them.
+     */
+    ListReportSource(final List<byte[]> frames)
+    {
+        this.frames = frames;
+    }
+
+    @Override
+    public boolean next()
+    {
+        if (++index >= frames.size())
+        {
+            return false;
+        }
+        buffer.wrap(frames.get(index));
+        return true;
+    }
+
+    @Override
+    public DirectBuffer buffer()
+    {
+        return buffer;
+    }
+
+    @Override
+    public int offset()
+    {
+        return 0;
+    }
+
+    @Override
+    public int length()
+    {
+        return frames.get(index).length;
+    }
+
+    @Override
+    public long timeNanos()
+    {
+        return 1_000_000L + index * 500L;
+    }
+}

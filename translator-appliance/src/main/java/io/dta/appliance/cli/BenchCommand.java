@@ -71,18 +71,18 @@ public final class BenchCommand implements Callable<Integer>
     @Option(names = "--open-loop", description = "nobody answers: the default, accepted for scripts that say so")
     private boolean openLoopGiven;
 
-    @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk", description = {
-        "java (default): engine alone; dpdk: through DPDK on one core, net_pcap (infinite_rx) or net_ring in",
-        "(--input), net_null out, open loop (needs DPDK 22.11 and root)" })
+    @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk", description =
+        "java (default): engine alone; dpdk: through DPDK on one core, net_pcap (infinite_rx) or net_ring in " +
+        "(--input), net_null out, open loop (needs DPDK 22.11 and root)")
     private String io;
 
     private static final int MIN_RING_SOURCE_REPORTS = 64;
 
-    @Option(names = "--input", defaultValue = "pcap", paramLabel = "pcap|ring", description = {
-        "with --io dpdk: where the reports come from. pcap (default): a net_pcap port replaying a capture forever",
-        "(one copy per packet into a fresh mbuf); ring: a net_ring port over mbufs filled once and recycled without",
-        "copies (an extra reference each, re-enqueued once per duty cycle by the same native feeder for Java and C),",
-        "closer to a NIC that DMAs into mbufs" })
+    @Option(names = "--input", defaultValue = "pcap", paramLabel = "pcap|ring", description =
+        "with --io dpdk: where the reports come from. pcap (default): a net_pcap port replaying a capture forever " +
+        "(one copy per packet into a fresh mbuf); ring: a net_ring port over mbufs filled once and recycled without " +
+        "copies (an extra reference each, re-enqueued once per duty cycle by the same native feeder for Java and C), " +
+        "closer to a NIC that DMAs into mbufs")
     private String input;
 
     @Option(names = "--switches", defaultValue = "" + EngineBench.DEFAULT_SKETCH_SWITCHES,
@@ -90,20 +90,20 @@ public final class BenchCommand implements Callable<Integer>
             "columns in turn, epochs rolling over (default: ${DEFAULT-VALUE})")
     private int switches;
 
-    @Option(names = "--compare-c", description = {
-        "with --io dpdk: also measure the C reference loop (perf/target/native/libdta_cref.so: same parsing, frames",
-        "and ICRC in C) in rounds alternating with the engine's on the same EAL and ports; prints both medians",
-        "(reportsPerSecond, referenceReportsPerSecond) and their ratio" })
+    @Option(names = "--compare-c", description =
+        "with --io dpdk: also measure the C reference loop (perf/target/native/libdta_cref.so: same parsing, frames " +
+        "and ICRC in C) in rounds alternating with the engine's on the same EAL and ports; prints both medians " +
+        "(reportsPerSecond, referenceReportsPerSecond) and their ratio")
     private boolean compareC;
 
     @Option(names = "--rounds", defaultValue = "5",
         description = "with --compare-c: rounds of each side, --reports / rounds reports each (default: ${DEFAULT-VALUE})")
     private int rounds;
 
-    @Option(names = "--source-reports", defaultValue = "4096", description = {
-        "with --io dpdk: distinct reports the input repeats (1..16384, default: ${DEFAULT-VALUE}); net_pcap copies",
-        "each from its stored mbuf, so fewer stay in the caches and the input costs less; the ring holds them all",
-        "(at least 64 with --input ring, so a burst of 32 never empties it)" })
+    @Option(names = "--source-reports", defaultValue = "4096", description =
+        "with --io dpdk: distinct reports the input repeats (1..16384, default: ${DEFAULT-VALUE}); net_pcap copies " +
+        "each from its stored mbuf, so fewer stay in the caches and the input costs less; the ring holds them all " +
+        "(at least 64 with --input ring, so a burst of 32 never empties it)")
     private int sourceReports;
 
     @Option(names = "--eal", paramLabel = "ARGS", defaultValue = "",

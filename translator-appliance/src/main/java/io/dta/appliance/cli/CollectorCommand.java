@@ -96,10 +96,10 @@ public final class CollectorCommand implements Callable<Integer>
     private boolean json;
 
     @Option(names = "--max-atomics", paramLabel = "N",
-        description = {
+        description =
             "negotiated regions: outstanding atomics (responder resources) the REPs grant at most, 1.." +
-                ResponderQp.SAVED_ATOMICS + " (default " + ResponderQp.SAVED_ATOMICS + ": what a QP can replay);",
-            "a REQ asking for more is granted N and the translator runs its Key-Increment QP with N" })
+                ResponderQp.SAVED_ATOMICS + " (default " + ResponderQp.SAVED_ATOMICS + ": what a QP can replay); " +
+            "a REQ asking for more is granted N and the translator runs its Key-Increment QP with N")
     private Integer maxAtomics;
 
     /**

@@ -49,10 +49,10 @@ public final class ReplayCommand implements Callable<Integer>
     private Path responses;
 
     @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk",
-        description = {
-            "I/O path: java (pcap files read by the JVM; default) or dpdk (the captures go",
-            "through DPDK net_pcap devices, frames are read and written in mbufs; needs",
-            "DPDK 22.11 and root; same frames as java)" })
+        description =
+            "I/O path: java (pcap files read by the JVM; default) or dpdk (the captures go " +
+            "through DPDK net_pcap devices, frames are read and written in mbufs; needs " +
+            "DPDK 22.11 and root; same frames as java)")
     private String io;
 
     @Option(names = "--eal", paramLabel = "ARGS", defaultValue = "",

@@ -23,6 +23,33 @@ public final class Hugepages
     }
 
     /**
+     * The check for a whole EAL argument list, as {@link Eal#init} will be given it.
+     *
+     * @param ealArgs the EAL's arguments after {@link Eal#mergeArgs}.
+     * @return null when the EAL runs on 4 KB pages ({@code --no-huge}) or the host can give it its hugepages, else
+     * what is missing and how an operator provides it.
+     */
+    public static String shortfallFor(final List<String> ealArgs)
+    {
+        return ealArgs.contains(Eal.NO_HUGE) ? null : shortfallFor(ealArgs, read(MEMINFO), read(MOUNTS));
+    }
+
+    /**
+     * @param ealArgs the EAL's arguments after {@link Eal#mergeArgs}.
+     * @param meminfo the lines of {@code /proc/meminfo}.
+     * @param mounts  the lines of {@code /proc/mounts}.
+     * @return as {@link #shortfallFor(List)}.
+     */
+    static String shortfallFor(final List<String> ealArgs, final List<String> meminfo, final List<String> mounts)
+    {
+        if (ealArgs.contains(Eal.NO_HUGE))
+        {
+            return null;
+        }
+        return shortfall(Eal.memoryMegabytes(ealArgs), !ealArgs.contains("--in-memory"), meminfo, mounts);
+    }
+
+    /**
      * @param megabytes  the memory the EAL will take ({@code -m} or {@code --socket-mem}).
      * @param needsMount false with {@code --in-memory}, where EAL maps hugepages without a hugetlbfs.
      * @return null when the host can give it, else what is missing and how an operator provides it.

@@ -61,4 +61,22 @@ class HugepagesTest
         assertTrue(both.startsWith("256 MB of free hugepages are needed, the host has 0 MB"), both);
         assertTrue(both.contains("echo 128 > /proc/sys/vm/nr_hugepages; and no hugetlbfs is mounted"), both);
     }
+
+    @Test
+    void shouldCheckWhatAnEalArgumentListAsksFor()
+    {
+        final List<String> none = meminfo(0, 0, 0, 2048);
+        assertNull(Hugepages.shortfallFor(Eal.mergeArgs(Eal.virtualDeviceArgs("p", 0, 256), List.of()), none,
+            NOT_MOUNTED), "--no-huge needs no hugepages");
+        final List<String> unlinked = Eal.mergeArgs(Eal.virtualDeviceArgs("p", 0, 256), List.of("--huge-unlink"));
+        final String missing = Hugepages.shortfallFor(unlinked, none, NOT_MOUNTED);
+        assertTrue(missing.startsWith("256 MB of free hugepages are needed, the host has 0 MB"), missing);
+        assertTrue(missing.contains("mount -t hugetlbfs"), missing);
+        assertNull(Hugepages.shortfallFor(unlinked, meminfo(128, 128, 0, 2048), MOUNTED));
+        final String inMemory = Hugepages.shortfallFor(
+            Eal.mergeArgs(Eal.virtualDeviceArgs("p", 0, 256), List.of("--in-memory", "--socket-mem", "512")),
+            meminfo(128, 128, 0, 2048), NOT_MOUNTED);
+        assertEquals("512 MB of free hugepages are needed, the host has 256 MB (HugePages_Free less HugePages_Rsvd " +
+            "in /proc/meminfo, pages of 2048 kB); as root: echo 256 > /proc/sys/vm/nr_hugepages", inMemory);
+    }
 }

@@ -309,15 +309,11 @@ public final class BenchCommand implements Callable<Integer>
         }
         final List<String> sessionArgs = DpdkBench.sessionEalArgs(ealArgs);
         onHugepages = !sessionArgs.contains(Eal.NO_HUGE);
-        if (onHugepages)
+        final String missing = Hugepages.shortfallFor(sessionArgs);
+        if (null != missing)
         {
-            final String missing =
-                Hugepages.shortfall(Eal.memoryMegabytes(sessionArgs), !sessionArgs.contains("--in-memory"));
-            if (null != missing)
-            {
-                System.err.println("dta bench: hugepages: " + missing);
-                return 1;
-            }
+            System.err.println("dta bench: hugepages: " + missing);
+            return 1;
         }
         if (compareC)
         {

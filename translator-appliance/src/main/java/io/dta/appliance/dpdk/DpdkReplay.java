@@ -6,8 +6,10 @@ import io.dta.appliance.replay.CutShortCapture;
 import io.dta.codec.pcap.PcapNormalizer;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.config.ApplianceConfig;
+import io.dta.dpdk.DpdkException;
 import io.dta.dpdk.Eal;
 import io.dta.dpdk.EthPort;
+import io.dta.dpdk.Hugepages;
 import io.dta.dpdk.Mbuf;
 import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.Mempool;
@@ -66,9 +68,11 @@ public final class DpdkReplay
      * @param responses   optional capture of collector responses, or null.
      * @param output      capture to write the RoCEv2 frames to.
      * @param extraEalArgs EAL arguments merged into the defaults ({@code -l 0 --no-huge -m 256 --no-pci}) by
-     *                     {@link Eal#mergeArgs}: a hugepage option among them drops {@code --no-huge}.
+     *                     {@link Eal#mergeArgs}: a hugepage option among them drops {@code --no-huge}, and the host's
+     *                     hugepages are then checked first ({@link Hugepages#shortfallFor}).
      * @return the engine after the run.
      * @throws IOException if a capture cannot be read, or the Ethernet copy of a non-Ethernet one written.
+     * @throws DpdkException if the EAL asks for hugepages the host does not have, or DPDK fails.
      */
     public static TranslatorEngine run(
         final ApplianceConfig config,
@@ -89,11 +93,13 @@ public final class DpdkReplay
      * @param responses    optional capture of collector responses, or null.
      * @param output       capture to write the RoCEv2 frames to.
      * @param extraEalArgs EAL arguments merged into the defaults ({@code -l 0 --no-huge -m 256 --no-pci}) by
-     *                     {@link Eal#mergeArgs}: a hugepage option among them drops {@code --no-huge}.
+     *                     {@link Eal#mergeArgs}: a hugepage option among them drops {@code --no-huge}, and the host's
+     *                     hugepages are then checked first ({@link Hugepages#shortfallFor}).
      * @param cutShort     receives the inputs that end inside a record, reports first, as
      *                     {@link io.dta.appliance.replay.Replay} reports them.
      * @return the engine after the run.
      * @throws IOException if a capture cannot be read, or the Ethernet copy of a non-Ethernet one written.
+     * @throws DpdkException if the EAL asks for hugepages the host does not have, or DPDK fails.
      */
     public static TranslatorEngine run(
         final ApplianceConfig config,
@@ -184,6 +190,12 @@ public final class DpdkReplay
         final List<String> args = Eal.mergeArgs(
             Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-replay"), 0, 256, vdevs.toArray(new String[0])),
             extraEalArgs);
+        final String missing = Hugepages.shortfallFor(args);
+        if (null != missing)
+        {
+            // Said before EAL starts: EAL's own "Cannot get hugepage information" does not say what to do.
+            throw new DpdkException("hugepages: " + missing, 0);
+        }
         try (Eal eal = Eal.init(args);
             Mempool pool = Mempool.create("replay_pool", POOL_SIZE, 256,
                 Mempool.dataRoomFor(FrameLimits.largestFrame(config.collectors())));

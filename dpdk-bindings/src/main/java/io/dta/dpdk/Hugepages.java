@@ -17,6 +17,7 @@ public final class Hugepages
     private static final Path MEMINFO = Path.of("/proc/meminfo");
     private static final Path MOUNTS = Path.of("/proc/mounts");
     private static final long DEFAULT_PAGE_KB = 2048;
+    private static final long UNSIZED_ADVICE_MB = 256;
 
     private Hugepages()
     {
@@ -50,7 +51,8 @@ public final class Hugepages
     }
 
     /**
-     * @param megabytes  the memory the EAL will take ({@code -m} or {@code --socket-mem}).
+     * @param megabytes  the memory the EAL will take ({@code -m} or {@code --socket-mem}), or 0 when its arguments do
+     *                   not say (then at least one free page is needed).
      * @param needsMount false with {@code --in-memory}, where EAL maps hugepages without a hugetlbfs.
      * @return null when the host can give it, else what is missing and how an operator provides it.
      */
@@ -75,7 +77,16 @@ public final class Hugepages
         final long freePages = Math.max(0, field(meminfo, "HugePages_Free:") - field(meminfo, "HugePages_Rsvd:"));
         final long freeMegabytes = freePages * pageKb / 1024;
         final List<String> missing = new ArrayList<>();
-        if (freeMegabytes < megabytes)
+        if (megabytes <= 0 && 0 == freePages)
+        {
+            // EAL was given no size (it grows its memory as the mempools need it), so only an empty reserve is sure
+            // to fail; the advice is a size the appliance's defaults fit in.
+            final long pages = (UNSIZED_ADVICE_MB * 1024 + pageKb - 1) / pageKb;
+            missing.add("no free hugepages (HugePages_Free less HugePages_Rsvd in /proc/meminfo, pages of " + pageKb +
+                " kB); for " + UNSIZED_ADVICE_MB + " MB, as root: echo " + (total + pages) +
+                " > /proc/sys/vm/nr_hugepages");
+        }
+        else if (freeMegabytes < megabytes)
         {
             final long pagesMissing = ((megabytes - freeMegabytes) * 1024 + pageKb - 1) / pageKb;
             missing.add(megabytes + " MB of free hugepages are needed, the host has " + freeMegabytes + " MB (" +

@@ -79,4 +79,14 @@ class HugepagesTest
         assertEquals("512 MB of free hugepages are needed, the host has 256 MB (HugePages_Free less HugePages_Rsvd " +
             "in /proc/meminfo, pages of 2048 kB); as root: echo 256 > /proc/sys/vm/nr_hugepages", inMemory);
     }
+
+    @Test
+    void shouldNeedAtLeastOneFreePageWhenTheArgumentsGiveNoSize()
+    {
+        final List<String> unsized = List.of("-l", "0", "--vdev=net_null0");
+        assertNull(Hugepages.shortfallFor(unsized, meminfo(16, 1, 0, 2048), MOUNTED));
+        final String none = Hugepages.shortfallFor(unsized, meminfo(16, 4, 4, 2048), MOUNTED);
+        assertEquals("no free hugepages (HugePages_Free less HugePages_Rsvd in /proc/meminfo, pages of 2048 kB); " +
+            "for 256 MB, as root: echo 144 > /proc/sys/vm/nr_hugepages", none);
+    }
 }

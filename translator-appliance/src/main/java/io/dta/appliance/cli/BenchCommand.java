@@ -106,9 +106,9 @@ public final class BenchCommand implements Callable<Integer>
         "(at least 64 with --input ring, so a burst of 32 never empties it)")
     private int sourceReports;
 
-    @Option(names = "--eal", paramLabel = "ARGS", defaultValue = "",
+    @Option(names = "--eal", paramLabel = "ARGS", preprocessor = EalLinePreprocessor.class,
         description = "extra EAL arguments for --io dpdk, separated by spaces (e.g. \"-l 1\")")
-    private String eal;
+    private String eal = "";
 
     @Option(names = "--hugepages", description = "with --io dpdk: run the EAL on the host's hugepages (" +
         DpdkBench.EAL_MEMORY_MB + " MB of them, and a hugetlbfs mount) instead of --no-huge's 4 KB pages, as a " +

@@ -16,10 +16,10 @@ final class EalOptions
     /** Memory for the mempools with --no-huge, in MB, when not given. */
     static final int DEFAULT_MEMORY_MB = 256;
 
-    @Option(names = "--eal", paramLabel = "ARGS", defaultValue = "",
+    @Option(names = "--eal", paramLabel = "ARGS", preprocessor = EalLinePreprocessor.class,
         description = "EAL arguments, separated by spaces (e.g. \"-l 1 -a 0000:3b:00.0 --file-prefix=dta\"); " +
             "without it the EAL runs on virtual devices only: -l 0 --no-huge -m 256 --no-pci")
-    String eal;
+    String eal = "";
 
     @Option(names = "--vdev", paramLabel = "SPEC",
         description = "a DPDK virtual device, e.g. net_memif0,role=client,socket=/tmp/dta.sock (repeatable)")

@@ -55,9 +55,9 @@ public final class ReplayCommand implements Callable<Integer>
             "DPDK 22.11 and root; same frames as java)")
     private String io;
 
-    @Option(names = "--eal", paramLabel = "ARGS", defaultValue = "",
+    @Option(names = "--eal", paramLabel = "ARGS", preprocessor = EalLinePreprocessor.class,
         description = "extra EAL arguments for --io dpdk, separated by spaces (e.g. \"-l 1\")")
-    private String eal;
+    private String eal = "";
 
     @Option(names = "--json", description = "print the summary as one JSON object")
     private boolean json;

@@ -5,6 +5,7 @@ import io.dta.codec.EthernetFlyweight;
 import io.dta.dpdk.DpdkException;
 import io.dta.dpdk.Eal;
 import io.dta.dpdk.EthPort;
+import io.dta.dpdk.Hugepages;
 import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.RxFrames;
 import io.dta.dpdk.Mempool;
@@ -211,7 +212,21 @@ public abstract class LiveAgent implements Agent
     @Override
     public void onStart()
     {
-        eal = Eal.init(settings.ealArgs());
+        try
+        {
+            eal = Eal.init(settings.ealArgs());
+        }
+        catch (final DpdkException ex)
+        {
+            // Told only after EAL failed: a host may offer hugepages the check cannot see (a non-default size mounted
+            // with --huge-dir), so it must not refuse a start of its own accord; after EAL's failure it says why.
+            final String missing = Hugepages.shortfallFor(settings.ealArgs());
+            if (null == missing)
+            {
+                throw ex;
+            }
+            throw new DpdkException(ex.getMessage() + "; hugepages: " + missing, ex.errorNumber());
+        }
         pool = Mempool.create(roleName().replace("dta-", "") + "_pool", settings.poolSize(), 256,
             dataRoom);
         portOfRole = new EthPort[roles.length];

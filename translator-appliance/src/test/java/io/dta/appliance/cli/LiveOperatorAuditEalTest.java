@@ -6,6 +6,7 @@ import io.dta.codec.ArpFlyweight;
 import io.dta.codec.EthernetFlyweight;
 import io.dta.codec.pcap.PcapWriter;
 import io.dta.dpdk.DpdkLibrary;
+import io.dta.dpdk.Hugepages;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -130,6 +131,25 @@ class LiveOperatorAuditEalTest
             "acknowledged everything: " + pending + " report(s)"), stderr);
         assertTrue(stderr.contains("demo-collector/keyIncrement PROBING"), stderr);
         assertFalse(Files.exists(runtime), "removed at the stop");
+    }
+
+    @Test
+    void shouldSayWhichHugepagesAreMissingWhenTheEalLineAsksForThem() throws Exception
+    {
+        // An --eal line without --no-huge runs on hugepages; this host (and CI) has none reserved. EAL alone says
+        // "Cannot get hugepage information"; the failure now says what is missing and how to provide it.
+        final String prefix = prefix("dta-audit-huge-" + ProcessHandle.current().pid());
+        final List<String> eal = List.of("-l", "0", "--no-pci", "--vdev=net_null0", "--file-prefix=" + prefix);
+        final String missing = Hugepages.shortfallFor(eal);
+        assumeTrue(null != missing, "this host has hugepages: the EAL would start");
+        final Process run = start("huge", "run", "--eal", String.join(" ", eal), "--counters",
+            dir.resolve("huge.counters").toString());
+        assertTrue(run.waitFor(60, TimeUnit.SECONDS));
+        final String err = Files.readString(dir.resolve("huge.err"));
+        assertEquals(1, run.exitValue(), err);
+        assertTrue(err.contains("rte_eal_init failed"), err);
+        assertTrue(err.contains("; hugepages: " + missing), err);
+        assertFalse(Files.exists(Path.of("/var/run/dpdk", prefix)), "a failed EAL start leaves nothing: " + err);
     }
 
     @Test

@@ -10,10 +10,11 @@ Given a seed, writes into an output directory:
                   its ICRC; RETH and AtomicETH packed by hand),
   summary.json    counts for the Java side.
 
-The model simulates the engine clock as the replay drives it: before every report the timers run (first the
-held frame of every QP that has been idle for HOLD_NS, then the Append and postcard idle flushes), then the report is
-translated. Reports are spaced by whole microseconds, so every report runs the timers (1 us granularity) and no
-response does. Nothing here imports or mirrors the Java code: it is written from the specification.
+The model simulates the engine clock as the replay drives it: before every report every timer due by then runs at
+its own time, as a continuously polled live engine would run it (at each such time first the held frame of every QP
+that has been idle for HOLD_NS, then the Append and postcard idle flushes), then the report is translated. Reports are
+spaced by whole microseconds, so every timer falls on a whole microsecond and none between a frame and its
+ATOMIC ACK. Nothing here imports or mirrors the Java code: it is written from the specification.
 """
 import argparse
 import json
@@ -129,6 +130,9 @@ class Qp:
         if self.held is not None and now - self.held_since >= HOLD_NS:
             self.release(True, now)
 
+    def due(self):
+        return None if self.held is None else self.held_since + HOLD_NS
+
 
 def icrc(frame):
     """ICRC of an Ethernet/IPv4/UDP/BTH frame (rocev2-reference.md): CRC32 over 8 bytes of 0xFF, the IPv4 header
@@ -221,6 +225,9 @@ class AppendList:
         if self.entries and now - self.last_entry >= APPEND_IDLE_US * 1000:
             self.flush(now)
 
+    def due(self):
+        return self.last_entry + APPEND_IDLE_US * 1000 if self.entries else None
+
     def flush(self, now):
         if not self.entries:
             return
@@ -275,6 +282,9 @@ class Postcards:
     def flush(self, now):
         while self.lru:
             self.emit(next(iter(self.lru)), now)
+
+    def due(self):
+        return self.cache[next(iter(self.lru))][2] + POSTCARD_IDLE_US * 1000 if self.lru else None
 
 
 def report_frame(src_ip, dst_ip, form, opcode, seqnum, flags, sub):
@@ -359,12 +369,21 @@ def main():
     for qp in senders:
         qp.responses, qp.counts = responses, counts
 
-    def poll(t):
+    def run_timers(t):
         for qp in senders:
             qp.poll(t)
         for lst in lists:
             lst.poll(t)
         postcards.poll(t)
+
+    def poll(t):
+        # every timer due by t at its own time, in time order
+        while True:
+            due = [d for d in [x.due() for x in senders + lists + [postcards]] if d is not None and d <= t]
+            if not due:
+                break
+            run_timers(min(due))
+        run_timers(t)
 
     for i in range(a.reports):
         now += rnd.choice([1, 1, 1, 2, 2, 3]) * 1000 if rnd.random() > 0.01 else rnd.randint(15, 400) * 1000

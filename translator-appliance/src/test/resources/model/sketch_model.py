@@ -244,6 +244,16 @@ class SketchModel:
                 ar.due[sw] = now + (self.retry_ns << ar.retries[sw])
                 self.timer_nack(ar, sw, now)
 
+    def due(self):
+        """The earliest epoch timeout or retry timer, or None."""
+        times = []
+        for ar in self.areas:
+            if ar is None or ar.state != 1:
+                continue
+            times.append(ar.opened + self.timeout_ns)
+            times += [ar.due[sw] for sw in range(self.switches) if ar.retry[sw] != "off"]
+        return min(times) if times else None
+
     def flush(self, now):
         for a in sorted((a for a in range(self.epochs) if self.areas[a] is not None and self.areas[a].state == 1),
                         key=lambda x: self.areas[x].epoch):
@@ -341,7 +351,7 @@ def main():
 
     polled = [None]
 
-    def poll(t):
+    def run_timers(t):
         if polled[0] == t:
             return
         polled[0] = t
@@ -350,9 +360,19 @@ def main():
         for sk in sketches:
             sk.poll(t)
 
+    def poll(t):
+        # every timer due by t at its own time, in time order, as a continuously polled engine runs it
+        while True:
+            due = [d for d in [x.due() for x in senders + sketches] if d is not None and d <= t
+                   and d != polled[0]]
+            if not due:
+                break
+            run_timers(min(due))
+        run_timers(t)
+
     def send(switch_ip, collector_ip, sid, sw, epoch, col, rows, values):
-        # The replay runs the engine's timers when it reads a frame, before the frame: so does the model, and only
-        # then (a lost column is time passing with no poll).
+        # The replay runs every timer due before a frame at its own time, then the frame: so does the model (a lost
+        # column is time passing with no column).
         poll(now)
         form = 3 if rnd.random() < 0.7 else 2
         flags = rnd.choice([0, 0, 0x20, 0x80]) if form == 3 else 0

@@ -219,7 +219,7 @@ public final class DpdkReplay
                     final boolean takeBack = haveBack && (!haveIn || answers.timestampNanos() <= in.timestampNanos());
                     final Cursor from = takeBack ? answers : in;
                     now = Math.max(now, from.timestampNanos());
-                    engine.poll(now);
+                    engine.advanceTo(now);
                     engine.onFrame(from.frame(), 0, from.frame().capacity(), now);
                     if (takeBack)
                     {

@@ -590,6 +590,32 @@ public final class QueuePairSender
     }
 
     /**
+     * When {@link #poll(long)} will next have work: the held frame's idle release, the ACK timeout, the end of a
+     * grace period by time.
+     *
+     * @param limitNanos returned when no timer is due earlier.
+     * @return the earliest of those before {@code limitNanos}, else {@code limitNanos}.
+     */
+    public long nextTimerNanos(final long limitNanos)
+    {
+        long due = limitNanos;
+        if (hasHeld && heldSinceNanos + holdNanos - due < 0)
+        {
+            due = heldSinceNanos + holdNanos;
+        }
+        if (awaitingAck && ackTimeoutNanos > 0 && ackDeadlineNanos - due < 0)
+        {
+            due = ackDeadlineNanos;
+        }
+        final long graceEnd = graceEndNanos();
+        if (Long.MIN_VALUE != graceEnd && graceEnd - due < 0)
+        {
+            due = graceEnd;
+        }
+        return due;
+    }
+
+    /**
      * Timers: release an idle held frame, end a grace period, time out an ACK and probe, drain queues.
      *
      * @param nowNanos engine clock.

@@ -825,6 +825,63 @@ public final class TranslatorEngine
     }
 
     /**
+     * When {@link #poll(long)} will next have work: the earliest timer of every QP, list, postcard cache and sketch.
+     *
+     * @param limitNanos returned when no timer is due earlier.
+     * @return the earliest timer before {@code limitNanos}, else {@code limitNanos}.
+     */
+    public long nextTimerNanos(final long limitNanos)
+    {
+        long due = limitNanos;
+        for (final QueuePairSender sender : senders)
+        {
+            due = sender.nextTimerNanos(due);
+        }
+        for (final AppendList list : lists)
+        {
+            due = list.nextTimerNanos(due);
+        }
+        for (final PostcardHandler handler : postcardHandlers)
+        {
+            due = handler.nextTimerNanos(due);
+        }
+        for (final SketchMergeHandler handler : sketchHandlers)
+        {
+            due = handler.nextTimerNanos(due);
+        }
+        return due;
+    }
+
+    /**
+     * Moves the clock of a replayed capture to {@code nowNanos}: every timer due up to then runs at its own time, as
+     * a live engine polled continuously would run it, then {@link #poll(long)} at {@code nowNanos}. Between two
+     * frames of a capture the clock jumps; polling only at the frames' times would run a timer at the next frame
+     * instead: an idle Append batch or postcard flushed when the next frame came, that frame's own operation then
+     * pushing it out without the AckReq of a QP going idle (translation.md §3, §5), an ACK timeout or a grace end
+     * measured from the late time.
+     *
+     * @param nowNanos time of the next frame; not before the last time given.
+     */
+    public void advanceTo(final long nowNanos)
+    {
+        long last = Long.MIN_VALUE;
+        boolean first = true;
+        while (true)
+        {
+            final long due = nextTimerNanos(nowNanos + 1);
+            // A timer that stays due after running (none should) must not spin.
+            if (due - nowNanos > 0 || (!first && due - last <= 0))
+            {
+                break;
+            }
+            pollNow(due);
+            last = due;
+            first = false;
+        }
+        poll(nowNanos);
+    }
+
+    /**
      * End of input or shutdown: sends partial Append batches, cached postcards, open sketch epochs (closed as
      * incomplete) and held frames (with AckReq), and publishes the counters.
      *

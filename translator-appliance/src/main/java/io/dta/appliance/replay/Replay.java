@@ -14,7 +14,9 @@ import java.util.List;
 /**
  * Offline translation of a capture: every report in capture order, with the capture timestamps as the engine
  * clock, and the collector's responses (ACK, NAK, ATOMIC ACK) from a second capture merged in by timestamp
- * (a response and a report with the same timestamp: the response first). At end of input the partial batches,
+ * (a response and a report with the same timestamp: the response first). The timers due between two frames run at
+ * their own deadlines before the next frame ({@link TranslatorEngine#advanceTo(long)}), as in a live engine polled
+ * continuously. At end of input the partial batches,
  * cached postcards and held frames are flushed, and a QP still in a timed grace period ends it and sends the
  * essential operations it kept ({@link TranslatorEngine#finish(long)}). Without a responses capture the run is open
  * loop: no ACK can come, so ACK timeouts and probes are off.
@@ -81,7 +83,7 @@ public final class Replay
                 final boolean takeBack = haveBack && (!haveIn || back.timestampNanos() <= in.timestampNanos());
                 final PcapReader from = takeBack ? back : in;
                 now = Math.max(now, from.timestampNanos());
-                engine.poll(now);
+                engine.advanceTo(now);
                 engine.onFrame(from.buffer(), from.offset(), from.capturedLength(), now);
                 if (takeBack)
                 {

@@ -155,6 +155,18 @@ public final class AppendList
     }
 
     /**
+     * When {@link #poll(long)} will next have work: the idle flush of the partial batch.
+     *
+     * @param limitNanos returned when no timer is due earlier.
+     * @return the partial batch's idle flush time if it is before {@code limitNanos}, else {@code limitNanos}.
+     */
+    public long nextTimerNanos(final long limitNanos)
+    {
+        final long due = lastEntryNanos + idleFlushNanos;
+        return count > 0 && due - limitNanos < 0 ? due : limitNanos;
+    }
+
+    /**
      * Sends a partial batch that has been idle long enough.
      *
      * @param nowNanos engine clock.

@@ -147,6 +147,22 @@ public final class PostcardHandler
     }
 
     /**
+     * When {@link #poll(long)} will next have work: the idle flush of the least recently updated flow.
+     *
+     * @param limitNanos returned when no timer is due earlier.
+     * @return the oldest flow's idle flush time if it is before {@code limitNanos}, else {@code limitNanos}.
+     */
+    public long nextTimerNanos(final long limitNanos)
+    {
+        if (NONE == oldest)
+        {
+            return limitNanos;
+        }
+        final long due = updatedNanos[oldest] + idleFlushNanos;
+        return due - limitNanos < 0 ? due : limitNanos;
+    }
+
+    /**
      * Writes out flows idle for at least the idle flush time.
      *
      * @param nowNanos engine clock.

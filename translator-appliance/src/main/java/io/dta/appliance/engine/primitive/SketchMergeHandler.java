@@ -281,6 +281,26 @@ public final class SketchMergeHandler
     }
 
     /**
+     * When {@link #poll(long)} will next have work: the earliest epoch timeout or NACK retry.
+     *
+     * @param limitNanos returned when no timer is due earlier.
+     * @return the earliest of those before {@code limitNanos}, else {@code limitNanos}.
+     */
+    public long nextTimerNanos(final long limitNanos)
+    {
+        long due = limitNanos;
+        if (0 != openAreas && nextDeadlineNanos - due < 0)
+        {
+            due = nextDeadlineNanos;
+        }
+        if (0 != armedRetries && nextRetryNanos - due < 0)
+        {
+            due = nextRetryNanos;
+        }
+        return due;
+    }
+
+    /**
      * After a {@link #NACK} outcome, once the NACK was sent: keeps the report's addressing for the switch and arms
      * its retry, due {@code nackRetryMicros} from now (a later NACK of the same gap re-arms it with a fresh count).
      * Does nothing without a preceding {@link #NACK} outcome or with {@code nackRetries} 0.

@@ -108,6 +108,9 @@ class Qp:
         self.held = (op, va, data, self.psn, original)
         self.held_since = now
         self.held_ackreq = self.since_ackreq >= REQUEST_INTERVAL
+        if self.held_ackreq:
+            # Every REQUEST_INTERVAL-th packet of the QP: an AckReq for going idle does not restart the count.
+            self.since_ackreq = 0
         psn = self.psn
         self.psn = (self.psn + 1) & 0xFFFFFF
         return psn
@@ -116,8 +119,6 @@ class Qp:
         if self.held is None:
             return
         ackreq = self.held_ackreq or idle
-        if ackreq:
-            self.since_ackreq = 0
         op, va, data, psn, original = self.held
         self.held = None
         self.out.append((now, build_request(self, op, va, data, psn, ackreq)))

@@ -98,7 +98,12 @@ public final class QueuePairSender
     private int lastAckedPsn;
     private int highestSentPsn;
     private int highestEverSentPsn;
-    private int sinceAckReq;
+    /**
+     * Packets since the last periodic AckReq. An AckReq set because the QP went idle does not restart the count:
+     * the periodic one stays on every {@code acks.requestInterval}-th packet of the QP (translation.md §5); only a
+     * new connection or a resynchronisation (a new PSN sequence) starts it again.
+     */
+    private int sincePeriodicAckReq;
     private boolean awaitingAck;
     private int awaitedPsn;
     private long ackDeadlineNanos;
@@ -332,7 +337,7 @@ public final class QueuePairSender
         lastAckedPsn = Psn.add(nextPsn, -1);
         highestSentPsn = lastAckedPsn;
         highestEverSentPsn = lastAckedPsn;
-        sinceAckReq = 0;
+        sincePeriodicAckReq = 0;
         awaitingAck = false;
         probeAnswered = false;
         gracePacketsLeft = 0;
@@ -837,7 +842,11 @@ public final class QueuePairSender
         heldReports = reports;
         heldPsn = psn;
         heldSinceNanos = nowNanos;
-        heldAckReq = ++sinceAckReq >= requestInterval;
+        heldAckReq = ++sincePeriodicAckReq >= requestInterval;
+        if (heldAckReq)
+        {
+            sincePeriodicAckReq = 0;
+        }
         nextPsn = Psn.next(psn);
         return true;
     }
@@ -859,7 +868,6 @@ public final class QueuePairSender
         if (ackReq)
         {
             builder.requestAck(held.buffer(), held.offset(), heldLength);
-            sinceAckReq = 0;
             if (!awaitingAck)
             {
                 awaitingAck = true;
@@ -1238,7 +1246,7 @@ public final class QueuePairSender
         highestSentPsn = executed;
         awaitingAck = false;
         probeAnswered = false;
-        sinceAckReq = 0;
+        sincePeriodicAckReq = 0;
         pauseUntilNanos = nowNanos + minPauseNanos;
         if (graceNanos > 0 || gracePackets > 0 || minPauseNanos > 0)
         {

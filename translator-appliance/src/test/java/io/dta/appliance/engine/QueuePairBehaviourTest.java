@@ -51,6 +51,28 @@ class QueuePairBehaviourTest
     }
 
     @Test
+    void shouldKeepThePeriodicAckReqOnEveryIntervalthPacketAcrossIdleOnes()
+    {
+        // translation.md §5: every requestInterval-th packet of the QP, and the last before idle. An AckReq for going
+        // idle is an extra one: the periodic ones stay on packets 4, 8, 12, ... (it restarted the count until the
+        // tenth session's audit, which put them on 3 + 4 = 7 and 11 here).
+        final Cfg cfg = new Cfg();
+        cfg.requestInterval = 4;
+        final EngineHarness h = new EngineHarness(cfg);
+        sendKw(h, 3);
+        final List<Request> first = h.settle();
+        sendKw(h, 9);
+        final List<Request> frames = new java.util.ArrayList<>(first);
+        frames.addAll(h.settle());
+        assertEquals(12, frames.size());
+        for (int i = 0; i < frames.size(); i++)
+        {
+            final int packet = i + 1;
+            assertEquals(packet % 4 == 0 || packet == 3 || packet == 12, frames.get(i).ackReq(), "packet " + packet);
+        }
+    }
+
+    @Test
     void shouldHoldTheNewestFrameUntilIdleOrFlush()
     {
         final EngineHarness h = new EngineHarness(new Cfg());

@@ -13,6 +13,7 @@ import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -137,8 +138,18 @@ public final class CountersFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot create counters file " + path + ": " + FileErrors.reason(ex), ex);
+            throw new UncheckedIOException("cannot create counters file " + path + ": " + createFailure(path, ex), ex);
         }
+    }
+
+    static String createFailure(final Path path, final IOException ex)
+    {
+        // The file itself, deleted just before, was created again in between: another process starting on it.
+        if (ex instanceof final FileAlreadyExistsException exists && path.toString().equals(exists.getFile()))
+        {
+            return "another process created it while this one started (two processes given the same counters file?)";
+        }
+        return FileErrors.reason(ex);
     }
 
     private static void refuseLiveOwner(final Path path)

@@ -603,7 +603,6 @@ static inline void release_held(struct dta_cref *c, struct qp *q, int idle)
             q->held[BTH_OFF + 8] |= 0x80;
             icrc(c, q->held, q->held_length - ICRC_LEN);
         }
-        q->since_ack_req = 0;
     }
     transmit(c, q);
 }
@@ -613,7 +612,8 @@ static inline void hold(struct qp *q, uint32_t psn, int ack_req, int64_t now)
     q->has_held = 1;
     q->held_ack_req = ack_req;
     q->held_since = now;
-    q->since_ack_req++;
+    // Every request_interval-th packet of the QP: an AckReq for going idle does not restart the count.
+    q->since_ack_req = ack_req ? 0 : q->since_ack_req + 1;
     q->next_psn = (psn + 1) & 0xFFFFFF;
 }
 
@@ -622,8 +622,8 @@ static inline void send_write(
 {
     release_held(c, q, 0);
     const uint32_t psn = q->next_psn;
-    // The AckReq decision the Java sender takes when this frame leaves is known now (nothing in open loop can
-    // reset the interval in between, except an idle release, which sets it anyway): build with it, CRC once.
+    // The periodic AckReq depends only on the packet count, so the Java sender's decision is known now (an idle
+    // release may add one later): build with it, CRC once.
     const int ack_req = q->since_ack_req + 1 >= c->request_interval;
     uint8_t *f = claim(c, q);
     q->held = f;

@@ -456,7 +456,7 @@ def main():
                 send(switch_ip(sk, 0), sk.collector_ip, 99, 0, 0, 0, sk.rows, vals)
             continue
         if not active:
-            # Only switches waiting for a tail NACK: an unroutable report lets the replay's timers run now too.
+            # Only switches waiting for a tail NACK: an unroutable report moves the capture's clock on.
             now += rnd.randint(2, 20) * 1000
             sk = rnd.choice(sketches)
             send(switch_ip(sk, 0), sk.collector_ip, 99, 0, 0, 0, sk.rows, [0] * sk.rows)

@@ -213,6 +213,10 @@ public final class DpdkReplay
                 engine = new TranslatorEngine(config, sink, null != responses);
                 boolean haveIn = in.next();
                 boolean haveBack = null != answers && answers.next();
+                if (null != answers && !haveBack)
+                {
+                    engine.responsesEnded();
+                }
                 long now = Long.MIN_VALUE;
                 while (haveIn || haveBack)
                 {
@@ -224,6 +228,10 @@ public final class DpdkReplay
                     if (takeBack)
                     {
                         haveBack = answers.next();
+                        if (!haveBack)
+                        {
+                            engine.responsesEnded();
+                        }
                     }
                     else
                     {

@@ -70,7 +70,8 @@ public final class QueuePairSender
     private final EngineCounters counters;
     private final RepeatedHeaderIcrc responseIcrc = new RepeatedHeaderIcrc();
     private final int requestInterval;
-    private final long ackTimeoutNanos;
+    // Not final: a replay whose responses capture has ended stops the ACK timeouts (stopAckTimeouts).
+    private long ackTimeoutNanos;
     private final long silenceTimeoutNanos;
     private long silentSinceNanos;
     private final long graceNanos;
@@ -586,6 +587,12 @@ public final class QueuePairSender
         {
             return Long.MIN_VALUE;
         }
+        if (gracePackets > 0 && 0 == gracePacketsLeft)
+        {
+            // The packet count was reached (during an RNR NAK's pause): it ends when the pause does, whatever time
+            // the grace period had left.
+            return pauseUntilNanos;
+        }
         if (graceNanos > 0)
         {
             return graceEndNanos - pauseUntilNanos > 0 ? graceEndNanos : pauseUntilNanos;
@@ -618,6 +625,16 @@ public final class QueuePairSender
             due = graceEnd;
         }
         return due;
+    }
+
+    /**
+     * No more ACK timeouts, hence no more probes: a replay's responses capture has ended, so no answer can come and
+     * probing would only repeat every {@code acks.timeoutMicros} for as long as the reports go on. The QP stays closed
+     * loop otherwise (atomic credits, essential operations kept until acknowledged).
+     */
+    public void stopAckTimeouts()
+    {
+        ackTimeoutNanos = 0;
     }
 
     /**

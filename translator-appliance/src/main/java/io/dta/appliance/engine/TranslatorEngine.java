@@ -75,6 +75,9 @@ public final class TranslatorEngine
     private final boolean verifyChecksums;
     private long nextTimerNanos;
     private boolean timersArmed;
+    // The last time given to advanceTo (a replay's clock), so that no timer runs before it.
+    private long replayClockNanos;
+    private boolean replayClockSet;
 
     private final boolean closedLoop;
     private final ListStateFile listState;
@@ -853,6 +856,19 @@ public final class TranslatorEngine
     }
 
     /**
+     * A replay's responses capture has ended: no ACK, NAK or ATOMIC ACK can come any more, so the QPs stop their ACK
+     * timeouts and probes (which would otherwise repeat every {@code acks.timeoutMicros} for as long as the reports
+     * go on, as {@link #advanceTo(long)} runs every timer due in a gap).
+     */
+    public void responsesEnded()
+    {
+        for (final QueuePairSender sender : senders)
+        {
+            sender.stopAckTimeouts();
+        }
+    }
+
+    /**
      * Moves the clock of a replayed capture to {@code nowNanos}: every timer due up to then runs at its own time, as
      * a live engine polled continuously would run it, then {@link #poll(long)} at {@code nowNanos}. Between two
      * frames of a capture the clock jumps; polling only at the frames' times would run a timer at the next frame
@@ -864,21 +880,33 @@ public final class TranslatorEngine
      */
     public void advanceTo(final long nowNanos)
     {
-        long last = Long.MIN_VALUE;
         boolean first = true;
+        long last = 0;
         while (true)
         {
-            final long due = nextTimerNanos(nowNanos + 1);
-            // A timer that stays due after running (none should) must not spin.
-            if (due - nowNanos > 0 || (!first && due - last <= 0))
+            long due = nextTimerNanos(nowNanos + 1);
+            if (due - nowNanos > 0)
             {
+                poll(nowNanos);
+                break;
+            }
+            // Never before the time already given (every deadline is set at or after it, so this only guards).
+            if (replayClockSet && due - replayClockNanos < 0)
+            {
+                due = replayClockNanos;
+            }
+            if (!first && due - last <= 0)
+            {
+                // A timer that stays due after running (none should) must not spin; what is due runs at nowNanos.
+                pollNow(nowNanos);
                 break;
             }
             pollNow(due);
             last = due;
             first = false;
         }
-        poll(nowNanos);
+        replayClockNanos = nowNanos;
+        replayClockSet = true;
     }
 
     /**

@@ -77,6 +77,10 @@ public final class Replay
             final TranslatorEngine engine = new TranslatorEngine(config, sink, null != responses);
             boolean haveIn = in.next();
             boolean haveBack = null != back && back.next();
+            if (null != back && !haveBack)
+            {
+                engine.responsesEnded();
+            }
             long now = Long.MIN_VALUE;
             while (haveIn || haveBack)
             {
@@ -88,6 +92,10 @@ public final class Replay
                 if (takeBack)
                 {
                     haveBack = back.next();
+                    if (!haveBack)
+                    {
+                        engine.responsesEnded();
+                    }
                 }
                 else
                 {

@@ -187,6 +187,33 @@ class PsnSpecAuditTest
     }
 
     /**
+     * A grace period of both kinds whose packet count is reached during an RNR NAK's pause ends with the pause, and
+     * says so to the replay's clock ({@code graceEndNanos}, {@code nextTimerNanos}): it reported the time limit, so a
+     * replay ({@code TranslatorEngine.advanceTo}) and {@code finish} ended it 100 ms late.
+     */
+    @Test
+    void shouldEndAGraceWhosePacketsRanOutWhenTheRnrPauseEnds()
+    {
+        final Cfg cfg = new Cfg();
+        cfg.graceMicros = 100_000;
+        cfg.gracePackets = 2;
+        final EngineHarness h = new EngineHarness(cfg);
+        sendKw(h, 3);
+        h.settle();
+        h.feed(nak(KW_QPN, 0x20 | 14, 0x101));
+        final long pauseEnd = h.now + 1_280_000;
+        h.feed(kw(40));
+        h.feed(kw(41));
+        assertEquals(2, h.count(EngineCounter.DROP_GRACE_PERIOD));
+        final QueuePairSender qp = h.sender(KW_QPN);
+        assertEquals(QueuePairSender.State.GRACE, qp.state(), "the RNR timer still runs");
+        assertEquals(pauseEnd, qp.graceEndNanos());
+        assertEquals(pauseEnd, qp.nextTimerNanos(Long.MAX_VALUE));
+        h.engine.pollNow(pauseEnd);
+        assertEquals(QueuePairSender.State.ACTIVE, qp.state());
+    }
+
+    /**
      * §5 with rocev2-reference.md §3.6: the ACK type is bits 6..5 of the syndrome, its low 5 bits a credit count
      * (0x1F none) that WRITE and atomic requesters ignore, so every credit code acknowledges; bit 7 is reserved, and
      * a syndrome with it set is no ACK, NAK or RNR NAK whatever its type bits (dropped and counted, the QP unmoved).

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static io.dta.appliance.engine.TestFrames.KW_REMOTE;
+import static io.dta.appliance.engine.TestFrames.ack;
 import static io.dta.appliance.engine.TestFrames.L1_REMOTE;
 import static io.dta.appliance.engine.TestFrames.PC_REMOTE;
 import static io.dta.appliance.engine.TestFrames.append;
@@ -87,20 +88,48 @@ class ReplayTimerTest
     @Test
     void shouldReleaseAHeldFrameAndProbeAtTheirOwnTimesInAClosedLoopReplay() throws IOException
     {
+        // The responses capture lasts until the second report (an ACK for a QPN nobody has, ignored): until then
+        // every acks.timeoutMicros without an answer sends a probe, as a live engine would.
         final List<Out> out = replay(new Cfg(), List.of(
             new In(T0, report(DtaOpcode.KEY_WRITE, keyWrite(1, 1, new byte[4]))),
-            new In(T0 + 3 * MS, report(DtaOpcode.KEY_WRITE, keyWrite(1, 2, new byte[4])))), List.of());
+            new In(T0 + 3 * MS, report(DtaOpcode.KEY_WRITE, keyWrite(1, 2, new byte[4])))),
+            List.of(new In(T0 + 3 * MS, ack(0x777, 0))));
 
-        assertTrue(out.size() >= 3, "a frame, probes, a frame: " + out.size());
+        assertEquals(7, out.size(), "a frame, five probes, a frame");
         assertEquals(0x100, out.get(0).request.psn());
         assertEquals(T0 + TranslatorEngine.HOLD_NANOS, out.get(0).time, "held 20 us, then out alone");
         assertTrue(out.get(0).request.ackReq());
-        final Out probe = out.get(1);
-        assertEquals(KW_REMOTE, probe.request.destQp());
-        assertEquals(0xFF, probe.request.psn(), "on the last acknowledged PSN");
-        assertEquals(0, probe.request.dmaLength());
-        assertEquals(T0 + TranslatorEngine.HOLD_NANOS + 500_000L, probe.time,
-            "acks.timeoutMicros after the AckReq'd frame left");
+        for (int i = 1; i <= 5; i++)
+        {
+            final Out probe = out.get(i);
+            assertEquals(KW_REMOTE, probe.request.destQp());
+            assertEquals(0xFF, probe.request.psn(), "on the last acknowledged PSN");
+            assertEquals(0, probe.request.dmaLength());
+            assertEquals(T0 + TranslatorEngine.HOLD_NANOS + i * 500_000L, probe.time,
+                "every acks.timeoutMicros from the AckReq'd frame's departure");
+        }
+        assertEquals(0x101, out.get(6).request.psn());
+        assertEquals(T0 + 3 * MS, out.get(6).time, "the held frame flushed at the end of the capture");
+    }
+
+    @Test
+    void shouldStopProbingWhenTheResponsesCaptureHasEnded() throws IOException
+    {
+        // No answer can come after the responses capture's last record: probing on would only repeat every
+        // acks.timeoutMicros for as long as the reports go on (here 10 s: 20 000 probes).
+        final List<Out> out = replay(new Cfg(), List.of(
+            new In(T0, report(DtaOpcode.KEY_WRITE, keyWrite(1, 1, new byte[4]))),
+            new In(T0 + 10_000 * MS, report(DtaOpcode.KEY_WRITE, keyWrite(1, 2, new byte[4])))),
+            List.of(new In(T0 + MS, ack(0x777, 0))));
+
+        assertEquals(3, out.size(), "a frame, one probe before the responses ended, a frame");
+        assertEquals(0, out.get(1).request.dmaLength());
+        assertEquals(T0 + TranslatorEngine.HOLD_NANOS + 500_000L, out.get(1).time);
+        assertEquals(0x101, out.get(2).request.psn());
+        assertEquals(2, replay(new Cfg(), List.of(
+            new In(T0, report(DtaOpcode.KEY_WRITE, keyWrite(1, 1, new byte[4]))),
+            new In(T0 + 10_000 * MS, report(DtaOpcode.KEY_WRITE, keyWrite(1, 2, new byte[4])))), List.of()).size(),
+            "an empty responses capture: nothing can answer from the start");
     }
 
     private List<Out> replay(final Cfg cfg, final List<In> reports, final List<In> responses) throws IOException

@@ -27,8 +27,9 @@ public final class Hugepages
      * The check for a whole EAL argument list, as {@link Eal#init} will be given it.
      *
      * @param ealArgs the EAL's arguments after {@link Eal#mergeArgs}.
-     * @return null when the EAL runs on 4 KB pages ({@code --no-huge}) or the host can give it its hugepages, else
-     * what is missing and how an operator provides it.
+     * @return null when the EAL runs on 4 KB pages ({@code --no-huge}), is pointed at a mount of its choice
+     * ({@code --huge-dir}, whose page size this check cannot tell) or the host can give it its hugepages, else what is
+     * missing and how an operator provides it.
      */
     public static String shortfallFor(final List<String> ealArgs)
     {
@@ -43,7 +44,9 @@ public final class Hugepages
      */
     static String shortfallFor(final List<String> ealArgs, final List<String> meminfo, final List<String> mounts)
     {
-        if (ealArgs.contains(Eal.NO_HUGE))
+        // With --huge-dir the EAL may use a mount of another page size (1 GB pages) than the default one that
+        // /proc/meminfo counts: this check cannot see it, and must not refuse what EAL would accept.
+        if (ealArgs.contains(Eal.NO_HUGE) || ealArgs.stream().anyMatch(a -> a.startsWith("--huge-dir")))
         {
             return null;
         }

@@ -73,6 +73,8 @@ class HugepagesTest
         assertTrue(missing.startsWith("256 MB of free hugepages are needed, the host has 0 MB"), missing);
         assertTrue(missing.contains("mount -t hugetlbfs"), missing);
         assertNull(Hugepages.shortfallFor(unlinked, meminfo(128, 128, 0, 2048), MOUNTED));
+        assertNull(Hugepages.shortfallFor(Eal.mergeArgs(Eal.virtualDeviceArgs("p", 0, 256),
+            List.of("--huge-dir", "/mnt/huge-1G")), none, NOT_MOUNTED), "a mount of another page size: EAL decides");
         final String inMemory = Hugepages.shortfallFor(
             Eal.mergeArgs(Eal.virtualDeviceArgs("p", 0, 256), List.of("--in-memory", "--socket-mem", "512")),
             meminfo(128, 128, 0, 2048), NOT_MOUNTED);

@@ -39,6 +39,9 @@ import java.util.concurrent.TimeUnit;
  */
 public abstract class LiveAgent implements Agent
 {
+    private static final int ENOMEM = 12;
+    private static final int EACCES = 13;
+
     /** Agrona counter type id of the data plane's own counters (ARP, pool, duty cycles). */
     public static final int TYPE_ID = 0x0D7A_0003;
 
@@ -220,12 +223,18 @@ public abstract class LiveAgent implements Agent
         {
             // Told only after EAL failed: a host may offer hugepages the check cannot see (a non-default size mounted
             // with --huge-dir), so it must not refuse a start of its own accord; after EAL's failure it says why.
-            final String missing = Hugepages.shortfallFor(settings.ealArgs());
+            // EAL 22.11 fails a hugepage shortage with EACCES ("Cannot get hugepage information") or ENOMEM; a bad
+            // core list, device or locked prefix gets no hugepage advice.
+            final String missing = EACCES == ex.errorNumber() || ENOMEM == ex.errorNumber() ?
+                Hugepages.shortfallFor(settings.ealArgs()) : null;
             if (null == missing)
             {
                 throw ex;
             }
-            throw new DpdkException(ex.getMessage() + "; hugepages: " + missing, ex.errorNumber());
+            final DpdkException explained =
+                new DpdkException(ex.getMessage() + "; hugepages: " + missing, ex.errorNumber());
+            explained.initCause(ex);
+            throw explained;
         }
         pool = Mempool.create(roleName().replace("dta-", "") + "_pool", settings.poolSize(), 256,
             dataRoom);

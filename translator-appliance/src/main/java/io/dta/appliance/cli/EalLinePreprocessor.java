@@ -1,6 +1,7 @@
 package io.dta.appliance.cli;
 
 import picocli.CommandLine.IParameterPreprocessor;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -22,10 +23,17 @@ public final class EalLinePreprocessor implements IParameterPreprocessor
     public boolean preprocess(
         final Stack<String> args, final CommandSpec commandSpec, final ArgSpec argSpec, final Map<String, Object> info)
     {
-        if (args.isEmpty())
+        if (args.isEmpty() || (" ".equals(info.get("separator")) && null != commandSpec.findOption(args.peek())))
         {
-            // Nothing follows: picocli's own "missing parameter" message.
+            // Nothing follows, or one of the command's own options does (--eal --json): picocli's own "missing
+            // parameter" message, not an EAL line that swallowed an option of dta.
             return false;
+        }
+        if (!String.valueOf((Object)argSpec.getValue()).isEmpty())
+        {
+            // picocli's "should be specified only once", which a preprocessed option bypasses.
+            throw new ParameterException(commandSpec.commandLine(),
+                "option '--eal' (ARGS) should be specified only once");
         }
         // The next argument, or the value attached with '=' (which picocli has put back on top of the stack).
         argSpec.setValue(args.pop());

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine.ParseResult;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code --eal LINE} takes the next argument whatever it looks like: an EAL line starts with a dash, and picocli
@@ -39,7 +40,21 @@ class EalLineTest
     {
         final CliRunner.Result r = CliRunner.run("run", "--eal");
         assertEquals(2, r.exitCode(), r.err());
-        assertEquals(true, r.err().contains("Missing required parameter for option '--eal'"), r.err());
+        assertTrue(r.err().contains("Missing required parameter for option '--eal'"), r.err());
+    }
+
+    @Test
+    void shouldLeaveAFollowingDtaOptionAndASecondEalToPicocli()
+    {
+        final CliRunner.Result swallowed = CliRunner.run("replay", "--io", "dpdk", "--eal", "--json", "--in", "a.pcap",
+            "--out", "b.pcap");
+        assertEquals(2, swallowed.exitCode(), swallowed.err());
+        assertTrue(swallowed.err().contains("Expected parameter for option '--eal' but found '--json'"),
+            swallowed.err());
+        final CliRunner.Result twice = CliRunner.run("run", "--eal", "-l 1", "--eal", "-l 2");
+        assertEquals(2, twice.exitCode(), twice.err());
+        assertTrue(twice.err().contains("option '--eal' (ARGS) should be specified only once"), twice.err());
+        assertEquals("", eal(DtaCommand.newCommandLine().parseArgs("run", "--eal=")));
     }
 
     private static void assertEal(final String expected, final String... args)

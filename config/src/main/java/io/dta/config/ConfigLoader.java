@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +28,12 @@ import java.util.Map;
 public final class ConfigLoader
 {
     private static final JsonFactory JSON_FACTORY = JsonFactory.builder().build();
-    private static final YAMLFactory YAML_FACTORY = YAMLFactory.builder().build();
+    // YAML reads "key:" with no value as null, like "key: ~", but Jackson's YAMLFactory builder leaves its
+    // EMPTY_STRING_AS_NULL feature off and would report the empty string: a section whose keys were all commented
+    // out was then refused as `reports: expected a mapping, got ""`. A quoted "" stays a string.
+    private static final YAMLFactory YAML_FACTORY = YAMLFactory.builder()
+        .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+        .build();
 
     private ConfigLoader()
     {

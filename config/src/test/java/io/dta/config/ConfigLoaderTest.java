@@ -136,6 +136,32 @@ class ConfigLoaderTest
     }
 
     @Test
+    void shouldTakeAKeyWithNoValueInYamlAsAbsentLikeTilde()
+    {
+        // YAML reads "key:" with nothing after it as null, exactly like "key: ~": a section whose keys were all
+        // commented out must take its defaults, not be refused as the empty string.
+        final String emptySections = MINIMAL.replace("translator:", """
+            reports:
+            #  udpPort: 40040
+            acks:
+            translator:""").replace("  ip: 192.168.1.1", "  ip: 192.168.1.1\n  dscp:");
+        assertEquals(ConfigLoader.load(MINIMAL), ConfigLoader.load(emptySections));
+
+        final ConfigException noMac = assertThrows(ConfigException.class,
+            () -> ConfigLoader.load(MINIMAL.replace("mac: \"02:00:00:00:00:01\"", "mac:")));
+        assertEquals(List.of("translator.mac: required"), noMac.problems());
+
+        final ConfigException noCollectors = assertThrows(ConfigException.class,
+            () -> ConfigLoader.load(MINIMAL.substring(0, MINIMAL.indexOf("  - mac"))));
+        assertEquals(List.of("collectors: required; at least one collector is required"), noCollectors.problems());
+
+        // A quoted empty string is a value, and refused as one.
+        final ConfigException quoted = assertThrows(ConfigException.class,
+            () -> ConfigLoader.load(MINIMAL.replace("ip: 192.168.1.1", "ip: 192.168.1.1\n  dscp: \"\"")));
+        assertEquals(List.of("translator.dscp: expected an integer (decimal or 0x-hex), got \"\""), quoted.problems());
+    }
+
+    @Test
     void shouldApplyRegionDefaultsForStoresListsAndSketches()
     {
         final ApplianceConfig config = ConfigLoader.load(ConfigTestSupport.exampleWith(

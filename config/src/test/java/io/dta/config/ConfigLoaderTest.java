@@ -100,7 +100,19 @@ class ConfigLoaderTest
     {
         final Path missing = dir.resolve("nope.yaml");
         final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.load(missing));
-        assertTrue(ex.problems().get(0).startsWith(missing + ": cannot read"), ex.getMessage());
+        assertEquals(List.of(missing + ": cannot read: no such file"), ex.problems());
+    }
+
+    @Test
+    void shouldSayPlainlyWhyAFileCannotBeRead(@TempDir final Path dir) throws IOException
+    {
+        final ConfigException directory = assertThrows(ConfigException.class, () -> ConfigLoader.load(dir));
+        assertEquals(List.of(dir + ": cannot read: is a directory"), directory.problems());
+
+        final Path latin1 = dir.resolve("latin1.yaml");
+        Files.write(latin1, new byte[]{'n', 'a', 'm', 'e', ':', ' ', (byte)0xE9, '\n'});
+        final ConfigException notUtf8 = assertThrows(ConfigException.class, () -> ConfigLoader.load(latin1));
+        assertEquals(List.of(latin1 + ": cannot read: not UTF-8 text"), notUtf8.problems());
     }
 
     @Test

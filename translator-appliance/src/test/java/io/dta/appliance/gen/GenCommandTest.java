@@ -205,6 +205,32 @@ class GenCommandTest
     }
 
     @Test
+    void shouldRefuseAListOrCollectorNamedTwiceAndQuoteTheRedundancyAsGiven()
+    {
+        final String out = dir.resolve("z.pcap").toString();
+        // A repeated id was silently picked twice as often ("--lists 0,0,1" gave list 0 two thirds of the Appends),
+        // while the options promise a uniform pick; --mix already refuses a name given twice.
+        assertUsageError("--lists: list 0 is named twice", "--out", out, "--lists", "0,0x0,1");
+        assertUsageError("--collector: 10.0.0.51 is named twice", "--out", out, "--collector", "10.0.0.51,10.0.0.51");
+        // The message quoted "-1--1" and "0-0" for what was typed as -1 and 0.
+        assertUsageError("--redundancy: must be N or MIN-MAX with 1 <= MIN <= MAX <= 255, not -1", "--out", out,
+            "--redundancy", "-1");
+        assertUsageError("--redundancy: must be N or MIN-MAX with 1 <= MIN <= MAX <= 255, not 0", "--out", out,
+            "--redundancy", "0");
+        assertUsageError("--redundancy: must be N or MIN-MAX with 1 <= MIN <= MAX <= 255, not 3-2", "--out", out,
+            "--redundancy", "3-2");
+        assertFalse(Files.exists(dir.resolve("z.pcap")), "no file is written on a usage error");
+    }
+
+    @Test
+    void shouldSayPlainlyThatTheOutputIsADirectory()
+    {
+        assertEquals(1, run("--out", dir.toString(), "--reports", "10"));
+        assertEquals("dta gen: cannot write " + dir + ": is a directory", stderr.strip());
+        assertEquals("", stdout);
+    }
+
+    @Test
     void shouldNameTheTruthFileItCannotWriteBeforeWritingTheCapture()
     {
         final Path out = dir.resolve("s.pcap");

@@ -23,7 +23,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.Console;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -339,8 +338,7 @@ public final class GenCommand implements Callable<Integer>
         }
         final boolean nanosecondPcap = spacingNanos % 1000 != 0;
         final long fileSize;
-        final Console console = System.console();
-        final boolean terminal = null != console && console.isTerminal();
+        final boolean terminal = StderrTerminal.isTerminal();
         final long expected = reports != Long.MAX_VALUE ? reports : expectedSketchFrames(generator);
         final ProgressBar progress = !noProgress && (terminal || expected >= PROGRESS_THRESHOLD) ?
             new ProgressBar(err, expected, terminal) : null;

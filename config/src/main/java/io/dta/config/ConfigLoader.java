@@ -110,7 +110,10 @@ public final class ConfigLoader
     public static ApplianceConfig load(final String content, final ConfigFormat format)
     {
         final List<String> problems = new ArrayList<>();
-        final ConfigNode root = parse(content, format, problems);
+        // A byte order mark (Windows editors write one) is not part of the document; the YAML reader skips it but
+        // the JSON reader, given a String, refused it as an unexpected character.
+        final String document = content.startsWith("\uFEFF") ? content.substring(1) : content;
+        final ConfigNode root = parse(document, format, problems);
         if (!problems.isEmpty())
         {
             throw new ConfigException(problems);

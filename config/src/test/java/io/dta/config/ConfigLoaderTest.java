@@ -124,6 +124,16 @@ class ConfigLoaderTest
     }
 
     @Test
+    void shouldIgnoreAByteOrderMarkInJsonAsInYaml(@TempDir final Path dir) throws IOException
+    {
+        final String json = ConfigTestSupport.resource("translator.json");
+        final Path file = dir.resolve("bom.json");
+        Files.writeString(file, "\uFEFF" + json, StandardCharsets.UTF_8);
+        assertEquals(ConfigLoader.load(json, ConfigFormat.JSON), ConfigLoader.load(file));
+        assertEquals(ConfigLoader.load(json, ConfigFormat.JSON), ConfigLoader.load("\uFEFF" + json));
+    }
+
+    @Test
     void shouldApplyDefaultsForOmittedKeys()
     {
         final ApplianceConfig config = ConfigLoader.load(MINIMAL);

@@ -223,6 +223,29 @@ class GenCommandTest
     }
 
     @Test
+    void shouldRefuseASketchOnlyRunThatWouldPassTheEndOfThePcapTimeRange()
+    {
+        // Without --reports a sketch-only run skipped the time-range check and died in the middle of writing with
+        // an IllegalArgumentException stack trace, leaving a partial capture.
+        final Path out = dir.resolve("late.pcap");
+        assertUsageError("--spacing-nanos: the last of at least", "--out", out.toString(), "--mix", "sketch=1",
+            "--start-time", "4294967295", "--spacing-nanos", "1000000000");
+        assertFalse(stderr.contains("Exception"), stderr);
+        assertFalse(Files.exists(out), "no file is written on a usage error");
+        // Gaps add frames past the plain count: the check while writing catches them and removes the capture.
+        // The demo configuration's sketches send 12,288 plain columns: one second apart, the last of them is stamped
+        // in the last second of the range, so only the extra columns of the gaps pass it.
+        final String start = Long.toString(4_294_967_295L - (12_288 - 1));
+        assertEquals(0, run("--out", out.toString(), "--mix", "sketch=1", "--start-time", start,
+            "--spacing-nanos", "1000000000", "--sketch-items", "10"), stderr);
+        assertEquals(2, run("--out", out.toString(), "--mix", "sketch=1", "--sketch-gaps", "0.5",
+            "--start-time", start, "--spacing-nanos", "1000000000", "--sketch-items", "10"), stderr);
+        assertTrue(stderr.contains("--spacing-nanos: report ") && stderr.contains(out + " removed"), stderr);
+        assertFalse(stderr.contains("Exception"), stderr);
+        assertFalse(Files.exists(out), stderr);
+    }
+
+    @Test
     void shouldSayPlainlyThatTheOutputIsADirectory()
     {
         assertEquals(1, run("--out", dir.toString(), "--reports", "10"));

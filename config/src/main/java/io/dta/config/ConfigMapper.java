@@ -1171,7 +1171,9 @@ final class ConfigMapper
      */
     private static String text(final ConfigNode node)
     {
-        return node instanceof ConfigNode.ScalarNode scalar ? scalar.text() : ConfigNode.describe(node);
+        // An empty (or blank) value would vanish from "translator.mac:  is not a MAC address"; quoted it shows.
+        return node instanceof ConfigNode.ScalarNode scalar ?
+            (scalar.text().isBlank() ? "\"" + scalar.text() + "\"" : scalar.text()) : ConfigNode.describe(node);
     }
 
     static BigInteger parseInteger(final String text)

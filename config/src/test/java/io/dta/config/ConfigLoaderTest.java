@@ -181,6 +181,14 @@ class ConfigLoaderTest
         final ConfigException quoted = assertThrows(ConfigException.class,
             () -> ConfigLoader.load(MINIMAL.replace("ip: 192.168.1.1", "ip: 192.168.1.1\n  dscp: \"\"")));
         assertEquals(List.of("translator.dscp: expected an integer (decimal or 0x-hex), got \"\""), quoted.problems());
+
+        final ConfigException emptyMac = assertThrows(ConfigException.class,
+            () -> ConfigLoader.load(MINIMAL.replace("mac: \"02:00:00:00:00:01\"", "mac: \"\"")));
+        assertEquals(List.of("translator.mac: \"\" is not a MAC address (aa:bb:cc:dd:ee:ff; quote it in YAML)"),
+            emptyMac.problems());
+        final ConfigException blankIp = assertThrows(ConfigException.class,
+            () -> ConfigLoader.load(MINIMAL.replace("ip: 192.168.1.1", "ip: \" \"")));
+        assertEquals(List.of("translator.ip: \" \" is not a dotted-quad IPv4 address"), blankIp.problems());
     }
 
     @Test

@@ -6,10 +6,14 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,7 +31,12 @@ import java.util.Map;
 public final class ConfigLoader
 {
     private static final JsonFactory JSON_FACTORY = JsonFactory.builder().build();
-    private static final YAMLFactory YAML_FACTORY = YAMLFactory.builder().build();
+    // YAML reads "key:" with no value as null, like "key: ~", but Jackson's YAMLFactory builder leaves its
+    // EMPTY_STRING_AS_NULL feature off and would report the empty string: a section whose keys were all commented
+    // out was then refused as `reports: expected a mapping, got ""`. A quoted "" stays a string.
+    private static final YAMLFactory YAML_FACTORY = YAMLFactory.builder()
+        .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+        .build();
 
     private ConfigLoader()
     {
@@ -49,11 +58,33 @@ public final class ConfigLoader
         }
         catch (final IOException ex)
         {
-            throw new ConfigException(path + ": cannot read: " + ex, ex);
+            throw new ConfigException(path + ": cannot read: " + describe(path, ex), ex);
         }
         final Path fileName = path.getFileName();
         final ConfigFormat byName = null == fileName ? null : ConfigFormat.forFileName(fileName.toString());
         return load(content, null == byName ? ConfigFormat.sniff(content) : byName);
+    }
+
+    // An operator reads "no such file", not "java.nio.file.NoSuchFileException: /etc/dta.yaml".
+    private static String describe(final Path path, final IOException ex)
+    {
+        if (ex instanceof NoSuchFileException)
+        {
+            return "no such file";
+        }
+        if (ex instanceof AccessDeniedException)
+        {
+            return "permission denied";
+        }
+        if (ex instanceof CharacterCodingException)
+        {
+            return "not UTF-8 text";
+        }
+        if (Files.isDirectory(path))
+        {
+            return "is a directory";
+        }
+        return null == ex.getMessage() ? ex.toString() : ex.getMessage();
     }
 
     /**
@@ -79,7 +110,10 @@ public final class ConfigLoader
     public static ApplianceConfig load(final String content, final ConfigFormat format)
     {
         final List<String> problems = new ArrayList<>();
-        final ConfigNode root = parse(content, format, problems);
+        // A byte order mark (Windows editors write one) is not part of the document; the YAML reader skips it but
+        // the JSON reader, given a String, refused it as an unexpected character.
+        final String document = content.startsWith("\uFEFF") ? content.substring(1) : content;
+        final ConfigNode root = parse(document, format, problems);
         if (!problems.isEmpty())
         {
             throw new ConfigException(problems);

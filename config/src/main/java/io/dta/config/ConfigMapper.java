@@ -87,6 +87,13 @@ final class ConfigMapper
     private ReportsConfig reports(final Section s)
     {
         final int udpPort = (int)s.integer("udpPort", 1, 65535, ReportsConfig.DEFAULT_UDP_PORT);
+        if (!hasProblem(s.pathOf("udpPort")) && ReportsConfig.ROCEV2_UDP_PORT == udpPort)
+        {
+            // The decoder tells reports from responses by destination port alone: with both on 4791 every ACK
+            // and NAK would be parsed as a report and no QP would ever see its acknowledgements.
+            problem(s.pathOf("udpPort"), udpPort + " is the RoCEv2 port, on which the collectors' " +
+                "responses arrive; reports need a port of their own");
+        }
         final BaseHeader baseHeader = s.baseHeader("baseHeader");
         final boolean verifyChecksums = s.bool("verifyChecksums", false);
         final int nackPort = (int)s.integer("nackPort", 1, 65535, ReportsConfig.DEFAULT_NACK_PORT);
@@ -1164,7 +1171,9 @@ final class ConfigMapper
      */
     private static String text(final ConfigNode node)
     {
-        return node instanceof ConfigNode.ScalarNode scalar ? scalar.text() : ConfigNode.describe(node);
+        // An empty (or blank) value would vanish from "translator.mac:  is not a MAC address"; quoted it shows.
+        return node instanceof ConfigNode.ScalarNode scalar ?
+            (scalar.text().isBlank() ? "\"" + scalar.text() + "\"" : scalar.text()) : ConfigNode.describe(node);
     }
 
     static BigInteger parseInteger(final String text)

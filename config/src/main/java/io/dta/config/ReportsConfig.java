@@ -19,6 +19,11 @@ public record ReportsConfig(
     public static final int DEFAULT_UDP_PORT = 40040;
 
     /**
+     * The RoCEv2 UDP port (IANA 4791): responses from collectors arrive on it, so reports may not use it.
+     */
+    public static final int ROCEV2_UDP_PORT = 4791;
+
+    /**
      * Default NACK port.
      */
     public static final int DEFAULT_NACK_PORT = 40044;

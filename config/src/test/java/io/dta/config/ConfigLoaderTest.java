@@ -100,7 +100,19 @@ class ConfigLoaderTest
     {
         final Path missing = dir.resolve("nope.yaml");
         final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.load(missing));
-        assertTrue(ex.problems().get(0).startsWith(missing + ": cannot read"), ex.getMessage());
+        assertEquals(List.of(missing + ": cannot read: no such file"), ex.problems());
+    }
+
+    @Test
+    void shouldSayPlainlyWhyAFileCannotBeRead(@TempDir final Path dir) throws IOException
+    {
+        final ConfigException directory = assertThrows(ConfigException.class, () -> ConfigLoader.load(dir));
+        assertEquals(List.of(dir + ": cannot read: is a directory"), directory.problems());
+
+        final Path latin1 = dir.resolve("latin1.yaml");
+        Files.write(latin1, new byte[]{'n', 'a', 'm', 'e', ':', ' ', (byte)0xE9, '\n'});
+        final ConfigException notUtf8 = assertThrows(ConfigException.class, () -> ConfigLoader.load(latin1));
+        assertEquals(List.of(latin1 + ": cannot read: not UTF-8 text"), notUtf8.problems());
     }
 
     @Test
@@ -109,6 +121,16 @@ class ConfigLoaderTest
         assertEquals(
             ConfigLoader.load(ConfigTestSupport.resource("translator.yaml"), ConfigFormat.YAML),
             ConfigLoader.load(ConfigTestSupport.resource("translator.json"), ConfigFormat.JSON));
+    }
+
+    @Test
+    void shouldIgnoreAByteOrderMarkInJsonAsInYaml(@TempDir final Path dir) throws IOException
+    {
+        final String json = ConfigTestSupport.resource("translator.json");
+        final Path file = dir.resolve("bom.json");
+        Files.writeString(file, "\uFEFF" + json, StandardCharsets.UTF_8);
+        assertEquals(ConfigLoader.load(json, ConfigFormat.JSON), ConfigLoader.load(file));
+        assertEquals(ConfigLoader.load(json, ConfigFormat.JSON), ConfigLoader.load("\uFEFF" + json));
     }
 
     @Test
@@ -133,6 +155,40 @@ class ConfigLoaderTest
         assertNull(c.keyIncrement());
         assertNull(c.postcards());
         assertTrue(c.lists().isEmpty());
+    }
+
+    @Test
+    void shouldTakeAKeyWithNoValueInYamlAsAbsentLikeTilde()
+    {
+        // YAML reads "key:" with nothing after it as null, exactly like "key: ~": a section whose keys were all
+        // commented out must take its defaults, not be refused as the empty string.
+        final String emptySections = MINIMAL.replace("translator:", """
+            reports:
+            #  udpPort: 40040
+            acks:
+            translator:""").replace("  ip: 192.168.1.1", "  ip: 192.168.1.1\n  dscp:");
+        assertEquals(ConfigLoader.load(MINIMAL), ConfigLoader.load(emptySections));
+
+        final ConfigException noMac = assertThrows(ConfigException.class,
+            () -> ConfigLoader.load(MINIMAL.replace("mac: \"02:00:00:00:00:01\"", "mac:")));
+        assertEquals(List.of("translator.mac: required"), noMac.problems());
+
+        final ConfigException noCollectors = assertThrows(ConfigException.class,
+            () -> ConfigLoader.load(MINIMAL.substring(0, MINIMAL.indexOf("  - mac"))));
+        assertEquals(List.of("collectors: required; at least one collector is required"), noCollectors.problems());
+
+        // A quoted empty string is a value, and refused as one.
+        final ConfigException quoted = assertThrows(ConfigException.class,
+            () -> ConfigLoader.load(MINIMAL.replace("ip: 192.168.1.1", "ip: 192.168.1.1\n  dscp: \"\"")));
+        assertEquals(List.of("translator.dscp: expected an integer (decimal or 0x-hex), got \"\""), quoted.problems());
+
+        final ConfigException emptyMac = assertThrows(ConfigException.class,
+            () -> ConfigLoader.load(MINIMAL.replace("mac: \"02:00:00:00:00:01\"", "mac: \"\"")));
+        assertEquals(List.of("translator.mac: \"\" is not a MAC address (aa:bb:cc:dd:ee:ff; quote it in YAML)"),
+            emptyMac.problems());
+        final ConfigException blankIp = assertThrows(ConfigException.class,
+            () -> ConfigLoader.load(MINIMAL.replace("ip: 192.168.1.1", "ip: \" \"")));
+        assertEquals(List.of("translator.ip: \" \" is not a dotted-quad IPv4 address"), blankIp.problems());
     }
 
     @Test

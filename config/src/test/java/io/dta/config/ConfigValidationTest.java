@@ -49,6 +49,10 @@ class ConfigValidationTest
             Arguments.of("translator", "x", "translator: expected a mapping, got \"x\""),
             // reports and global sections
             Arguments.of("reports.udpPort", 0, "reports.udpPort: 0 is out of range 1..65535"),
+            Arguments.of("reports.udpPort", 4791, "reports.udpPort: 4791 is the RoCEv2 port, on which the " +
+                "collectors' responses arrive; reports need a port of their own"),
+            Arguments.of("reports.udpPort", "0x12B7", "reports.udpPort: 4791 is the RoCEv2 port, on which the " +
+                "collectors' responses arrive; reports need a port of their own"),
             Arguments.of("reports.nackPort", 65536, "reports.nackPort: 65536 is out of range 1..65535"),
             Arguments.of("reports.verifyChecksums", "yes", "reports.verifyChecksums: expected true or false, " +
                 "got \"yes\""),

@@ -23,7 +23,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.io.Console;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -310,6 +309,15 @@ public final class GenCommand implements Callable<Integer>
                 throw new GeneratorSettingsException("--truth", "would overwrite the capture " + out);
             }
             generator = new ReportGenerator(applianceConfig, settings);
+            final long sketchFrames = expectedSketchFrames(generator);
+            if (reports == Long.MAX_VALUE && sketchFrames > 1 && spacingNanos > 0 &&
+                (sketchFrames - 1) > (PcapFormat.MAX_TIMESTAMP_NANOS - settings.startTimeNanos()) / spacingNanos)
+            {
+                // A sketch-only run has no --reports to check above; its plain frame count is a lower bound (gaps
+                // and duplicates add frames), so a run refused here would certainly pass the end.
+                throw new GeneratorSettingsException("--spacing-nanos", "the last of at least " + sketchFrames +
+                    " sketch columns would be stamped after 2106-02-07, the end of the pcap time range");
+            }
         }
         catch (final GeneratorSettingsException ex)
         {
@@ -339,8 +347,7 @@ public final class GenCommand implements Callable<Integer>
         }
         final boolean nanosecondPcap = spacingNanos % 1000 != 0;
         final long fileSize;
-        final Console console = System.console();
-        final boolean terminal = null != console && console.isTerminal();
+        final boolean terminal = StderrTerminal.isTerminal();
         final long expected = reports != Long.MAX_VALUE ? reports : expectedSketchFrames(generator);
         final ProgressBar progress = !noProgress && (terminal || expected >= PROGRESS_THRESHOLD) ?
             new ProgressBar(err, expected, terminal) : null;
@@ -352,6 +359,16 @@ public final class GenCommand implements Callable<Integer>
                 for (long i = 1; i <= reports && !generator.exhausted(); i++)
                 {
                     final int length = generator.next(frame, 0);
+                    if (generator.timestampNanos() > PcapFormat.MAX_TIMESTAMP_NANOS)
+                    {
+                        // Only sketch gaps and duplicates, which add frames past the bound checked above, get here.
+                        writer.close();
+                        Files.deleteIfExists(out);
+                        err.println("dta gen: --spacing-nanos: report " + i + " would be stamped after 2106-02-07, " +
+                            "the end of the pcap time range; " + out + " removed");
+                        err.flush();
+                        return 2;
+                    }
                     writer.write(generator.timestampNanos(), frame, 0, length);
                     if (null != progress)
                     {

@@ -21,7 +21,7 @@ final class OutputCapture
      * @param out     the output capture.
      * @param inputs  the captures the command reads (null entries are ignored).
      * @return 0 when {@code out} may be written; otherwise the exit code after a message on stderr: 2 when it is one
-     * of the inputs (also through a link), 1 when its directory does not exist.
+     * of the inputs (also through a link), 1 when its directory does not exist or it is a directory.
      */
     static int check(final String command, final Path out, final Path... inputs)
     {
@@ -48,6 +48,12 @@ final class OutputCapture
                 err.flush();
                 return 2;
             }
+        }
+        if (Files.isDirectory(out))
+        {
+            err.println("dta " + command + ": cannot write " + out + ": is a directory");
+            err.flush();
+            return 1;
         }
         final Path directory = out.toAbsolutePath().getParent();
         if (null != directory && !Files.isDirectory(directory))

@@ -94,9 +94,10 @@ public final class ReplayCommand implements Callable<Integer>
         }
         for (final Path p : null == responses ? new Path[] { in } : new Path[] { in, responses })
         {
-            if (!Files.isReadable(p))
+            if (Files.isDirectory(p) || !Files.isReadable(p))
             {
-                System.err.println("dta replay: cannot read " + p);
+                System.err.println("dta replay: cannot read " + p + ": " + (!Files.exists(p) ? "no such file" :
+                    Files.isDirectory(p) ? "is a directory" : "permission denied"));
                 return 1;
             }
         }
@@ -122,18 +123,32 @@ public final class ReplayCommand implements Callable<Integer>
         }
         catch (final PcapFormatException ex)
         {
-            System.err.println("dta replay: " + ex.getMessage());
-            return 1;
+            return failed(ex.getMessage());
         }
         catch (final DpdkException | DpdkUnavailableException | IllegalStateException ex)
         {
-            System.err.println("dta replay: " + ex.getMessage());
-            return 1;
+            return failed(ex.getMessage());
         }
         catch (final IOException | UncheckedIOException ex)
         {
-            System.err.println("dta replay: " + ex.getMessage());
-            return 1;
+            return failed(ex.getMessage());
         }
+    }
+
+    // The output was created before the inputs were read: a run that failed (an input that is not a capture, a
+    // record corrupt in its middle, DPDK refusing to start) leaves no capture that looks like a result.
+    private int failed(final String message)
+    {
+        boolean removed = false;
+        try
+        {
+            removed = Files.deleteIfExists(out);
+        }
+        catch (final IOException ignored)
+        {
+            // The message below still says what went wrong; the stale file is the lesser problem.
+        }
+        System.err.println("dta replay: " + message + (removed ? "; " + out + " removed" : ""));
+        return 1;
     }
 }

@@ -276,7 +276,7 @@ public final class GeneratorSettings
         if (min < 1 || max < min || max > 255)
         {
             throw new GeneratorSettingsException("--redundancy",
-                "must be N or MIN-MAX with 1 <= MIN <= MAX <= 255, not " + min + "-" + max);
+                "must be N or MIN-MAX with 1 <= MIN <= MAX <= 255, not " + (min == max ? min : min + "-" + max));
         }
         this.redundancyMin = min;
         this.redundancyMax = max;
@@ -341,6 +341,17 @@ public final class GeneratorSettings
                 if (id < 0 || id > 0xFFFF_FFFFL)
                 {
                     throw new GeneratorSettingsException("--lists", "list ID " + id + " is not a u32");
+                }
+            }
+            // A repeated id would be picked more often than the others, not uniformly: a mistake, as in --mix.
+            for (int i = 1; i < ids.length; i++)
+            {
+                for (int j = 0; j < i; j++)
+                {
+                    if (ids[i] == ids[j])
+                    {
+                        throw new GeneratorSettingsException("--lists", "list " + ids[i] + " is named twice");
+                    }
                 }
             }
         }
@@ -481,6 +492,20 @@ public final class GeneratorSettings
         if (null != ips && ips.length == 0)
         {
             throw new GeneratorSettingsException("--collector", "needs at least one address");
+        }
+        if (null != ips)
+        {
+            for (int i = 1; i < ips.length; i++)
+            {
+                for (int j = 0; j < i; j++)
+                {
+                    if (ips[i] == ips[j])
+                    {
+                        throw new GeneratorSettingsException(
+                            "--collector", Ipv4Address.format(ips[i]) + " is named twice");
+                    }
+                }
+            }
         }
         this.collectorIps = null == ips ? null : ips.clone();
         return this;

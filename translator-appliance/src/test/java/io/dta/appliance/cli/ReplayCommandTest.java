@@ -60,6 +60,30 @@ class ReplayCommandTest
     }
 
     @Test
+    void shouldSayWhyAnInputCannotBeReadAndLeaveNoOutputWhenTheRunFails() throws Exception
+    {
+        final Path out = dir.resolve("out.pcap");
+        final Path missing = dir.resolve("nope.pcap");
+        CliRunner.Result r = CliRunner.run("replay", "--in", missing.toString(), "--out", out.toString());
+        assertEquals(1, r.exitCode(), r.err());
+        assertEquals("dta replay: cannot read " + missing + ": no such file", r.err().strip());
+
+        r = CliRunner.run("replay", "--in", dir.toString(), "--out", out.toString());
+        assertEquals(1, r.exitCode(), r.err());
+        assertEquals("dta replay: cannot read " + dir + ": is a directory", r.err().strip());
+        assertFalse(Files.exists(out));
+
+        // Not a capture: the run fails once the output exists, which held a bare pcap header afterwards.
+        final Path garbage = dir.resolve("garbage.pcap");
+        Files.writeString(garbage, "not a capture at all\n");
+        r = CliRunner.run("replay", "--in", garbage.toString(), "--out", out.toString(), "--json");
+        assertEquals(1, r.exitCode(), r.err());
+        assertTrue(r.err().contains("not a pcap or pcapng file") && r.err().contains(out + " removed"), r.err());
+        assertEquals("", r.out(), "no summary for a failed run");
+        assertFalse(Files.exists(out), "no capture left that looks like a result");
+    }
+
+    @Test
     void shouldRefuseACollectorOutputThatIsItsInput() throws Exception
     {
         final Path in = dir.resolve("roce.pcap");

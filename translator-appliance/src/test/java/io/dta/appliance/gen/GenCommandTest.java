@@ -205,6 +205,55 @@ class GenCommandTest
     }
 
     @Test
+    void shouldRefuseAListOrCollectorNamedTwiceAndQuoteTheRedundancyAsGiven()
+    {
+        final String out = dir.resolve("z.pcap").toString();
+        // A repeated id was silently picked twice as often ("--lists 0,0,1" gave list 0 two thirds of the Appends),
+        // while the options promise a uniform pick; --mix already refuses a name given twice.
+        assertUsageError("--lists: list 0 is named twice", "--out", out, "--lists", "0,0x0,1");
+        assertUsageError("--collector: 10.0.0.51 is named twice", "--out", out, "--collector", "10.0.0.51,10.0.0.51");
+        // The message quoted "-1--1" and "0-0" for what was typed as -1 and 0.
+        assertUsageError("--redundancy: must be N or MIN-MAX with 1 <= MIN <= MAX <= 255, not -1", "--out", out,
+            "--redundancy", "-1");
+        assertUsageError("--redundancy: must be N or MIN-MAX with 1 <= MIN <= MAX <= 255, not 0", "--out", out,
+            "--redundancy", "0");
+        assertUsageError("--redundancy: must be N or MIN-MAX with 1 <= MIN <= MAX <= 255, not 3-2", "--out", out,
+            "--redundancy", "3-2");
+        assertFalse(Files.exists(dir.resolve("z.pcap")), "no file is written on a usage error");
+    }
+
+    @Test
+    void shouldRefuseASketchOnlyRunThatWouldPassTheEndOfThePcapTimeRange()
+    {
+        // Without --reports a sketch-only run skipped the time-range check and died in the middle of writing with
+        // an IllegalArgumentException stack trace, leaving a partial capture.
+        final Path out = dir.resolve("late.pcap");
+        assertUsageError("--spacing-nanos: the last of at least", "--out", out.toString(), "--mix", "sketch=1",
+            "--start-time", "4294967295", "--spacing-nanos", "1000000000");
+        assertFalse(stderr.contains("Exception"), stderr);
+        assertFalse(Files.exists(out), "no file is written on a usage error");
+        // Gaps add frames past the plain count: the check while writing catches them and removes the capture.
+        // The demo configuration's sketches send 12,288 plain columns: one second apart, the last of them is stamped
+        // in the last second of the range, so only the extra columns of the gaps pass it.
+        final String start = Long.toString(4_294_967_295L - (12_288 - 1));
+        assertEquals(0, run("--out", out.toString(), "--mix", "sketch=1", "--start-time", start,
+            "--spacing-nanos", "1000000000", "--sketch-items", "10"), stderr);
+        assertEquals(2, run("--out", out.toString(), "--mix", "sketch=1", "--sketch-gaps", "0.5",
+            "--start-time", start, "--spacing-nanos", "1000000000", "--sketch-items", "10"), stderr);
+        assertTrue(stderr.contains("--spacing-nanos: report ") && stderr.contains(out + " removed"), stderr);
+        assertFalse(stderr.contains("Exception"), stderr);
+        assertFalse(Files.exists(out), stderr);
+    }
+
+    @Test
+    void shouldSayPlainlyThatTheOutputIsADirectory()
+    {
+        assertEquals(1, run("--out", dir.toString(), "--reports", "10"));
+        assertEquals("dta gen: cannot write " + dir + ": is a directory", stderr.strip());
+        assertEquals("", stdout);
+    }
+
+    @Test
     void shouldNameTheTruthFileItCannotWriteBeforeWritingTheCapture()
     {
         final Path out = dir.resolve("s.pcap");

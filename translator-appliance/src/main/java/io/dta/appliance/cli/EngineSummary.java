@@ -15,7 +15,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The end-of-run summary of an engine: reports in, frames out per QP, every non-zero counter, drops by reason.
+ * The end-of-run summary of an engine: reports in, frames out per QP, drops by reason and the other counters (the
+ * text lists the non-zero ones, the JSON every one, 0 included).
  */
 final class EngineSummary
 {
@@ -61,18 +62,8 @@ final class EngineSummary
         final Map<String, Long> other = new LinkedHashMap<>();
         for (final EngineCounter c : EngineCounter.values())
         {
-            final long value = counters.get(c);
-            if (c.isDrop())
-            {
-                if (0 != value)
-                {
-                    drops.put(camel(c.name()), value);
-                }
-            }
-            else if (0 != value)
-            {
-                other.put(camel(c.name()), value);
-            }
+            // Every reason and counter, 0 included: a consumer looks a key up without knowing which ones can be absent.
+            (c.isDrop() ? drops : other).put(camel(c.name()), counters.get(c));
         }
         root.put("drops", drops);
         root.put("counters", other);

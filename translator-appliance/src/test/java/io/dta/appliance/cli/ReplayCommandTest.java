@@ -1,5 +1,8 @@
 package io.dta.appliance.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.TestFrames;
 import io.dta.codec.DtaOpcode;
 import org.junit.jupiter.api.Test;
@@ -45,6 +48,24 @@ class ReplayCommandTest
             assertTrue(r.err().contains("would overwrite its input"), r.err());
             assertArrayEquals(before, Files.readAllBytes(in), "the input is untouched");
         }
+    }
+
+    @Test
+    void shouldListEveryDropReasonAndCounterInTheJsonSummaryZeroIncluded() throws Exception
+    {
+        final Path in = dir.resolve("reports.pcap");
+        PcapFiles.write(in, TestFrames.report(DtaOpcode.KEY_WRITE, TestFrames.keyWrite(1, 7, new byte[4])));
+        final CliRunner.Result r = CliRunner.run("replay", "--in", in.toString(), "--out",
+            dir.resolve("out.pcap").toString(), "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        final JsonNode summary = new ObjectMapper().readTree(r.out());
+        for (final EngineCounter c : EngineCounter.values())
+        {
+            final JsonNode group = summary.get(c.isDrop() ? "drops" : "counters");
+            assertTrue(group.has(EngineSummary.camel(c.name())), c + " missing from " + summary);
+        }
+        assertEquals(0, summary.get("drops").get("dropNoRoute").asLong());
+        assertEquals(1, summary.get("counters").get("reportsTranslated").asLong());
     }
 
     @Test

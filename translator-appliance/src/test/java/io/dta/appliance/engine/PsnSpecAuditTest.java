@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.zip.CRC32;
 
 import static io.dta.appliance.engine.TestFrames.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -444,16 +443,7 @@ class PsnSpecAuditTest
                 e.put((byte)0x14).put((byte)0x40).putShort((short)0xFFFF).putInt(SEG_REMOTE_QPN)
                     .putInt((ackReq ? 0x8000_0000 : 0) | psn);
                 e.putLong(va[i]).putInt(SEG_RKEY).putLong(add[i]).putLong(0);
-                final byte[] covered = new byte[8 + 68];
-                java.util.Arrays.fill(covered, 0, 8, (byte)0xFF);
-                System.arraycopy(e.array(), 14, covered, 8, 68);
-                for (final int masked : new int[] {1, 8, 10, 11, 26, 27, 32})
-                {
-                    covered[8 + masked] = (byte)0xFF;
-                }
-                final CRC32 crc = new CRC32();
-                crc.update(covered);
-                e.putInt(Integer.reverseBytes((int)crc.getValue()));
+                TestFrames.putIcrc(e);
                 assertEquals(hex(e.array()), hex(frames.get(i)), ctx + " packet " + i);
             }
         }

@@ -10,7 +10,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.zip.CRC32;
 
 import static io.dta.appliance.engine.TestFrames.*;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -75,16 +74,7 @@ class SpecAuditTest
             .putInt(0x8000_0000 | 0x100);
         e.putLong(KW_BASE + (slotHash(key, 0) & 255) * 8).putInt(0x1234).putInt(8);
         e.put(le32((int)checksum(key))).put(new byte[] {9, 8, 7, 6});
-        final byte[] covered = new byte[8 + e.capacity() - 14 - 4];
-        java.util.Arrays.fill(covered, 0, 8, (byte)0xFF);
-        System.arraycopy(e.array(), 14, covered, 8, covered.length - 8);
-        for (final int masked : new int[] {1, 8, 10, 11, 26, 27, 32})
-        {
-            covered[8 + masked] = (byte)0xFF;
-        }
-        final CRC32 crc = new CRC32();
-        crc.update(covered);
-        e.putInt(Integer.reverseBytes((int)crc.getValue()));
+        TestFrames.putIcrc(e);
 
         assertEquals(HexFormat.of().formatHex(e.array()), HexFormat.of().formatHex(frames.get(0).bytes()));
     }

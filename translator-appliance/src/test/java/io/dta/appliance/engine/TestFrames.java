@@ -324,7 +324,20 @@ public final class TestFrames
             e.putLong(va).putInt(rkey).putInt(dmaLength);
         }
         e.put(data).put(new byte[pad]);
-        final byte[] covered = new byte[8 + length - 14 - 4];
+        putIcrc(e);
+        return e.array();
+    }
+
+    /**
+     * Appends the ICRC as rocev2-reference.md §2 defines it, independently of the codec: CRC32 over eight 0xFF bytes
+     * and the frame from its IPv4 header (at 14, untagged) to the buffer's position, with TOS, TTL, IPv4 checksum,
+     * UDP checksum and the BTH's FECN/BECN/reserved byte masked to 0xFF, sent little-endian.
+     *
+     * @param e the frame so far, its position where the ICRC goes.
+     */
+    public static void putIcrc(final ByteBuffer e)
+    {
+        final byte[] covered = new byte[8 + e.position() - 14];
         Arrays.fill(covered, 0, 8, (byte)0xFF);
         System.arraycopy(e.array(), 14, covered, 8, covered.length - 8);
         for (final int masked : new int[] {1, 8, 10, 11, 26, 27, 32})
@@ -334,7 +347,6 @@ public final class TestFrames
         final CRC32 crc = new CRC32();
         crc.update(covered);
         e.putInt(Integer.reverseBytes((int)crc.getValue()));
-        return e.array();
     }
 
     // ---------------------------------------------------------------- responses

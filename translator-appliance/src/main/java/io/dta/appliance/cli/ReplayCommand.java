@@ -4,7 +4,6 @@ import io.dta.appliance.dpdk.DpdkReplay;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.replay.CutShortCapture;
 import io.dta.appliance.replay.Replay;
-import io.dta.codec.pcap.PcapFormatException;
 import io.dta.config.ApplianceConfig;
 import io.dta.dpdk.DpdkException;
 import io.dta.dpdk.DpdkLibrary;
@@ -17,6 +16,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -106,6 +106,7 @@ public final class ReplayCommand implements Callable<Integer>
         {
             return outputProblem;
         }
+        final FileTime outputBefore = modified(out);
         try
         {
             final List<String> ealArgs = eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+"));
@@ -121,28 +122,25 @@ public final class ReplayCommand implements Callable<Integer>
             EngineSummary.print(engine, cutShort, json, System.out);
             return 0;
         }
-        catch (final PcapFormatException ex)
+        catch (final IOException | UncheckedIOException | DpdkException | DpdkUnavailableException |
+            IllegalStateException ex)
         {
-            return failed(ex.getMessage());
-        }
-        catch (final DpdkException | DpdkUnavailableException | IllegalStateException ex)
-        {
-            return failed(ex.getMessage());
-        }
-        catch (final IOException | UncheckedIOException ex)
-        {
-            return failed(ex.getMessage());
+            return failed(ex.getMessage(), outputBefore);
         }
     }
 
-    // The output was created before the inputs were read: a run that failed (an input that is not a capture, a
-    // record corrupt in its middle, DPDK refusing to start) leaves no capture that looks like a result.
-    private int failed(final String message)
+    /**
+     * A run that failed after writing the output (an input that is not a capture, a record corrupt in its middle)
+     * leaves no capture that looks like a result; one that failed before touching it (DPDK refusing to start) leaves
+     * an earlier file of that name as it was.
+     */
+    private int failed(final String message, final FileTime outputBefore)
     {
         boolean removed = false;
         try
         {
-            removed = Files.deleteIfExists(out);
+            final FileTime now = modified(out);
+            removed = null != now && !now.equals(outputBefore) && Files.deleteIfExists(out);
         }
         catch (final IOException ignored)
         {
@@ -150,5 +148,17 @@ public final class ReplayCommand implements Callable<Integer>
         }
         System.err.println("dta replay: " + message + (removed ? "; " + out + " removed" : ""));
         return 1;
+    }
+
+    private static FileTime modified(final Path file)
+    {
+        try
+        {
+            return Files.getLastModifiedTime(file);
+        }
+        catch (final IOException ex)
+        {
+            return null;
+        }
     }
 }

@@ -422,6 +422,23 @@ final class ConnectionResponder
     }
 
     /**
+     * @return the earliest time {@link #poll} has work (a REP, metadata SEND or DREQ whose answer is due then), or
+     * {@link Long#MAX_VALUE}.
+     */
+    long nextDeadline()
+    {
+        long next = Long.MAX_VALUE;
+        for (final ResponderQp qp : qps)
+        {
+            if (qp.negotiated && qp.cmDeadlineNanos < next)
+            {
+                next = qp.cmDeadlineNanos;
+            }
+        }
+        return next;
+    }
+
+    /**
      * Re-sends REPs and metadata SENDs whose answer is overdue, and abandons those out of retries.
      */
     void poll(final long nowNanos, final ResponseSink out)

@@ -590,6 +590,18 @@ public final class SoftResponder
     }
 
     /**
+     * When {@link #poll} next has work: the earliest time a negotiated connection's REP, metadata SEND or DREQ is
+     * re-sent or abandoned, for a loop on a virtual clock that jumps from one event to the next (a demo) rather
+     * than polling regularly.
+     *
+     * @return that time, or {@link Long#MAX_VALUE} when no connection waits for an answer.
+     */
+    public long nextDeadline()
+    {
+        return connections.nextDeadline();
+    }
+
+    /**
      * Ends the connection of a negotiated QP from the collector's side (IB CM DREQ; translation.md §8): the QP
      * executes nothing more, and the DREQ is re-sent by {@link #poll} until the translator's DREP (or the last CM
      * timeout), after which the QP listens for a new REQ. The translator answers with a DREP and connects again.

@@ -191,6 +191,26 @@ public final class Reconnector
     }
 
     /**
+     * When {@link #poll(long)} next has work by time alone: the end of the earliest back-off before a reconnection
+     * attempt. Everything else it does answers a change of state (a QP gone to the error state, a set-up finished),
+     * which a loop sees by polling after each event that can cause one.
+     *
+     * @return that time, or {@link Long#MAX_VALUE} when no reconnection waits for its back-off.
+     */
+    public long nextDeadline()
+    {
+        long next = Long.MAX_VALUE;
+        for (int i = 0; i < regions.length; i++)
+        {
+            if (WAITING == phase[i] && dueNanos[i] < next)
+            {
+                next = dueNanos[i];
+            }
+        }
+        return next;
+    }
+
+    /**
      * @return regions whose reconnection is waiting for its back-off or its set-up.
      */
     public int inProgress()

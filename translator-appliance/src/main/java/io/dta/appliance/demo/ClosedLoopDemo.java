@@ -92,10 +92,12 @@ public final class ClosedLoopDemo
     }
 
     private static final long LINK_DELAY_NANOS = 2_000;
-    private static final long DRAIN_STEP_NANOS = 10_000;
     private static final long DRAIN_LIMIT_NANOS = 10_000_000_000L;
+    /** Further than any timer: about 73 years, so that "now" plus it cannot overflow. */
+    private static final long FAR_NANOS = Long.MAX_VALUE / 4;
     private static final int PSN_SLOTS = 1 << 16;
-    private static final long CONNECT_STEP_NANOS = 100_000;
+    /** Rounds of the reconnector at one time: a QP found in error, its back-off of 0 ending, its set-up starting. */
+    private static final int RECONNECTOR_ROUNDS = 4;
     /** R_Key offset in a request the engine builds: Ethernet, IPv4 (20), UDP, BTH, then RETH or AtomicETH. */
     private static final int RKEY_OFFSET = 14 + 20 + 8 + 12 + 8;
     private static final int IP_OFFSET = 14;
@@ -131,6 +133,9 @@ public final class ClosedLoopDemo
     private long[] reconnectsSeen;
     private long connectedAtNanos;
     private long now;
+    // The timers ran at "now" since the last frame or report: one still due then waits for the next event (none
+    // should stay due after running; this keeps one that did from stopping the clock).
+    private boolean timersCurrent;
     private long reports;
     private long firstReportNanos = Long.MIN_VALUE;
     private boolean quiescent;
@@ -218,23 +223,13 @@ public final class ClosedLoopDemo
         connections.start(now);
         while (!connections.isDone())
         {
-            final long next = Math.min(Math.min(toCollector.nextArrival(), toTranslator.nextArrival()),
-                Math.min(connections.nextDeadline(), now + CONNECT_STEP_NANOS));
-            now = Math.max(now, next);
-            while (Math.min(toCollector.nextArrival(), toTranslator.nextArrival()) <= now)
+            // A set-up under way always has a deadline (a REQ's re-send, the wait for the metadata SEND).
+            final long next = nextEventNanos();
+            if (Long.MAX_VALUE == next)
             {
-                if (toCollector.nextArrival() <= toTranslator.nextArrival())
-                {
-                    toCollectorFrame();
-                }
-                else
-                {
-                    toTranslatorFrame();
-                }
+                break;
             }
-            connections.poll(now);
-            toTranslator.now(now);
-            responder.poll(now, toTranslator);
+            advanceTo(next);
         }
         connectedAtNanos = now;
         if (!connections.allConnected())
@@ -247,6 +242,14 @@ public final class ClosedLoopDemo
 
     /**
      * Runs the demo to quiescence.
+     * <p>
+     * The virtual clock goes from one event to the next, in time order: a report, a frame arriving over either link,
+     * and every timer's deadline (the engine's held frames, idle Append batches and postcards, ACK timeouts, grace
+     * ends and sketch timers, {@link TranslatorEngine#nextTimerNanos(long)}; the connection manager's and the
+     * collector's connection set-up timers; the reconnector's back-off), so each timer runs at its own time, as in
+     * a live loop polling continuously, not when the next report or frame comes. After every frame and report the
+     * timers are polled at that time as well, as a live loop does, so that a change of state (a QP gone to the error
+     * state) is acted on at once.
      *
      * @param source the reports.
      * @throws Exception if the source fails.
@@ -265,15 +268,16 @@ public final class ClosedLoopDemo
             {
                 firstReportNanos = t;
             }
-            deliverUntil(t);
-            now = t;
-            timers();
+            advanceTo(t);
+            moveClock(t);
             engine.onFrame(source.buffer(), source.offset(), source.length(), now);
             reports++;
+            timers();
         }
         engine.flush(now);
+        timers();
         final long deadline = now + DRAIN_LIMIT_NANOS;
-        while (now < deadline)
+        while (true)
         {
             if (engine.isQuiescent() && toCollector.isEmpty() && toTranslator.isEmpty() && collectorSettled() &&
                 (null == reconnector || 0 == reconnector.inProgress()))
@@ -281,27 +285,125 @@ public final class ClosedLoopDemo
                 quiescent = true;
                 break;
             }
-            final long next = Math.min(Math.min(toCollector.nextArrival(), toTranslator.nextArrival()),
-                now + DRAIN_STEP_NANOS);
-            deliverUntil(next);
-            now = Math.max(now, next);
-            engine.pollNow(now);
-            if (null != reconnector)
+            final long next = nextEventNanos();
+            if (next > deadline)
             {
-                connections.poll(now);
-                reconnector.poll(now);
+                // Nothing more happens before the limit (or at all): not quiescent.
+                moveClock(deadline);
+                break;
             }
+            advanceTo(next);
         }
     }
 
-    private void timers()
+    /**
+     * @return the time of the next event other than a report (a frame's arrival, a timer's deadline), or
+     * {@link Long#MAX_VALUE} when nothing will happen.
+     */
+    private long nextEventNanos()
     {
-        engine.poll(now);
+        return Math.min(Math.min(toCollector.nextArrival(), toTranslator.nextArrival()), nextTimerNanos());
+    }
+
+    /**
+     * @return the earliest deadline of every timer (not those due now when the timers already ran now), or
+     * {@link Long#MAX_VALUE}.
+     */
+    private long nextTimerNanos()
+    {
+        long next = responder.nextDeadline();
+        if (null != connections)
+        {
+            next = Math.min(next, connections.nextDeadline());
+        }
         if (null != reconnector)
         {
-            connections.poll(now);
-            reconnector.poll(now);
+            next = Math.min(next, reconnector.nextDeadline());
         }
+        if (null != engine)
+        {
+            // A limit this side of overflow: the engine compares times by their difference (wrap-safe).
+            final long far = now + FAR_NANOS;
+            next = engine.nextTimerNanos(Math.min(next, far));
+            if (far == next)
+            {
+                next = Long.MAX_VALUE;
+            }
+        }
+        return timersCurrent && next <= now ? Long.MAX_VALUE : next;
+    }
+
+    /**
+     * Runs every event up to and including {@code t} in time order, each at its own time: timers first at a time
+     * both have, then the frames arriving then, one at a time, the timers polled again after each.
+     */
+    private void advanceTo(final long t)
+    {
+        while (true)
+        {
+            final long arrival = Math.min(toCollector.nextArrival(), toTranslator.nextArrival());
+            final long timer = nextTimerNanos();
+            final long first = Math.min(arrival, timer);
+            if (first > t)
+            {
+                return;
+            }
+            moveClock(first);
+            if (timer <= now)
+            {
+                timers();
+                continue;
+            }
+            if (toCollector.nextArrival() <= toTranslator.nextArrival())
+            {
+                toCollectorFrame();
+            }
+            else
+            {
+                toTranslatorFrame();
+            }
+            timers();
+        }
+    }
+
+    private void moveClock(final long t)
+    {
+        if (t > now)
+        {
+            now = t;
+            timersCurrent = false;
+        }
+    }
+
+    /**
+     * Polls every timer at {@code now}: the engine's (each due one at its deadline, which is now, see
+     * {@link #advanceTo(long)}), the connection manager's, the reconnector's and the collector's.
+     */
+    private void timers()
+    {
+        if (null != engine)
+        {
+            engine.advanceTo(now);
+        }
+        if (null != connections)
+        {
+            connections.poll(now);
+        }
+        if (null != reconnector)
+        {
+            // As a live loop polling continuously would: a QP found in error starts its back-off, one of 0 ends at
+            // once and the set-up starts, all at this time.
+            for (int round = 0; round < RECONNECTOR_ROUNDS; round++)
+            {
+                if (0 == reconnector.poll(now) || reconnector.nextDeadline() > now)
+                {
+                    break;
+                }
+            }
+        }
+        toTranslator.now(now);
+        responder.poll(now, toTranslator);
+        timersCurrent = true;
     }
 
     /**
@@ -432,35 +534,6 @@ public final class ClosedLoopDemo
             }
         }
         return true;
-    }
-
-    private void deliverUntil(final long t)
-    {
-        while (true)
-        {
-            final long a = toCollector.nextArrival();
-            final long b = toTranslator.nextArrival();
-            final long first = Math.min(a, b);
-            if (first > t)
-            {
-                return;
-            }
-            now = Math.max(now, first);
-            timers();
-            if (null != connections)
-            {
-                toTranslator.now(now);
-                responder.poll(now, toTranslator);
-            }
-            if (a <= b)
-            {
-                toCollectorFrame();
-            }
-            else
-            {
-                toTranslatorFrame();
-            }
-        }
     }
 
     private void toCollectorFrame()

@@ -75,7 +75,7 @@ public final class TranslatorEngine
     private final boolean verifyChecksums;
     private long nextTimerNanos;
     private boolean timersArmed;
-    // The last time given to advanceTo (a replay's clock), so that no timer runs before it.
+    // The last time given to advanceTo (a replay's or the demo's clock), so that no timer runs before it.
     private long replayClockNanos;
     private boolean replayClockSet;
 
@@ -874,7 +874,8 @@ public final class TranslatorEngine
      * frames of a capture the clock jumps; polling only at the frames' times would run a timer at the next frame
      * instead: an idle Append batch or postcard flushed when the next frame came, that frame's own operation then
      * pushing it out without the AckReq of a QP going idle (translation.md §3, §5), an ACK timeout or a grace end
-     * measured from the late time.
+     * measured from the late time. The demo's virtual clock (ClosedLoopDemo) calls it at each of its events, which
+     * include this engine's next timer, so there every due timer runs at exactly {@code nowNanos}.
      *
      * @param nowNanos time of the next frame; not before the last time given.
      */

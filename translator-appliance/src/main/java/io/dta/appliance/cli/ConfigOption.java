@@ -6,6 +6,7 @@ import io.dta.config.ConfigException;
 import io.dta.config.ConfigLoader;
 import picocli.CommandLine.Option;
 
+import java.io.PrintWriter;
 import java.nio.file.Path;
 
 /**
@@ -26,14 +27,29 @@ final class ConfigOption
      */
     ApplianceConfig load(final String command)
     {
+        final PrintWriter err = new PrintWriter(System.err, true);
+        return load(command, err);
+    }
+
+    /**
+     * As {@link #load(String)}, with the messages on {@code err} (a command that prints through picocli's writer):
+     * {@code dta COMMAND: FILE: invalid configuration (N problems):}, then one indented line per problem.
+     *
+     * @param command the command name for messages.
+     * @param err     where the messages go.
+     * @return the configuration, or null when it was refused (the caller exits with status 2).
+     */
+    ApplianceConfig load(final String command, final PrintWriter err)
+    {
         try
         {
             return null == file ? ConfigDefaults.load() : ConfigLoader.load(file);
         }
         catch (final ConfigException ex)
         {
-            System.err.println("dta " + command + ": " + (null == file ? "embedded configuration" : file) + ": " +
+            err.println("dta " + command + ": " + (null == file ? "embedded configuration" : file) + ": " +
                 ex.getMessage());
+            err.flush();
             return null;
         }
     }

@@ -10,14 +10,12 @@ import io.dta.appliance.gen.Primitive;
 import io.dta.appliance.gen.ProgressBar;
 import io.dta.appliance.gen.ReportGenerator;
 import io.dta.appliance.gen.SketchTraffic;
+import io.dta.appliance.io.FileErrors;
 import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.Ipv4Address;
 import io.dta.codec.pcap.PcapFormat;
 import io.dta.codec.pcap.PcapWriter;
 import io.dta.config.ApplianceConfig;
-import io.dta.config.ConfigDefaults;
-import io.dta.config.ConfigException;
-import io.dta.config.ConfigLoader;
 import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -54,9 +52,8 @@ public final class GenCommand implements Callable<Integer>
     @Option(names = "--out", required = true, paramLabel = "FILE.pcap", description = "capture to write (replaced)")
     private Path out;
 
-    @Option(names = "--config", paramLabel = "FILE",
-        description = "translator configuration (YAML or JSON); default: the built-in demo configuration")
-    private Path config;
+    @CommandLine.Mixin
+    private ConfigOption config = new ConfigOption();
 
     @Option(names = "--reports", paramLabel = "N",
         description = "number of reports (default: 10000; with a sketch-only mix, until the sketch traffic ends)")
@@ -188,19 +185,9 @@ public final class GenCommand implements Callable<Integer>
         final PrintWriter err = spec.commandLine().getErr();
         final PrintWriter stdout = spec.commandLine().getOut();
 
-        final ApplianceConfig applianceConfig;
-        try
+        final ApplianceConfig applianceConfig = config.load("gen", err);
+        if (null == applianceConfig)
         {
-            applianceConfig = null == config ? ConfigDefaults.load() : ConfigLoader.load(config);
-        }
-        catch (final ConfigException ex)
-        {
-            err.println("dta gen: --config " + config + ": invalid configuration:");
-            for (final String problem : ex.problems())
-            {
-                err.println("  " + problem);
-            }
-            err.flush();
             return 2;
         }
 
@@ -352,10 +339,12 @@ public final class GenCommand implements Callable<Integer>
         final ProgressBar progress = !noProgress && (terminal || expected >= PROGRESS_THRESHOLD) ?
             new ProgressBar(err, expected, terminal) : null;
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[ReportGenerator.MAX_FRAME_LENGTH]);
+        boolean created = false;
         try
         {
             try (PcapWriter writer = new PcapWriter(out, nanosecondPcap))
             {
+                created = true;
                 for (long i = 1; i <= reports && !generator.exhausted(); i++)
                 {
                     final int length = generator.next(frame, 0);
@@ -380,7 +369,9 @@ public final class GenCommand implements Callable<Integer>
         }
         catch (final IOException ex)
         {
-            err.println("dta gen: cannot write " + out + ": " + ex);
+            // A capture cut short by a full disk must not pass for a result.
+            final boolean removed = created && Files.isRegularFile(out) && deleteQuietly(out);
+            err.println("dta gen: " + FileErrors.cannotWrite(out, ex) + (removed ? "; " + out + " removed" : ""));
             err.flush();
             return 1;
         }
@@ -392,7 +383,7 @@ public final class GenCommand implements Callable<Integer>
             }
             catch (final IOException ex)
             {
-                err.println("dta gen: cannot write --truth " + truth + ": " + ex);
+                err.println("dta gen: cannot write --truth " + truth + ": " + FileErrors.reason(truth, ex));
                 err.flush();
                 return 1;
             }
@@ -515,6 +506,18 @@ public final class GenCommand implements Callable<Integer>
             omitted.add(primitive.cliName());
         }
         return root.toString();
+    }
+
+    private static boolean deleteQuietly(final Path file)
+    {
+        try
+        {
+            return Files.deleteIfExists(file);
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
     }
 
     private static boolean sketchOnly(final GeneratorSettings settings)

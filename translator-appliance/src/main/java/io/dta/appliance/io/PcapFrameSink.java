@@ -8,6 +8,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 
 /**
  * A {@link FrameSink} that writes every frame to a pcap file, timestamped with the engine clock.
@@ -17,6 +18,7 @@ public final class PcapFrameSink implements FrameSink, AutoCloseable
     private static final int MAX_FRAME = 16 * 1024;
 
     private final PcapWriter writer;
+    private final Path path;
     private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(MAX_FRAME));
     private long frames;
 
@@ -25,7 +27,33 @@ public final class PcapFrameSink implements FrameSink, AutoCloseable
      */
     public PcapFrameSink(final PcapWriter writer)
     {
+        this(writer, null);
+    }
+
+    private PcapFrameSink(final PcapWriter writer, final Path path)
+    {
         this.writer = writer;
+        this.path = path;
+    }
+
+    /**
+     * Creates (or truncates) a nanosecond pcap file to write to; every failure, opening, writing or closing it, is
+     * then worded {@code cannot write PATH: reason} ({@link FileErrors#cannotWrite}), for a command to print as is.
+     *
+     * @param path the file.
+     * @return the sink.
+     * @throws IOException if the file cannot be created or its header written.
+     */
+    public static PcapFrameSink open(final Path path) throws IOException
+    {
+        try
+        {
+            return new PcapFrameSink(new PcapWriter(path, true), path);
+        }
+        catch (final IOException ex)
+        {
+            throw new IOException(FileErrors.cannotWrite(path, ex), ex);
+        }
     }
 
     /**
@@ -59,7 +87,7 @@ public final class PcapFrameSink implements FrameSink, AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot write the output capture", ex);
+            throw new UncheckedIOException(FileErrors.cannotWrite(path, ex), ex);
         }
     }
 
@@ -77,6 +105,14 @@ public final class PcapFrameSink implements FrameSink, AutoCloseable
     @Override
     public void close() throws IOException
     {
-        writer.close();
+        try
+        {
+            writer.close();
+        }
+        catch (final IOException ex)
+        {
+            // The last buffered records are written here: a full disk often shows only now.
+            throw new IOException(FileErrors.cannotWrite(path, ex), ex);
+        }
     }
 }

@@ -3,7 +3,6 @@ package io.dta.appliance.replay;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.io.PcapFrameSink;
 import io.dta.codec.pcap.PcapReader;
-import io.dta.codec.pcap.PcapWriter;
 import io.dta.config.ApplianceConfig;
 
 import java.io.IOException;
@@ -69,7 +68,7 @@ public final class Replay
         final Path output,
         final List<CutShortCapture> cutShort) throws IOException
     {
-        try (PcapFrameSink sink = new PcapFrameSink(new PcapWriter(output, true));
+        try (PcapFrameSink sink = PcapFrameSink.open(output);
             PcapReader in = new PcapReader(reports).destinationMac(config.translator().mac());
             PcapReader back = null == responses ? null :
                 new PcapReader(responses).destinationMac(config.translator().mac()))

@@ -171,7 +171,9 @@ class GenCommandTest
         assertUsageError("--reports", "--out", out, "--reports", "-1");
         assertUsageError("--reports", "--out", out, "--reports", "many");
         assertUsageError("--out", "--reports", "10");
-        assertUsageError("--config", "--out", out, "--config", dir.resolve("missing.yaml").toString());
+        // Worded as every command words a configuration it refuses (ConfigOption), with the file's path.
+        assertUsageError(dir.resolve("missing.yaml") + ": invalid configuration (1 problem):", "--out", out,
+            "--config", dir.resolve("missing.yaml").toString());
         assertUsageError("--spacing-nanos", "--out", out, "--reports", "1000000", "--spacing-nanos",
             "3600000000000", "--start-time", "4294967000");
         assertFalse(Files.exists(dir.resolve("x.pcap")), "no file is written on a usage error");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.live.LiveCollectorAgent;
 import io.dta.appliance.live.LiveRunner;
 import io.dta.appliance.live.LiveSettings;
+import io.dta.appliance.io.FileErrors;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.codec.pcap.PcapFormatException;
 import io.dta.codec.pcap.PcapReader;
@@ -229,9 +230,9 @@ public final class CollectorCommand implements Callable<Integer>
 
     private void run(final SoftResponder responder) throws IOException
     {
-        try (PcapReader reader = new PcapReader(in); PcapWriter writer = new PcapWriter(out, true))
+        try (PcapReader reader = new PcapReader(in); PcapWriter writer = createOut())
         {
-            final TimedSink sink = new TimedSink(writer);
+            final TimedSink sink = new TimedSink(writer, out);
             while (reader.next())
             {
                 sink.timestampNanos = reader.timestampNanos() + RESPONSE_DELAY_NANOS;
@@ -245,17 +246,41 @@ public final class CollectorCommand implements Callable<Integer>
                 // Like tshark: every whole frame was answered; the run completes, with a warning.
                 System.err.println("dta collector: warning: " + reader.cutShortWarning());
             }
+            try
+            {
+                // The last buffered responses are written here (a full disk often shows only now); closing again
+                // at the end of the block does nothing.
+                writer.close();
+            }
+            catch (final IOException ex)
+            {
+                throw new IOException(FileErrors.cannotWrite(out, ex), ex);
+            }
+        }
+    }
+
+    private PcapWriter createOut() throws IOException
+    {
+        try
+        {
+            return new PcapWriter(out, true);
+        }
+        catch (final IOException ex)
+        {
+            throw new IOException(FileErrors.cannotWrite(out, ex), ex);
         }
     }
 
     private static final class TimedSink implements ResponseSink
     {
         private final PcapWriter writer;
+        private final Path path;
         private long timestampNanos;
 
-        TimedSink(final PcapWriter writer)
+        TimedSink(final PcapWriter writer, final Path path)
         {
             this.writer = writer;
+            this.path = path;
         }
 
         @Override
@@ -267,7 +292,7 @@ public final class CollectorCommand implements Callable<Integer>
             }
             catch (final IOException ex)
             {
-                throw new UncheckedIOException(ex);
+                throw new UncheckedIOException(FileErrors.cannotWrite(path, ex), ex);
             }
         }
     }

@@ -2,6 +2,7 @@ package io.dta.appliance.cli;
 
 import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.FrameDecoder;
+import io.dta.appliance.io.FileErrors;
 import io.dta.codec.FrameKind;
 import io.dta.codec.pcap.PcapFormatException;
 import io.dta.codec.pcap.PcapReader;
@@ -130,7 +131,7 @@ public final class DecodeCommand implements Callable<Integer>
         catch (final IOException ex)
         {
             out.flush();
-            System.err.println("dta decode: cannot read " + file + ": " + ex.getMessage());
+            System.err.println("dta decode: cannot read " + file + ": " + FileErrors.reason(file, ex));
             return 1;
         }
         if (!json)

@@ -10,6 +10,7 @@ import io.dta.appliance.demo.GeneratedReportSource;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.gen.GeneratorSettings;
+import io.dta.appliance.io.FileErrors;
 import io.dta.appliance.gen.GeneratorSettingsException;
 import io.dta.appliance.gen.Primitive;
 import io.dta.appliance.gen.ReportGenerator;
@@ -212,7 +213,8 @@ public final class DemoCommand implements Callable<Integer>
         }
         catch (final IOException ex)
         {
-            System.err.println("dta demo: " + ex);
+            // The temporary store directory, or the --in capture: the file and the reason in words.
+            System.err.println("dta demo: " + FileErrors.reason(ex));
             return 1;
         }
         catch (final GeneratorSettingsException ex)

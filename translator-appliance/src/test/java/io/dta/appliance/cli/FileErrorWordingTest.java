@@ -60,6 +60,25 @@ class FileErrorWordingTest
     }
 
     @Test
+    void shouldSayInWordsWhyTheOfflineCollectorCannotWriteItsResponses() throws Exception
+    {
+        final Path in = reports();
+        assertOneLine(1, "dta collector: cannot write /proc/x.pcap: no such file or directory",
+            CliRunner.run("collector", "--in", in.toString(), "--out", "/proc/x.pcap", "--store",
+                dir.resolve("store1").toString()));
+        assumeTrue(Files.exists(Path.of("/dev/full")), "a Linux /dev/full");
+        assertOneLine(1, "dta collector: cannot write /dev/full: no space left on device",
+            CliRunner.run("collector", "--in", in.toString(), "--out", "/dev/full", "--store",
+                dir.resolve("store2").toString()));
+    }
+
+    @Test
+    void shouldSayInWordsWhyDecodeCannotReadADirectory()
+    {
+        assertOneLine(1, "dta decode: cannot read " + dir + ": is a directory", CliRunner.run("decode", dir.toString()));
+    }
+
+    @Test
     void shouldWordAnInvalidConfigurationAlikeInEveryCommand() throws Exception
     {
         final Path config = dir.resolve("bad.yaml");

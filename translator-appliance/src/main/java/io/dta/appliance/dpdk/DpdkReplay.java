@@ -3,6 +3,7 @@ package io.dta.appliance.dpdk;
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.replay.CutShortCapture;
+import io.dta.codec.pcap.PcapFormat;
 import io.dta.codec.pcap.PcapNormalizer;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.config.ApplianceConfig;
@@ -55,6 +56,7 @@ public final class DpdkReplay
     private static final int BURST = 32;
     private static final int POOL_SIZE = 8191;
     private static final int EMPTY_POLLS_BEFORE_GIVING_UP = 100_000;
+    private static final int NET_PCAP_LENGTH_MASK = 0xFFFF;
 
     private DpdkReplay()
     {
@@ -269,6 +271,9 @@ public final class DpdkReplay
         private final MbufArray burst = new MbufArray(BURST);
         private final Mbuf mbuf = new Mbuf();
         private final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
+        private final Mbuf segment = new Mbuf();
+        private final UnsafeBuffer part = new UnsafeBuffer(0, 0);
+        private UnsafeBuffer chain;
         private int count;
         private int index;
         private long frames;
@@ -304,8 +309,8 @@ public final class DpdkReplay
                     if (++polls > EMPTY_POLLS_BEFORE_GIVING_UP)
                     {
                         throw new IllegalStateException(port.name() + " delivered " + frames + " frames of " +
-                            capture + ", which holds more (frames longer than the mbuf data room are dropped by " +
-                            "net_pcap)");
+                            capture + ", which holds more (net_pcap drops a record that the pool has no mbufs " +
+                            "left for)");
                     }
                     Thread.onSpinWait();
                 }
@@ -314,7 +319,23 @@ public final class DpdkReplay
             {
                 throw new IllegalStateException(port.name() + " delivered more frames than " + capture + " holds");
             }
-            mbuf.wrap(burst.get(index)).wrapData(frame);
+            mbuf.wrap(burst.get(index));
+            if (mbuf.segments() > 1)
+            {
+                gather();
+            }
+            else
+            {
+                mbuf.wrapData(frame);
+            }
+            if (records.capturedLength() > NET_PCAP_LENGTH_MASK && frame.capacity() != records.capturedLength() &&
+                frame.capacity() == (records.capturedLength() & NET_PCAP_LENGTH_MASK))
+            {
+                // net_pcap (22.11) copies a record into its mbuf chain with a 16-bit length, so one longer than
+                // 65 535 bytes (longer than any IPv4 packet on Ethernet) arrives cut to its length modulo 65 536.
+                // Its bytes are those of the record read alongside.
+                frame.wrap(records.buffer(), records.offset(), records.capturedLength());
+            }
             if (frame.capacity() != records.capturedLength() ||
                 (0 != (mbuf.offloadFlags() & port.rxTimestampFlag()) &&
                 mbuf.dynamicField64(port.rxTimestampOffset()) != records.timestampNanos() / 1000))
@@ -325,6 +346,32 @@ public final class DpdkReplay
             }
             frames++;
             return true;
+        }
+
+        /**
+         * A record longer than the pool's data room (a jumbo frame) comes from {@code net_pcap} as a chain of mbufs:
+         * the engine reads one contiguous frame, as the Java replay hands it, so the chain is copied into a buffer
+         * allocated the first time (rare frames, which the engine counts and skips: no report is that long).
+         */
+        private void gather()
+        {
+            if (null == chain)
+            {
+                chain = new UnsafeBuffer(new byte[PcapFormat.MAX_CAPTURED_LENGTH]);
+            }
+            int length = 0;
+            for (long address = mbuf.address(); 0 != address; address = segment.next())
+            {
+                segment.wrap(address).wrapData(part);
+                if (part.capacity() > chain.capacity() - length)
+                {
+                    throw new IllegalStateException("frame " + frames + " of " + capture + " from " + port.name() +
+                        " is longer than " + chain.capacity() + " bytes");
+                }
+                chain.putBytes(length, part, 0, part.capacity());
+                length += part.capacity();
+            }
+            frame.wrap(chain, 0, length);
         }
 
         private void drainUnexpected()

@@ -57,6 +57,7 @@ public final class DpdkReplay
     private static final int POOL_SIZE = 8191;
     private static final int EMPTY_POLLS_BEFORE_GIVING_UP = 100_000;
     private static final int NET_PCAP_LENGTH_MASK = 0xFFFF;
+    private static final long PCAP_SECONDS_WRAP_MICROS = (1L << 32) * 1_000_000L;
 
     private DpdkReplay()
     {
@@ -336,13 +337,15 @@ public final class DpdkReplay
                 // Its bytes are those of the record read alongside.
                 frame.wrap(records.buffer(), records.offset(), records.capturedLength());
             }
+            final boolean stamped = 0 != (mbuf.offloadFlags() & port.rxTimestampFlag());
+            final long micros = stamped ? mbuf.dynamicField64(port.rxTimestampOffset()) : 0;
             if (frame.capacity() != records.capturedLength() ||
-                (0 != (mbuf.offloadFlags() & port.rxTimestampFlag()) &&
-                mbuf.dynamicField64(port.rxTimestampOffset()) != records.timestampNanos() / 1000))
+                (stamped && !sameMicrosecond(micros, records.timestampNanos())))
             {
                 throw new IllegalStateException("frame " + frames + " of " + capture + " from " + port.name() +
                     " does not match its capture record (length " + frame.capacity() + " vs " +
-                    records.capturedLength() + ")");
+                    records.capturedLength() + (stamped ? ", time " + micros + " vs " +
+                    records.timestampNanos() / 1000 + " µs" : "") + ")");
             }
             frames++;
             return true;
@@ -372,6 +375,17 @@ public final class DpdkReplay
                 length += part.capacity();
             }
             frame.wrap(chain, 0, length);
+        }
+
+        /**
+         * libpcap reads the seconds of a classic record as a signed 32-bit number (pcap-savefile(5)'s
+         * {@code bpf_int32}) where {@link PcapReader}, as Wireshark, reads them unsigned: from 2038-01-19 on, the
+         * two times differ by exactly 2^32 s. The capture is the same record either way, and the engine's clock is
+         * the reader's.
+         */
+        private static boolean sameMicrosecond(final long mbufMicros, final long recordNanos)
+        {
+            return 0 == Math.floorMod(mbufMicros - recordNanos / 1000, PCAP_SECONDS_WRAP_MICROS);
         }
 
         private void drainUnexpected()

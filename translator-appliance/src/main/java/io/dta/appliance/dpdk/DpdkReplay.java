@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * {@code dta replay --io dpdk}: the replay of {@link io.dta.appliance.replay.Replay}, with the frames going through
@@ -184,12 +185,28 @@ public final class DpdkReplay
         final List<String> extraEalArgs,
         final List<CutShortCapture> cutShort) throws IOException
     {
-        final List<String> vdevs = new ArrayList<>();
-        vdevs.add("net_pcap0,rx_pcap=" + reports.toAbsolutePath() + ",tx_pcap=" + output.toAbsolutePath());
-        if (null != responses)
+        try (DevargsPaths paths = new DevargsPaths())
         {
-            vdevs.add("net_pcap1,rx_pcap=" + responses.toAbsolutePath());
+            final List<String> vdevs = new ArrayList<>();
+            vdevs.add("net_pcap0,rx_pcap=" + paths.of(reports) + ",tx_pcap=" + paths.of(output));
+            if (null != responses)
+            {
+                vdevs.add("net_pcap1,rx_pcap=" + paths.of(responses));
+            }
+            return runOnDevices(config, vdevs, responses, reportsGiven, responsesGiven, output, extraEalArgs, cutShort);
         }
+    }
+
+    private static TranslatorEngine runOnDevices(
+        final ApplianceConfig config,
+        final List<String> vdevs,
+        final Path responses,
+        final Path reportsGiven,
+        final Path responsesGiven,
+        final Path output,
+        final List<String> extraEalArgs,
+        final List<CutShortCapture> cutShort) throws IOException
+    {
         final List<String> args = Eal.mergeArgs(
             Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-replay"), 0, 256, vdevs.toArray(new String[0])),
             extraEalArgs);
@@ -256,6 +273,48 @@ public final class DpdkReplay
             out.close();
             times.restamp(output);
             return engine;
+        }
+    }
+
+    /**
+     * The paths given to {@code net_pcap} in its device arguments ({@code rx_pcap=PATH,tx_pcap=PATH}), where
+     * {@code ,}, {@code =}, {@code ;} and brackets separate arguments: a path holding any character other than plain
+     * ones is given as a symbolic link of a plain name, in a temporary directory removed at the end (libpcap opens
+     * through it; an output's link may dangle until libpcap creates the file).
+     */
+    private static final class DevargsPaths implements AutoCloseable
+    {
+        private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9/._+@%~: -]+");
+
+        private Path links;
+        private int count;
+
+        String of(final Path file) throws IOException
+        {
+            final Path absolute = file.toAbsolutePath();
+            if (PLAIN.matcher(absolute.toString()).matches())
+            {
+                return absolute.toString();
+            }
+            if (null == links)
+            {
+                links = Files.createTempDirectory("dta-replay-paths-");
+                if (!PLAIN.matcher(links.toString()).matches())
+                {
+                    throw new IOException("cannot give " + absolute + " to net_pcap: its characters separate device " +
+                        "arguments, and the temporary directory " + links + " has such characters too");
+                }
+            }
+            return Files.createSymbolicLink(links.resolve("capture-" + count++ + ".pcap"), absolute).toString();
+        }
+
+        @Override
+        public void close()
+        {
+            if (null != links)
+            {
+                IoUtil.delete(links.toFile(), true);
+            }
         }
     }
 

@@ -50,6 +50,12 @@ import java.util.regex.Pattern;
  * replay's does, with the same output and the same {@link CutShortCapture} reports. The Ethernet copy of a
  * non-Ethernet capture cut short holds its whole records only.
  * <p>
+ * Where libpcap reads a capture otherwise than {@link PcapReader} (and Wireshark): records longer than the snap
+ * length, which libpcap cuts, make the capture go through the Ethernet copy too; seconds from 2^31 on, which libpcap
+ * reads signed, are allowed for in the per-record check; a record longer than the data room arrives as an mbuf chain,
+ * gathered into one frame (one above 65 535 bytes, which {@code net_pcap} cuts, is taken from the record read
+ * alongside). Paths holding characters that separate device arguments reach {@code net_pcap} as symbolic links.
+ * <p>
  * DPDK allows one EAL per process, so one process runs one DPDK replay.
  */
 public final class DpdkReplay

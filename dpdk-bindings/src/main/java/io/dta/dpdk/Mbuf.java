@@ -6,7 +6,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Flyweight over one {@code struct rte_mbuf} (a single-segment packet), in the Agrona style: {@link #wrap(long)}
+ * Flyweight over one {@code struct rte_mbuf} (a packet, or one segment of a chained one: {@link #next()}), in the
+ * Agrona style: {@link #wrap(long)}
  * an mbuf address, read or set its fields, and {@link #wrapData(UnsafeBuffer)} an {@link UnsafeBuffer} over its
  * packet data, without allocating. Offsets come from {@link DpdkLayout}, generated from the installed headers.
  * The descriptor fields are in host byte order (little-endian on x86-64); packet data is what the wire carries.
@@ -31,6 +32,8 @@ public final class Mbuf
     public static final int BUF_LEN_OFFSET = (int)DpdkLayout.RTE_MBUF_BUF_LEN;
     /** Offset of {@code nb_segs}. */
     public static final int NB_SEGS_OFFSET = (int)DpdkLayout.RTE_MBUF_NB_SEGS;
+    /** Offset of {@code next}. */
+    public static final int NEXT_OFFSET = (int)DpdkLayout.RTE_MBUF_NEXT;
 
     private static final ByteOrder HOST = ByteOrder.nativeOrder();
 
@@ -139,6 +142,14 @@ public final class Mbuf
     public int segments()
     {
         return header.getShort(NB_SEGS_OFFSET, HOST) & 0xFFFF;
+    }
+
+    /**
+     * @return {@code next}: the address of the packet's next segment, 0 for the last (or only) one.
+     */
+    public long next()
+    {
+        return header.getLong(NEXT_OFFSET, HOST);
     }
 
     /**

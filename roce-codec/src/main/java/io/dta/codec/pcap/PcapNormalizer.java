@@ -9,7 +9,8 @@ import java.nio.file.Path;
 /**
  * Whole-file counterpart of {@link LinkLayerAdapter}, for consumers that hand a capture file to code that takes its
  * bytes as Ethernet whatever the link type (DPDK's {@code net_pcap}): tells whether a capture holds packets of
- * another link type, and writes an Ethernet copy of one, frame for frame as {@link PcapReader} presents them.
+ * another link type (or packets longer than a snap length, which libpcap cuts), and writes an Ethernet copy of one,
+ * frame for frame as {@link PcapReader} presents them.
  */
 public final class PcapNormalizer
 {
@@ -18,12 +19,13 @@ public final class PcapNormalizer
     }
 
     /**
-     * Whether some packet of the capture is not Ethernet, so that a reader taking the file's bytes as Ethernet
-     * frames would misread it. A classic capture is answered from its header; a pcapng capture, whose interfaces
-     * may differ, is read up to its first packet on a non-Ethernet interface (to the end if there is none).
+     * Whether a reader taking the file's bytes as Ethernet frames through libpcap would read some packet otherwise
+     * than {@link PcapReader} presents it: a packet that is not Ethernet, or one whose captured length exceeds the
+     * snap length of its file (classic) or of an interface (pcapng), which libpcap cuts to that snap length where
+     * {@link PcapReader}, like Wireshark, reads it whole. The whole capture is read (up to the first such packet).
      *
      * @param capture classic pcap or pcapng file.
-     * @return true if a packet of the capture has a link type other than Ethernet.
+     * @return true if a packet of the capture has a link type other than Ethernet or is longer than a snap length.
      * @throws PcapFormatException if the capture is corrupt or has a packet of an unsupported link type.
      * @throws IOException         if it cannot be read.
      */
@@ -31,13 +33,20 @@ public final class PcapNormalizer
     {
         try (PcapReader reader = new PcapReader(capture))
         {
-            if (!reader.pcapng())
+            if (!reader.pcapng() && LINKTYPE_ETHERNET != reader.linkType())
             {
-                return LINKTYPE_ETHERNET != reader.linkType();
+                return true;
             }
+            // libpcap's pcapng reader cuts to a snap length that is not always the packet's own interface's: the
+            // smallest one seen so far is the safe bound (a needless copy costs only time).
+            long smallestSnapLength = Long.MAX_VALUE;
             while (reader.next())
             {
-                if (LINKTYPE_ETHERNET != reader.linkType())
+                if (0 != reader.snapLength())
+                {
+                    smallestSnapLength = Math.min(smallestSnapLength, reader.snapLength());
+                }
+                if (LINKTYPE_ETHERNET != reader.linkType() || reader.capturedLength() > smallestSnapLength)
                 {
                     return true;
                 }

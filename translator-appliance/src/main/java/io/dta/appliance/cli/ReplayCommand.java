@@ -2,6 +2,7 @@ package io.dta.appliance.cli;
 
 import io.dta.appliance.dpdk.DpdkReplay;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.io.FileErrors;
 import io.dta.appliance.replay.CutShortCapture;
 import io.dta.appliance.replay.Replay;
 import io.dta.config.ApplianceConfig;
@@ -125,7 +126,10 @@ public final class ReplayCommand implements Callable<Integer>
         catch (final IOException | UncheckedIOException | DpdkException | DpdkUnavailableException |
             IllegalStateException ex)
         {
-            return failed(ex.getMessage(), outputBefore);
+            // A FileSystemException's message may be the path alone (an --out under /proc): say why as well.
+            return failed(ex instanceof final IOException io ? FileErrors.reason(io) :
+                ex instanceof final UncheckedIOException unchecked ? FileErrors.reason(unchecked.getCause()) :
+                ex.getMessage(), outputBefore);
         }
     }
 

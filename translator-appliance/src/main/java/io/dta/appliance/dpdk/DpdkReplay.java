@@ -3,6 +3,7 @@ package io.dta.appliance.dpdk;
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.replay.CutShortCapture;
+import io.dta.codec.pcap.PcapFormat;
 import io.dta.codec.pcap.PcapNormalizer;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.config.ApplianceConfig;
@@ -21,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * {@code dta replay --io dpdk}: the replay of {@link io.dta.appliance.replay.Replay}, with the frames going through
@@ -48,6 +50,12 @@ import java.util.List;
  * replay's does, with the same output and the same {@link CutShortCapture} reports. The Ethernet copy of a
  * non-Ethernet capture cut short holds its whole records only.
  * <p>
+ * Where libpcap reads a capture otherwise than {@link PcapReader} (and Wireshark): records longer than the snap
+ * length, which libpcap cuts, make the capture go through the Ethernet copy too; seconds from 2^31 on, which libpcap
+ * reads signed, are allowed for in the per-record check; a record longer than the data room arrives as an mbuf chain,
+ * gathered into one frame (one above 65 535 bytes, which {@code net_pcap} cuts, is taken from the record read
+ * alongside). Paths holding characters that separate device arguments reach {@code net_pcap} as symbolic links.
+ * <p>
  * DPDK allows one EAL per process, so one process runs one DPDK replay.
  */
 public final class DpdkReplay
@@ -55,6 +63,8 @@ public final class DpdkReplay
     private static final int BURST = 32;
     private static final int POOL_SIZE = 8191;
     private static final int EMPTY_POLLS_BEFORE_GIVING_UP = 100_000;
+    private static final int NET_PCAP_LENGTH_MASK = 0xFFFF;
+    private static final long PCAP_SECONDS_WRAP_MICROS = (1L << 32) * 1_000_000L;
 
     private DpdkReplay()
     {
@@ -181,12 +191,28 @@ public final class DpdkReplay
         final List<String> extraEalArgs,
         final List<CutShortCapture> cutShort) throws IOException
     {
-        final List<String> vdevs = new ArrayList<>();
-        vdevs.add("net_pcap0,rx_pcap=" + reports.toAbsolutePath() + ",tx_pcap=" + output.toAbsolutePath());
-        if (null != responses)
+        try (DevargsPaths paths = new DevargsPaths())
         {
-            vdevs.add("net_pcap1,rx_pcap=" + responses.toAbsolutePath());
+            final List<String> vdevs = new ArrayList<>();
+            vdevs.add("net_pcap0,rx_pcap=" + paths.of(reports) + ",tx_pcap=" + paths.of(output));
+            if (null != responses)
+            {
+                vdevs.add("net_pcap1,rx_pcap=" + paths.of(responses));
+            }
+            return runOnDevices(config, vdevs, responses, reportsGiven, responsesGiven, output, extraEalArgs, cutShort);
         }
+    }
+
+    private static TranslatorEngine runOnDevices(
+        final ApplianceConfig config,
+        final List<String> vdevs,
+        final Path responses,
+        final Path reportsGiven,
+        final Path responsesGiven,
+        final Path output,
+        final List<String> extraEalArgs,
+        final List<CutShortCapture> cutShort) throws IOException
+    {
         final List<String> args = Eal.mergeArgs(
             Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-replay"), 0, 256, vdevs.toArray(new String[0])),
             extraEalArgs);
@@ -257,6 +283,48 @@ public final class DpdkReplay
     }
 
     /**
+     * The paths given to {@code net_pcap} in its device arguments ({@code rx_pcap=PATH,tx_pcap=PATH}), where
+     * {@code ,}, {@code =}, {@code ;} and brackets separate arguments: a path holding any character other than plain
+     * ones is given as a symbolic link of a plain name, in a temporary directory removed at the end (libpcap opens
+     * through it; an output's link may dangle until libpcap creates the file).
+     */
+    private static final class DevargsPaths implements AutoCloseable
+    {
+        private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9/._+@%~: -]+");
+
+        private Path links;
+        private int count;
+
+        String of(final Path file) throws IOException
+        {
+            final Path absolute = file.toAbsolutePath();
+            if (PLAIN.matcher(absolute.toString()).matches())
+            {
+                return absolute.toString();
+            }
+            if (null == links)
+            {
+                links = Files.createTempDirectory("dta-replay-paths-");
+                if (!PLAIN.matcher(links.toString()).matches())
+                {
+                    throw new IOException("cannot give " + absolute + " to net_pcap: its characters separate device " +
+                        "arguments, and the temporary directory " + links + " has such characters too");
+                }
+            }
+            return Files.createSymbolicLink(links.resolve("capture-" + count++ + ".pcap"), absolute).toString();
+        }
+
+        @Override
+        public void close()
+        {
+            if (null != links)
+            {
+                IoUtil.delete(links.toFile(), true);
+            }
+        }
+    }
+
+    /**
      * Frames of one input port, one at a time, with the capture time of the record each one came from. The records
      * are read from the capture as given, as the Java replay reads it (of a non-Ethernet capture, the frames of its
      * Ethernet copy), so a capture cut short ends here where it ends there.
@@ -269,6 +337,9 @@ public final class DpdkReplay
         private final MbufArray burst = new MbufArray(BURST);
         private final Mbuf mbuf = new Mbuf();
         private final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
+        private final Mbuf segment = new Mbuf();
+        private final UnsafeBuffer part = new UnsafeBuffer(0, 0);
+        private UnsafeBuffer chain;
         private int count;
         private int index;
         private long frames;
@@ -304,8 +375,8 @@ public final class DpdkReplay
                     if (++polls > EMPTY_POLLS_BEFORE_GIVING_UP)
                     {
                         throw new IllegalStateException(port.name() + " delivered " + frames + " frames of " +
-                            capture + ", which holds more (frames longer than the mbuf data room are dropped by " +
-                            "net_pcap)");
+                            capture + ", which holds more (net_pcap drops a record that the pool has no mbufs " +
+                            "left for)");
                     }
                     Thread.onSpinWait();
                 }
@@ -314,17 +385,72 @@ public final class DpdkReplay
             {
                 throw new IllegalStateException(port.name() + " delivered more frames than " + capture + " holds");
             }
-            mbuf.wrap(burst.get(index)).wrapData(frame);
+            mbuf.wrap(burst.get(index));
+            if (mbuf.segments() > 1)
+            {
+                gather();
+            }
+            else
+            {
+                mbuf.wrapData(frame);
+            }
+            if (records.capturedLength() > NET_PCAP_LENGTH_MASK && frame.capacity() != records.capturedLength() &&
+                frame.capacity() == (records.capturedLength() & NET_PCAP_LENGTH_MASK))
+            {
+                // net_pcap (22.11) copies a record into its mbuf chain with a 16-bit length, so one longer than
+                // 65 535 bytes (longer than any IPv4 packet on Ethernet) arrives cut to its length modulo 65 536.
+                // Its bytes are those of the record read alongside.
+                frame.wrap(records.buffer(), records.offset(), records.capturedLength());
+            }
+            final boolean stamped = 0 != (mbuf.offloadFlags() & port.rxTimestampFlag());
+            final long micros = stamped ? mbuf.dynamicField64(port.rxTimestampOffset()) : 0;
             if (frame.capacity() != records.capturedLength() ||
-                (0 != (mbuf.offloadFlags() & port.rxTimestampFlag()) &&
-                mbuf.dynamicField64(port.rxTimestampOffset()) != records.timestampNanos() / 1000))
+                (stamped && !sameMicrosecond(micros, records.timestampNanos())))
             {
                 throw new IllegalStateException("frame " + frames + " of " + capture + " from " + port.name() +
                     " does not match its capture record (length " + frame.capacity() + " vs " +
-                    records.capturedLength() + ")");
+                    records.capturedLength() + (stamped ? ", time " + micros + " vs " +
+                    records.timestampNanos() / 1000 + " µs" : "") + ")");
             }
             frames++;
             return true;
+        }
+
+        /**
+         * A record longer than the pool's data room (a jumbo frame) comes from {@code net_pcap} as a chain of mbufs:
+         * the engine reads one contiguous frame, as the Java replay hands it, so the chain is copied into a buffer
+         * allocated the first time (rare frames, which the engine counts and skips: no report is that long).
+         */
+        private void gather()
+        {
+            if (null == chain)
+            {
+                chain = new UnsafeBuffer(new byte[PcapFormat.MAX_CAPTURED_LENGTH]);
+            }
+            int length = 0;
+            for (long address = mbuf.address(); 0 != address; address = segment.next())
+            {
+                segment.wrap(address).wrapData(part);
+                if (part.capacity() > chain.capacity() - length)
+                {
+                    throw new IllegalStateException("frame " + frames + " of " + capture + " from " + port.name() +
+                        " is longer than " + chain.capacity() + " bytes");
+                }
+                chain.putBytes(length, part, 0, part.capacity());
+                length += part.capacity();
+            }
+            frame.wrap(chain, 0, length);
+        }
+
+        /**
+         * libpcap reads the seconds of a classic record as a signed 32-bit number (pcap-savefile(5)'s
+         * {@code bpf_int32}) where {@link PcapReader}, as Wireshark, reads them unsigned: from 2038-01-19 on, the
+         * two times differ by exactly 2^32 s. The capture is the same record either way, and the engine's clock is
+         * the reader's.
+         */
+        private static boolean sameMicrosecond(final long mbufMicros, final long recordNanos)
+        {
+            return 0 == Math.floorMod(mbufMicros - recordNanos / 1000, PCAP_SECONDS_WRAP_MICROS);
         }
 
         private void drainUnexpected()

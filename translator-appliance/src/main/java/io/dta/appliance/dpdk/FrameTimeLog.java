@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
 
 /**
  * The engine clock of every frame a replay sent, in sending order, kept in a temporary file (a replay can send more
@@ -99,11 +100,22 @@ final class FrameTimeLog implements AutoCloseable
             {
                 throw new IOException(capture + " holds " + frames + " frames, " + count + " were sent");
             }
+            // The temporary file is 0600; the capture keeps the permissions tx_pcap (or an earlier file of that
+            // name) gave it, as the Java replay's output does.
+            copyPermissions(capture, rewritten);
             Files.move(rewritten, capture, StandardCopyOption.REPLACE_EXISTING);
         }
         finally
         {
             Files.deleteIfExists(rewritten);
+        }
+    }
+
+    private static void copyPermissions(final Path from, final Path to) throws IOException
+    {
+        if (Files.getFileStore(to).supportsFileAttributeView(PosixFileAttributeView.class))
+        {
+            Files.setPosixFilePermissions(to, Files.getPosixFilePermissions(from));
         }
     }
 

@@ -81,6 +81,19 @@ class ReplayCommandTest
     }
 
     @Test
+    void shouldSayWhyTheOutputCannotBeCreated() throws Exception
+    {
+        // /proc is a directory that exists and takes no new files: the check before the run passes, the creation
+        // fails with a NoSuchFileException whose message is the path alone ("dta replay: /proc/x.pcap").
+        final Path in = dir.resolve("reports.pcap");
+        PcapFiles.write(in, TestFrames.report(DtaOpcode.KEY_WRITE, TestFrames.keyWrite(1, 7, new byte[4])));
+        final Path out = Path.of("/proc/dta-replay-audit.pcap");
+        final CliRunner.Result r = CliRunner.run("replay", "--in", in.toString(), "--out", out.toString());
+        assertEquals(1, r.exitCode());
+        assertTrue(r.err().contains(out + ": no such file or directory"), r.err());
+    }
+
+    @Test
     void shouldSayWhyAnInputCannotBeReadAndLeaveNoOutputWhenTheRunFails() throws Exception
     {
         final Path out = dir.resolve("out.pcap");

@@ -192,6 +192,11 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: --rounds must be positive");
             return 2;
         }
+        if (!eal.isBlank() && !"dpdk".equals(io))
+        {
+            System.err.println("dta bench: --eal needs --io dpdk (the Java engine bench starts no EAL)");
+            return 2;
+        }
         if (null == warmup)
         {
             // An Append report leads to a WRITE every 16 reports and an ACK every 64 WRITEs, a sketch column to one
@@ -203,6 +208,13 @@ public final class BenchCommand implements Callable<Integer>
         if (reports <= 0 || warmup < 0)
         {
             System.err.println("dta bench: --reports must be positive and --warmup not negative");
+            return 2;
+        }
+        if (compareC && reports < rounds)
+        {
+            // Rounds of a report or two would time the clock reads around them, not the loops.
+            System.err.println("dta bench: --reports (" + reports + ") must be at least --rounds (" + rounds +
+                "): each round measures --reports / --rounds reports");
             return 2;
         }
         if (batch < 1 || batch > 16 || Integer.bitCount(batch) != 1)
@@ -375,7 +387,7 @@ public final class BenchCommand implements Callable<Integer>
         final DpdkBench.Comparison c;
         try
         {
-            c = DpdkBench.compare(primitive, appliance, redundancy, batch, warmup, Math.max(1, reports / rounds),
+            c = DpdkBench.compare(primitive, appliance, redundancy, batch, warmup, reports / rounds,
                 rounds, ealArgs, sourceReports, inputKind());
         }
         catch (final DpdkException | IllegalStateException | IllegalArgumentException ex)
@@ -398,7 +410,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("cpuRatio", Math.round(c.cpuRatio() * 1000) / 1000.0);
         out.put("rounds", rounds);
         out.put("sourceReports", sourceReports);
-        out.put("reportsPerRound", Math.max(1, reports / rounds));
+        out.put("reportsPerRound", reports / rounds);
         out.put("javaRounds", Arrays.stream(c.javaRounds()).mapToLong(Math::round).toArray());
         out.put("referenceRounds", Arrays.stream(c.referenceRounds()).mapToLong(Math::round).toArray());
         out.put("framesPerSecond", Math.round(r.framesPerSecond()));

@@ -74,6 +74,11 @@ public final class ReplayCommand implements Callable<Integer>
             System.err.println("dta replay: --io must be java or dpdk, not " + io);
             return 2;
         }
+        if (!eal.isBlank() && !"dpdk".equals(io))
+        {
+            System.err.println("dta replay: --eal needs --io dpdk (the Java replay starts no EAL)");
+            return 2;
+        }
         if ("dpdk".equals(io) && !DpdkLibrary.isAvailable())
         {
             System.err.println("dta replay: " + DpdkLibrary.unavailableReason());

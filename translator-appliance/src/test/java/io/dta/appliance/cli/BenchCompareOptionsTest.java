@@ -48,6 +48,21 @@ class BenchCompareOptionsTest
     }
 
     @Test
+    void shouldRefuseFewerReportsThanRounds()
+    {
+        // Rounds of one report each would measure the clock, not the loop.
+        refused("--reports (3) must be at least --rounds (5)", "bench", "--io", "dpdk", "--primitive", "keywrite",
+            "--compare-c", "--reports", "3", "--rounds", "5");
+    }
+
+    @Test
+    void shouldRefuseAnEalLineWithoutDpdk()
+    {
+        // The Java engine starts no EAL: the line would be ignored without a word.
+        refused("--eal needs --io dpdk", "bench", "--primitive", "keywrite", "--eal", "-l 1");
+    }
+
+    @Test
     void shouldRefuseSketchThroughDpdkWhereTheLoopedCaptureRepeatsItsEpochs()
     {
         // Refused before any EAL starts: a rate of stale-epoch drops would pass for a merge rate.

@@ -51,6 +51,20 @@ class ReplayCommandTest
     }
 
     @Test
+    void shouldRefuseAnEalLineWithoutDpdk() throws Exception
+    {
+        // The Java replay starts no EAL: the line would be ignored without a word.
+        final Path in = dir.resolve("reports.pcap");
+        PcapFiles.write(in, TestFrames.report(DtaOpcode.KEY_WRITE, TestFrames.keyWrite(1, 7, new byte[4])));
+        final Path out = dir.resolve("out.pcap");
+        final CliRunner.Result r = CliRunner.run("replay", "--in", in.toString(), "--out", out.toString(), "--eal",
+            "--no-pci");
+        assertEquals(2, r.exitCode(), r.err());
+        assertTrue(r.err().contains("dta replay: --eal needs --io dpdk"), r.err());
+        assertFalse(Files.exists(out));
+    }
+
+    @Test
     void shouldListEveryDropReasonAndCounterInTheJsonSummaryZeroIncluded() throws Exception
     {
         final Path in = dir.resolve("reports.pcap");

@@ -30,7 +30,6 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -139,9 +138,10 @@ public final class CollectorCommand implements Callable<Integer>
             System.err.println("dta collector: " + DpdkLibrary.unavailableReason());
             return 1;
         }
-        if (!live && !Files.isReadable(in))
+        final String unreadable = live ? null : FileErrors.unreadable(in);
+        if (null != unreadable)
         {
-            System.err.println("dta collector: cannot read " + in);
+            System.err.println("dta collector: cannot read " + in + ": " + unreadable);
             return 1;
         }
         final int outputProblem = live ? 0 : OutputCapture.check("collector", out, in);

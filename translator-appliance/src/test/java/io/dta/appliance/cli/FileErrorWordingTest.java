@@ -112,13 +112,15 @@ class FileErrorWordingTest
     {
         final Path missing = dir.resolve("missing");
         final String reason = ": no such file or directory";
-        // Each was "no such file", ConfigLoader's own words, or (--keys) the path twice.
+        // Each was "no such file", ConfigLoader's own words, the bare path (collector) or (--keys) the path twice.
         assertOneLine(2, "dta replay: cannot read " + missing + reason,
             CliRunner.run("replay", "--config", missing.toString(), "--in", reports().toString(), "--out",
                 dir.resolve("out.pcap").toString()));
         assertOneLine(1, "dta replay: cannot read " + missing + reason,
             CliRunner.run("replay", "--in", missing.toString(), "--out", dir.resolve("out.pcap").toString()));
         assertOneLine(1, "dta decode: cannot read " + missing + reason, CliRunner.run("decode", missing.toString()));
+        assertOneLine(1, "dta collector: cannot read " + missing + reason, CliRunner.run("collector", "--in",
+            missing.toString(), "--out", dir.resolve("out.pcap").toString(), "--store", dir.resolve("s").toString()));
         assertOneLine(1, "dta demo: cannot read --in " + missing + reason,
             CliRunner.run("demo", "--in", missing.toString()));
         assertOneLine(2, "dta query keywrite: cannot read " + missing + reason,

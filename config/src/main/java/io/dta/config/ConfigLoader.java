@@ -9,11 +9,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,33 +55,13 @@ public final class ConfigLoader
         }
         catch (final IOException ex)
         {
-            throw new ConfigException(path + ": cannot read: " + describe(path, ex), ex);
+            // In FileErrors' words, as every command words a file it cannot read: "no such file or directory", not
+            // "java.nio.file.NoSuchFileException: /etc/dta.yaml".
+            throw new ConfigException(path + ": cannot read: " + FileErrors.reason(path, ex), ex);
         }
         final Path fileName = path.getFileName();
         final ConfigFormat byName = null == fileName ? null : ConfigFormat.forFileName(fileName.toString());
         return load(content, null == byName ? ConfigFormat.sniff(content) : byName);
-    }
-
-    // An operator reads "no such file", not "java.nio.file.NoSuchFileException: /etc/dta.yaml".
-    private static String describe(final Path path, final IOException ex)
-    {
-        if (ex instanceof NoSuchFileException)
-        {
-            return "no such file";
-        }
-        if (ex instanceof AccessDeniedException)
-        {
-            return "permission denied";
-        }
-        if (ex instanceof CharacterCodingException)
-        {
-            return "not UTF-8 text";
-        }
-        if (Files.isDirectory(path))
-        {
-            return "is a directory";
-        }
-        return null == ex.getMessage() ? ex.toString() : ex.getMessage();
     }
 
     /**

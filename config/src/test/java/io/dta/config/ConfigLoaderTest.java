@@ -100,7 +100,7 @@ class ConfigLoaderTest
     {
         final Path missing = dir.resolve("nope.yaml");
         final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.load(missing));
-        assertEquals(List.of(missing + ": cannot read: no such file"), ex.problems());
+        assertEquals(List.of(missing + ": cannot read: no such file or directory"), ex.problems());
     }
 
     @Test

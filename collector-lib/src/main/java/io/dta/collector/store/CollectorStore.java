@@ -2,6 +2,7 @@ package io.dta.collector.store;
 
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
+import io.dta.config.FileErrors;
 import io.dta.config.NetAddress;
 import io.dta.config.RegionConfig;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -14,6 +15,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -117,7 +119,7 @@ public final class CollectorStore implements AutoCloseable
         {
             arena.close();
             closeQuietly(lock);
-            throw new StoreException("cannot create store " + dir + ": " + ex.getMessage(), ex);
+            throw new StoreException("cannot create store " + dir + ": " + reason(dir, ex), ex);
         }
         catch (final StoreException ex)
         {
@@ -148,7 +150,7 @@ public final class CollectorStore implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new StoreException("cannot create store " + dir + ": " + ex.getMessage(), ex);
+            throw new StoreException("cannot create store " + dir + ": " + FileErrors.reason(dir, ex), ex);
         }
         try
         {
@@ -164,7 +166,7 @@ public final class CollectorStore implements AutoCloseable
         catch (final IOException ex)
         {
             closeQuietly(channel);
-            throw new StoreException("cannot lock store " + dir + ": " + ex.getMessage(), ex);
+            throw new StoreException("cannot lock store " + dir + ": " + FileErrors.reason(dir, ex), ex);
         }
         closeQuietly(channel);
         throw new StoreException("store " + dir + " is in use by a running collector (" + lockPath + " is locked by " +
@@ -198,17 +200,23 @@ public final class CollectorStore implements AutoCloseable
     {
         final Path dir = directory(storeDir, collector);
         final Path manifestFile = dir.resolve(MANIFEST);
-        if (!Files.isRegularFile(manifestFile))
-        {
-            throw new StoreException("no store for collector '" + collector.name() + "': " + manifestFile +
-                " is missing");
-        }
         final Properties manifest = new Properties();
+        // Read rather than checked first: a file where the store or the manifest should be, or one this process may
+        // not read, is then refused with its reason instead of as missing.
         try (Reader reader = Files.newBufferedReader(manifestFile, StandardCharsets.UTF_8))
         {
             manifest.load(reader);
         }
-        catch (final IOException | IllegalArgumentException ex)
+        catch (final NoSuchFileException ex)
+        {
+            throw new StoreException("no store for collector '" + collector.name() + "': " + manifestFile +
+                " is missing", ex);
+        }
+        catch (final IOException ex)
+        {
+            throw new StoreException(FileErrors.cannotRead(manifestFile, ex), ex);
+        }
+        catch (final IllegalArgumentException ex)
         {
             throw new StoreException("cannot read " + manifestFile + ": " + ex.getMessage(), ex);
         }
@@ -243,9 +251,14 @@ public final class CollectorStore implements AutoCloseable
             {
                 final int length = checkedLength(d);
                 final Path file = dir.resolve(d.name() + REGION_SUFFIX);
-                if (!Files.isRegularFile(file))
+                final String unreadable = FileErrors.unreadable(file);
+                if (FileErrors.NO_SUCH_FILE.equals(unreadable))
                 {
                     throw new StoreException("store " + dir + ": region file " + file + " is missing");
+                }
+                if (null != unreadable)
+                {
+                    throw new StoreException("cannot map store " + dir + ": " + file + ": " + unreadable);
                 }
                 try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ))
                 {
@@ -263,13 +276,19 @@ public final class CollectorStore implements AutoCloseable
         catch (final IOException | RuntimeException ex)
         {
             arena.close();
-            throw new StoreException("cannot map store " + dir + ": " + ex.getMessage(), ex);
+            throw new StoreException("cannot map store " + dir + ": " + reason(dir, ex), ex);
         }
         catch (final StoreException ex)
         {
             arena.close();
             throw ex;
         }
+    }
+
+    // A file error in FileErrors' words; anything else (a mapping the JVM refuses) as it says it.
+    private static String reason(final Path dir, final Exception ex)
+    {
+        return ex instanceof final IOException io ? FileErrors.reason(dir, io) : String.valueOf(ex.getMessage());
     }
 
     private static int checkedLength(final RegionDescriptor d) throws StoreException

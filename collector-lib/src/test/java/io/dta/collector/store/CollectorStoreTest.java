@@ -20,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class CollectorStoreTest
 {
@@ -174,5 +175,61 @@ class CollectorStoreTest
         final StoreException ex = assertThrows(StoreException.class,
             () -> CollectorStore.openReadOnly(dir, config, collector));
         assertTrue(ex.getMessage().contains("postcards.region"), ex.getMessage());
+    }
+
+    @Test
+    void shouldSayInWordsWhyAStoreCannotBeCreated() throws Exception
+    {
+        final String name = collector.name();
+        // /proc refuses to create a directory even for root: the exception's message was only the path.
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "a Linux /proc");
+        assertEquals("cannot create store /proc/x/" + name + ": /proc/x: no such file or directory",
+            assertThrows(StoreException.class, () -> CollectorStore.create(Path.of("/proc/x"), config, collector))
+                .getMessage());
+
+        // A file where the store root should be: was "... : F/NAME: Not a directory", the path twice.
+        final Path file = Files.writeString(dir.resolve("file"), "x");
+        assertEquals("cannot create store " + file.resolve(name) + ": not a directory",
+            assertThrows(StoreException.class, () -> CollectorStore.create(file, config, collector)).getMessage());
+
+        // A file where the collector's directory should be: was "cannot create store D: D".
+        final Path root = Files.createDirectories(dir.resolve("root"));
+        Files.writeString(root.resolve(name), "x");
+        assertEquals("cannot create store " + root.resolve(name) + ": exists and is not a directory",
+            assertThrows(StoreException.class, () -> CollectorStore.create(root, config, collector)).getMessage());
+
+        // A directory where a region file should be.
+        final Path other = dir.resolve("other");
+        final Path region = Files.createDirectories(other.resolve(name).resolve("keyWrite.region"));
+        assertEquals("cannot create store " + other.resolve(name) + ": " + region + ": is a directory",
+            assertThrows(StoreException.class, () -> CollectorStore.create(other, config, collector)).getMessage());
+    }
+
+    @Test
+    void shouldSayInWordsWhyAStoreCannotBeRead() throws Exception
+    {
+        final String name = collector.name();
+        // A file where the store root should be: was "no store ...: manifest.properties is missing".
+        final Path file = Files.writeString(dir.resolve("file"), "x");
+        final Path manifest = file.resolve(name).resolve(CollectorStore.MANIFEST);
+        assertEquals("cannot read " + manifest + ": not a directory",
+            assertThrows(StoreException.class, () -> CollectorStore.openReadOnly(file, config, collector))
+                .getMessage());
+
+        // A directory where the manifest should be: was "is missing" too.
+        Files.createDirectories(dir.resolve(name).resolve(CollectorStore.MANIFEST));
+        assertEquals("cannot read " + dir.resolve(name).resolve(CollectorStore.MANIFEST) + ": is a directory",
+            assertThrows(StoreException.class, () -> CollectorStore.openReadOnly(dir, config, collector))
+                .getMessage());
+
+        // A directory where a region file should be: was "region file F is missing".
+        final Path other = dir.resolve("other");
+        CollectorStore.create(other, config, collector).close();
+        final Path region = other.resolve(name).resolve("postcards.region");
+        Files.delete(region);
+        Files.createDirectory(region);
+        assertEquals("cannot map store " + other.resolve(name) + ": " + region + ": is a directory",
+            assertThrows(StoreException.class, () -> CollectorStore.openReadOnly(other, config, collector))
+                .getMessage());
     }
 }

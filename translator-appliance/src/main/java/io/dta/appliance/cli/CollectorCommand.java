@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.live.LiveCollectorAgent;
 import io.dta.appliance.live.LiveRunner;
 import io.dta.appliance.live.LiveSettings;
-import io.dta.appliance.io.FileErrors;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.codec.pcap.PcapFormatException;
 import io.dta.codec.pcap.PcapReader;
@@ -19,6 +18,7 @@ import io.dta.collector.store.StoreException;
 import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
+import io.dta.config.FileErrors;
 import io.dta.config.NetAddress;
 import io.dta.dpdk.DpdkLibrary;
 import org.agrona.DirectBuffer;
@@ -30,7 +30,6 @@ import picocli.CommandLine.Option;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -139,9 +138,10 @@ public final class CollectorCommand implements Callable<Integer>
             System.err.println("dta collector: " + DpdkLibrary.unavailableReason());
             return 1;
         }
-        if (!live && !Files.isReadable(in))
+        final String unreadable = live ? null : FileErrors.unreadable(in);
+        if (null != unreadable)
         {
-            System.err.println("dta collector: cannot read " + in);
+            System.err.println("dta collector: cannot read " + in + ": " + unreadable);
             return 1;
         }
         final int outputProblem = live ? 0 : OutputCapture.check("collector", out, in);

@@ -4,8 +4,10 @@ import io.dta.config.ApplianceConfig;
 import io.dta.config.ConfigDefaults;
 import io.dta.config.ConfigException;
 import io.dta.config.ConfigLoader;
+import io.dta.config.FileErrors;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 
@@ -47,6 +49,14 @@ final class ConfigOption
         }
         catch (final ConfigException ex)
         {
+            if (null != file && ex.getCause() instanceof final IOException io)
+            {
+                // A file that cannot be read is a file error, worded as every command words one, not a configuration
+                // of one problem.
+                err.println("dta " + command + ": " + FileErrors.cannotRead(file, io));
+                err.flush();
+                return null;
+            }
             err.println("dta " + command + ": " + (null == file ? "embedded configuration" : file) + ": " +
                 ex.getMessage());
             err.flush();

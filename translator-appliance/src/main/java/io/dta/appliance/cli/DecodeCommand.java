@@ -2,10 +2,10 @@ package io.dta.appliance.cli;
 
 import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.FrameDecoder;
-import io.dta.appliance.io.FileErrors;
 import io.dta.codec.FrameKind;
 import io.dta.codec.pcap.PcapFormatException;
 import io.dta.codec.pcap.PcapReader;
+import io.dta.config.FileErrors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -15,8 +15,6 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;
@@ -81,9 +79,10 @@ public final class DecodeCommand implements Callable<Integer>
             System.err.println("dta decode: --keywrite-data must be 4, 12 or 28 (slot size 8, 16 or 32 minus 4)");
             return 2;
         }
-        if (!Files.isReadable(file))
+        final String unreadable = FileErrors.unreadable(file);
+        if (null != unreadable)
         {
-            System.err.println("dta decode: cannot read " + file + (Files.exists(file) ? "" : ": no such file"));
+            System.err.println("dta decode: cannot read " + file + ": " + unreadable);
             return 1;
         }
         final FrameDecoder decoder = new FrameDecoder()
@@ -121,11 +120,6 @@ public final class DecodeCommand implements Callable<Integer>
         {
             out.flush();
             System.err.println("dta decode: " + ex.getMessage());
-            return 1;
-        }
-        catch (final NoSuchFileException ex)
-        {
-            System.err.println("dta decode: no such file: " + file);
             return 1;
         }
         catch (final IOException ex)

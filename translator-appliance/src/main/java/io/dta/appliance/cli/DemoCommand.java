@@ -10,7 +10,6 @@ import io.dta.appliance.demo.GeneratedReportSource;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.gen.GeneratorSettings;
-import io.dta.appliance.io.FileErrors;
 import io.dta.appliance.gen.GeneratorSettingsException;
 import io.dta.appliance.gen.Primitive;
 import io.dta.appliance.gen.ReportGenerator;
@@ -27,6 +26,7 @@ import io.dta.collector.store.StoreException;
 import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
+import io.dta.config.FileErrors;
 import io.dta.config.ListConfig;
 import io.dta.config.SketchConfig;
 import org.HdrHistogram.Histogram;
@@ -129,10 +129,10 @@ public final class DemoCommand implements Callable<Integer>
             System.err.println("dta demo: " + problem);
             return 2;
         }
-        if (null != in && !Files.isRegularFile(in))
+        final String unreadable = null == in ? null : FileErrors.unreadable(in);
+        if (null != unreadable)
         {
-            System.err.println("dta demo: cannot read --in " + in + (Files.isDirectory(in) ? ": a directory" :
-                Files.exists(in) ? ": not a regular file" : ": no such file"));
+            System.err.println("dta demo: cannot read --in " + in + ": " + unreadable);
             return 1;
         }
         final ApplianceConfig appliance = config.load("demo");

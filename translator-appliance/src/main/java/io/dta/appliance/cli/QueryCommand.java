@@ -17,6 +17,7 @@ import io.dta.collector.store.StoreException;
 import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
+import io.dta.config.FileErrors;
 import io.dta.config.ListConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -135,7 +136,7 @@ public final class QueryCommand implements Callable<Integer>
             }
             catch (final IOException ex)
             {
-                System.err.println("dta query " + command + ": cannot read " + keysFile + ": " + ex.getMessage());
+                System.err.println("dta query " + command + ": " + FileErrors.cannotRead(keysFile, ex));
                 return null;
             }
         }

@@ -6,6 +6,7 @@ import io.dta.appliance.io.FileErrors;
 import io.dta.appliance.replay.CutShortCapture;
 import io.dta.appliance.replay.Replay;
 import io.dta.config.ApplianceConfig;
+import io.dta.config.FileErrors;
 import io.dta.dpdk.DpdkException;
 import io.dta.dpdk.DpdkLibrary;
 import io.dta.dpdk.DpdkUnavailableException;
@@ -100,10 +101,10 @@ public final class ReplayCommand implements Callable<Integer>
         }
         for (final Path p : null == responses ? new Path[] { in } : new Path[] { in, responses })
         {
-            if (Files.isDirectory(p) || !Files.isReadable(p))
+            final String unreadable = FileErrors.unreadable(p);
+            if (null != unreadable)
             {
-                System.err.println("dta replay: cannot read " + p + ": " + (!Files.exists(p) ? "no such file" :
-                    Files.isDirectory(p) ? "is a directory" : "permission denied"));
+                System.err.println("dta replay: cannot read " + p + ": " + unreadable);
                 return 1;
             }
         }

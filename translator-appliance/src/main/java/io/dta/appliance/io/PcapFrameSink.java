@@ -2,6 +2,7 @@ package io.dta.appliance.io;
 
 import io.dta.appliance.engine.FrameSink;
 import io.dta.codec.pcap.PcapWriter;
+import io.dta.config.FileErrors;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 

@@ -1,6 +1,6 @@
 package io.dta.appliance.stat;
 
-import io.dta.appliance.io.FileErrors;
+import io.dta.config.FileErrors;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -149,7 +149,7 @@ public final class CountersFile implements AutoCloseable
         {
             return "another process created it while this one started (two processes given the same counters file?)";
         }
-        return FileErrors.reason(ex);
+        return FileErrors.reason(path, ex);
     }
 
     private static void refuseLiveOwner(final Path path)

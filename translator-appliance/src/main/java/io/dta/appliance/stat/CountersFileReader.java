@@ -1,5 +1,6 @@
 package io.dta.appliance.stat;
 
+import io.dta.config.FileErrors;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -68,7 +69,7 @@ public final class CountersFileReader implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot read counters file " + path + ": " + ex.getMessage(), ex);
+            throw new UncheckedIOException("cannot read counters file " + path + ": " + FileErrors.reason(path, ex), ex);
         }
     }
 

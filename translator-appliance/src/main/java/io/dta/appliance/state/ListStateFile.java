@@ -1,9 +1,9 @@
 package io.dta.appliance.state;
 
-import io.dta.appliance.io.FileErrors;
 import io.dta.collector.layout.ListLayout;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
+import io.dta.config.FileErrors;
 import io.dta.config.ListConfig;
 import io.dta.config.RegionConfig;
 import org.agrona.CloseHelper;
@@ -468,7 +468,7 @@ public final class ListStateFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot read list state file " + path + ": " + FileErrors.reason(ex), ex);
+            throw new UncheckedIOException("cannot read list state file " + path + ": " + FileErrors.reason(path, ex), ex);
         }
         final UnsafeBuffer b = new UnsafeBuffer(bytes);
         final boolean header =
@@ -484,7 +484,7 @@ public final class ListStateFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot lock list state file " + path + ": " + FileErrors.reason(ex), ex);
+            throw new UncheckedIOException("cannot lock list state file " + path + ": " + FileErrors.reason(path, ex), ex);
         }
         if (fresh)
         {
@@ -902,7 +902,7 @@ public final class ListStateFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot create list state file " + path + ": " + FileErrors.reason(ex), ex);
+            throw new UncheckedIOException("cannot create list state file " + path + ": " + FileErrors.reason(path, ex), ex);
         }
         finally
         {

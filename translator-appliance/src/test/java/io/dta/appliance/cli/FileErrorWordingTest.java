@@ -79,6 +79,55 @@ class FileErrorWordingTest
     }
 
     @Test
+    void shouldSayInWordsWhyAStoreCannotBeCreated() throws Exception
+    {
+        // Worded in collector-lib: was "cannot create store /proc/x/demo-collector: /proc/x", no reason.
+        final String expected = "cannot create store /proc/x/demo-collector: /proc/x: no such file or directory";
+        assertOneLine(1, "dta demo: " + expected, CliRunner.run("demo", "--store", "/proc/x"));
+        assertOneLine(1, "dta collector: " + expected, CliRunner.run("collector", "--in", reports().toString(),
+            "--out", dir.resolve("out.pcap").toString(), "--store", "/proc/x"));
+        // A file where the store should be: was the path twice and "Not a directory".
+        final Path file = Files.writeString(dir.resolve("file"), "x");
+        assertOneLine(1, "dta demo: cannot create store " + file.resolve("demo-collector") + ": not a directory",
+            CliRunner.run("demo", "--store", file.toString()));
+    }
+
+    @Test
+    void shouldSayInWordsWhyAQueryCannotReadItsStore() throws Exception
+    {
+        // A file where the store should be: was "no store for collector ...: F/... is missing".
+        final Path file = Files.writeString(dir.resolve("file"), "x");
+        assertOneLine(1, "dta query keywrite: cannot read " +
+            file.resolve("demo-collector").resolve("manifest.properties") + ": not a directory",
+            CliRunner.run("query", "--store", file.toString(), "keywrite", "--key", "1"));
+        // A missing store keeps its own words, which say what to do.
+        final CliRunner.Result missing = CliRunner.run("query", "--store", dir.resolve("none").toString(),
+            "keywrite", "--key", "1");
+        assertEquals(1, missing.exitCode(), missing.err());
+        assertTrue(missing.err().contains("no store for collector 'demo-collector'"), missing.err());
+    }
+
+    @Test
+    void shouldSayInWordsWhyAnInputCannotBeRead() throws Exception
+    {
+        final Path missing = dir.resolve("missing");
+        final String reason = ": no such file or directory";
+        // Each was "no such file", ConfigLoader's own words, the bare path (collector) or (--keys) the path twice.
+        assertOneLine(2, "dta replay: cannot read " + missing + reason,
+            CliRunner.run("replay", "--config", missing.toString(), "--in", reports().toString(), "--out",
+                dir.resolve("out.pcap").toString()));
+        assertOneLine(1, "dta replay: cannot read " + missing + reason,
+            CliRunner.run("replay", "--in", missing.toString(), "--out", dir.resolve("out.pcap").toString()));
+        assertOneLine(1, "dta decode: cannot read " + missing + reason, CliRunner.run("decode", missing.toString()));
+        assertOneLine(1, "dta collector: cannot read " + missing + reason, CliRunner.run("collector", "--in",
+            missing.toString(), "--out", dir.resolve("out.pcap").toString(), "--store", dir.resolve("s").toString()));
+        assertOneLine(1, "dta demo: cannot read --in " + missing + reason,
+            CliRunner.run("demo", "--in", missing.toString()));
+        assertOneLine(2, "dta query keywrite: cannot read " + missing + reason,
+            CliRunner.run("query", "--store", dir.toString(), "keywrite", "--keys", missing.toString()));
+    }
+
+    @Test
     void shouldWordAnInvalidConfigurationAlikeInEveryCommand() throws Exception
     {
         final Path config = dir.resolve("bad.yaml");

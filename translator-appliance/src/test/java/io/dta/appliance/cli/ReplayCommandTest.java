@@ -114,7 +114,7 @@ class ReplayCommandTest
         final Path missing = dir.resolve("nope.pcap");
         CliRunner.Result r = CliRunner.run("replay", "--in", missing.toString(), "--out", out.toString());
         assertEquals(1, r.exitCode(), r.err());
-        assertEquals("dta replay: cannot read " + missing + ": no such file", r.err().strip());
+        assertEquals("dta replay: cannot read " + missing + ": no such file or directory", r.err().strip());
 
         r = CliRunner.run("replay", "--in", dir.toString(), "--out", out.toString());
         assertEquals(1, r.exitCode(), r.err());

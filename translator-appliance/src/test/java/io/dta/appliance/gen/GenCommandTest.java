@@ -171,8 +171,8 @@ class GenCommandTest
         assertUsageError("--reports", "--out", out, "--reports", "-1");
         assertUsageError("--reports", "--out", out, "--reports", "many");
         assertUsageError("--out", "--reports", "10");
-        // Worded as every command words a configuration it refuses (ConfigOption), with the file's path.
-        assertUsageError(dir.resolve("missing.yaml") + ": invalid configuration (1 problem):", "--out", out,
+        // Worded as every command words a file it cannot read (ConfigOption, FileErrors), with the file's path.
+        assertUsageError("cannot read " + dir.resolve("missing.yaml") + ": no such file or directory", "--out", out,
             "--config", dir.resolve("missing.yaml").toString());
         assertUsageError("--spacing-nanos", "--out", out, "--reports", "1000000", "--spacing-nanos",
             "3600000000000", "--start-time", "4294967000");

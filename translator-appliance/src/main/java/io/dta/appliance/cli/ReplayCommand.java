@@ -2,7 +2,6 @@ package io.dta.appliance.cli;
 
 import io.dta.appliance.dpdk.DpdkReplay;
 import io.dta.appliance.engine.TranslatorEngine;
-import io.dta.appliance.io.FileErrors;
 import io.dta.appliance.replay.CutShortCapture;
 import io.dta.appliance.replay.Replay;
 import io.dta.config.ApplianceConfig;

@@ -7,6 +7,7 @@ import io.dta.codec.pcap.PcapFormat;
 import io.dta.codec.pcap.PcapNormalizer;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.config.ApplianceConfig;
+import io.dta.config.FileErrors;
 import io.dta.dpdk.DpdkException;
 import io.dta.dpdk.Eal;
 import io.dta.dpdk.EthPort;
@@ -18,8 +19,12 @@ import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -119,28 +124,83 @@ public final class DpdkReplay
         final List<String> extraEalArgs,
         final List<CutShortCapture> cutShort) throws IOException
     {
+        final boolean plainOutput = isPlainFile(output);
+        if (plainOutput)
+        {
+            requireWritable(output);
+        }
+        // tx_pcap writes a file that is then read back to stamp the engine's times on its frames: a device (/dev/null),
+        // a FIFO or a link as the output gets the stamped capture copied into it at the end, as the Java replay would
+        // have written it there.
+        final Path staging = plainOutput ? null : Files.createTempDirectory("dta-replay-out-");
+        final Path deviceOutput = plainOutput ? output : staging.resolve("frames.pcap");
         final long mac = config.translator().mac();
-        final Path directory = output.toAbsolutePath().getParent();
+        final Path directory = deviceOutput.toAbsolutePath().getParent();
         Path reportsCopy = null;
         Path responsesCopy = null;
         try
         {
             reportsCopy = ethernetCopy(reports, directory, mac);
             responsesCopy = null == responses ? null : ethernetCopy(responses, directory, mac);
-            return runEal(
+            final TranslatorEngine engine = runEal(
                 config,
                 null == reportsCopy ? reports : reportsCopy,
                 null == responsesCopy ? responses : responsesCopy,
                 reports,
                 responses,
-                output,
+                deviceOutput,
                 extraEalArgs,
                 cutShort);
+            if (!plainOutput)
+            {
+                copyInto(deviceOutput, output);
+            }
+            return engine;
         }
         finally
         {
             deleteQuietly(reportsCopy);
             deleteQuietly(responsesCopy);
+            deleteQuietly(staging);
+        }
+    }
+
+    /**
+     * @return whether the output is a regular file that is no link, or nothing yet: tx_pcap may write it in place.
+     */
+    private static boolean isPlainFile(final Path output)
+    {
+        return !Files.exists(output, LinkOption.NOFOLLOW_LINKS) ||
+            Files.isRegularFile(output, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    private static void copyInto(final Path capture, final Path output) throws IOException
+    {
+        try (OutputStream out = Files.newOutputStream(output))
+        {
+            Files.copy(capture, out);
+        }
+        catch (final IOException ex)
+        {
+            throw new IOException(FileErrors.cannotWrite(output, ex), ex);
+        }
+    }
+
+    /**
+     * Said before anything else, in the Java replay's words: otherwise {@code net_pcap}'s own complaint comes from
+     * inside the EAL start, and the error that stops the run names a temporary file made beside the output. Opened
+     * without truncating, so an earlier file of that name keeps its contents (and modification time) until the run
+     * really writes.
+     */
+    private static void requireWritable(final Path output) throws IOException
+    {
+        try (FileChannel ignored = FileChannel.open(output, StandardOpenOption.CREATE, StandardOpenOption.WRITE))
+        {
+            // Nothing to write yet.
+        }
+        catch (final IOException ex)
+        {
+            throw new IOException(FileErrors.cannotWrite(output, ex), ex);
         }
     }
 

@@ -352,9 +352,9 @@ public final class GenCommand implements Callable<Integer>
                     {
                         // Only sketch gaps and duplicates, which add frames past the bound checked above, get here.
                         writer.close();
-                        Files.deleteIfExists(out);
+                        final boolean removed = OutputCapture.removeFailed(out);
                         err.println("dta gen: --spacing-nanos: report " + i + " would be stamped after 2106-02-07, " +
-                            "the end of the pcap time range; " + out + " removed");
+                            "the end of the pcap time range" + (removed ? "; " + out + " removed" : ""));
                         err.flush();
                         return 2;
                     }
@@ -370,7 +370,7 @@ public final class GenCommand implements Callable<Integer>
         catch (final IOException ex)
         {
             // A capture cut short by a full disk must not pass for a result.
-            final boolean removed = created && Files.isRegularFile(out) && deleteQuietly(out);
+            final boolean removed = created && OutputCapture.removeFailed(out);
             err.println("dta gen: " + FileErrors.cannotWrite(out, ex) + (removed ? "; " + out + " removed" : ""));
             err.flush();
             return 1;
@@ -506,18 +506,6 @@ public final class GenCommand implements Callable<Integer>
             omitted.add(primitive.cliName());
         }
         return root.toString();
-    }
-
-    private static boolean deleteQuietly(final Path file)
-    {
-        try
-        {
-            return Files.deleteIfExists(file);
-        }
-        catch (final IOException ex)
-        {
-            return false;
-        }
     }
 
     private static boolean sketchOnly(final GeneratorSettings settings)

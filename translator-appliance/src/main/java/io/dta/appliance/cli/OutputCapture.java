@@ -3,6 +3,7 @@ package io.dta.appliance.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**
@@ -63,6 +64,26 @@ final class OutputCapture
             return 1;
         }
         return 0;
+    }
+
+    /**
+     * Removes what a failed run left at its output, when that is a file of its own: never a device ({@code /dev/null}
+     * as the output), a FIFO or a link, which the run wrote through and which are not its to remove.
+     *
+     * @param out the output.
+     * @return whether a file was removed.
+     */
+    static boolean removeFailed(final Path out)
+    {
+        try
+        {
+            return Files.isRegularFile(out, LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(out);
+        }
+        catch (final IOException ex)
+        {
+            // The caller's message still says what went wrong; the stale file is the lesser problem.
+            return false;
+        }
     }
 
     /**

@@ -145,16 +145,8 @@ public final class ReplayCommand implements Callable<Integer>
      */
     private int failed(final String message, final FileTime outputBefore)
     {
-        boolean removed = false;
-        try
-        {
-            final FileTime now = modified(out);
-            removed = null != now && !now.equals(outputBefore) && Files.deleteIfExists(out);
-        }
-        catch (final IOException ignored)
-        {
-            // The message below still says what went wrong; the stale file is the lesser problem.
-        }
+        final FileTime now = modified(out);
+        final boolean removed = null != now && !now.equals(outputBefore) && OutputCapture.removeFailed(out);
         System.err.println("dta replay: " + message + (removed ? "; " + out + " removed" : ""));
         return 1;
     }

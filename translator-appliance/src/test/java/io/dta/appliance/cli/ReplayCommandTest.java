@@ -129,6 +129,15 @@ class ReplayCommandTest
         assertTrue(r.err().contains("not a pcap or pcapng file") && r.err().contains(out + " removed"), r.err());
         assertEquals("", r.out(), "no summary for a failed run");
         assertFalse(Files.exists(out), "no capture left that looks like a result");
+
+        // Written through a link: the link is not the run's to remove (nor would a device be, /dev/null as --out).
+        final Path target = dir.resolve("target.pcap");
+        final Path link = dir.resolve("link.pcap");
+        Files.createSymbolicLink(link, target);
+        r = CliRunner.run("replay", "--in", garbage.toString(), "--out", link.toString());
+        assertEquals(1, r.exitCode(), r.err());
+        assertFalse(r.err().contains("removed"), r.err());
+        assertTrue(Files.isSymbolicLink(link), "the link is left");
     }
 
     @Test

@@ -20,12 +20,17 @@ public final class PcapNormalizer
 
     /**
      * Whether a reader taking the file's bytes as Ethernet frames through libpcap would read some packet otherwise
-     * than {@link PcapReader} presents it: a packet that is not Ethernet, or one whose captured length exceeds the
-     * snap length of its file (classic) or of an interface (pcapng), which libpcap cuts to that snap length where
-     * {@link PcapReader}, like Wireshark, reads it whole. The whole capture is read (up to the first such packet).
+     * than {@link PcapReader} presents it: any pcapng capture, and a classic capture with a packet that is not
+     * Ethernet or whose captured length exceeds the file's snap length, which libpcap cuts to that snap length where
+     * {@link PcapReader}, like Wireshark, reads it whole. libpcap's pcapng reader differs from {@link PcapReader} in
+     * more ways than can be checked packet by packet (it cuts every packet to the first interface's snap length, even
+     * when no packet is on that interface, and refuses interfaces of different link types, used or not), so a pcapng
+     * capture is always copied: the copy costs time, a divergence would cost the replay. A classic capture is read
+     * whole (up to the first such packet).
      *
      * @param capture classic pcap or pcapng file.
-     * @return true if a packet of the capture has a link type other than Ethernet or is longer than a snap length.
+     * @return true if the capture is pcapng, or a packet of it has a link type other than Ethernet or is longer than
+     * the snap length.
      * @throws PcapFormatException if the capture is corrupt or has a packet of an unsupported link type.
      * @throws IOException         if it cannot be read.
      */
@@ -33,20 +38,14 @@ public final class PcapNormalizer
     {
         try (PcapReader reader = new PcapReader(capture))
         {
-            if (!reader.pcapng() && LINKTYPE_ETHERNET != reader.linkType())
+            if (reader.pcapng() || LINKTYPE_ETHERNET != reader.linkType())
             {
                 return true;
             }
-            // libpcap's pcapng reader cuts to a snap length that is not always the packet's own interface's: the
-            // smallest one seen so far is the safe bound (a needless copy costs only time).
-            long smallestSnapLength = Long.MAX_VALUE;
+            final int snapLength = 0 == reader.snapLength() ? Integer.MAX_VALUE : reader.snapLength();
             while (reader.next())
             {
-                if (0 != reader.snapLength())
-                {
-                    smallestSnapLength = Math.min(smallestSnapLength, reader.snapLength());
-                }
-                if (LINKTYPE_ETHERNET != reader.linkType() || reader.capturedLength() > smallestSnapLength)
+                if (reader.capturedLength() > snapLength)
                 {
                     return true;
                 }

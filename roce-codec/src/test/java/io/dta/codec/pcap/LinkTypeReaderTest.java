@@ -351,7 +351,9 @@ class LinkTypeReaderTest
 
         assertFalse(PcapNormalizer.needsNormalizing(classicEthernet));
         assertTrue(PcapNormalizer.needsNormalizing(classicSll));
-        assertFalse(PcapNormalizer.needsNormalizing(pcapngEthernet));
+        // Any pcapng: libpcap reads pcapng otherwise than PcapReader (snap length of the first interface, one link
+        // type for all), so net_pcap gets a classic copy.
+        assertTrue(PcapNormalizer.needsNormalizing(pcapngEthernet));
         assertTrue(PcapNormalizer.needsNormalizing(mixed));
 
         final Path copy = dir.resolve("copy.pcap");

@@ -435,8 +435,8 @@ public final class DpdkReplay
                     if (++polls > EMPTY_POLLS_BEFORE_GIVING_UP)
                     {
                         throw new IllegalStateException(port.name() + " delivered " + frames + " frames of " +
-                            capture + ", which holds more (net_pcap drops a record that the pool has no mbufs " +
-                            "left for)");
+                            capture + ", which holds more: libpcap stopped reading it, or net_pcap dropped a record " +
+                            "the pool had no mbuf left for");
                     }
                     Thread.onSpinWait();
                 }

@@ -10,6 +10,7 @@ import io.dta.appliance.gen.Primitive;
 import io.dta.appliance.gen.ProgressBar;
 import io.dta.appliance.gen.ReportGenerator;
 import io.dta.appliance.gen.SketchTraffic;
+import io.dta.appliance.io.OutputFile;
 import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.Ipv4Address;
 import io.dta.codec.pcap.PcapFormat;
@@ -352,7 +353,7 @@ public final class GenCommand implements Callable<Integer>
                     {
                         // Only sketch gaps and duplicates, which add frames past the bound checked above, get here.
                         writer.close();
-                        final boolean removed = OutputCapture.removeFailed(out);
+                        final boolean removed = OutputFile.removeFailed(out);
                         err.println("dta gen: --spacing-nanos: report " + i + " would be stamped after 2106-02-07, " +
                             "the end of the pcap time range" + (removed ? "; " + out + " removed" : ""));
                         err.flush();
@@ -370,7 +371,7 @@ public final class GenCommand implements Callable<Integer>
         catch (final IOException ex)
         {
             // A capture cut short by a full disk must not pass for a result.
-            final boolean removed = created && OutputCapture.removeFailed(out);
+            final boolean removed = created && OutputFile.removeFailed(out);
             err.println("dta gen: " + FileErrors.cannotWrite(out, ex) + (removed ? "; " + out + " removed" : ""));
             err.flush();
             return 1;

@@ -1,9 +1,10 @@
 package io.dta.appliance.cli;
 
+import io.dta.appliance.io.OutputFile;
+
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**
@@ -67,26 +68,6 @@ final class OutputCapture
     }
 
     /**
-     * Removes what a failed run left at its output, when that is a file of its own: never a device ({@code /dev/null}
-     * as the output), a FIFO or a link, which the run wrote through and which are not its to remove.
-     *
-     * @param out the output.
-     * @return whether a file was removed.
-     */
-    static boolean removeFailed(final Path out)
-    {
-        try
-        {
-            return Files.isRegularFile(out, LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(out);
-        }
-        catch (final IOException ex)
-        {
-            // The caller's message still says what went wrong; the stale file is the lesser problem.
-            return false;
-        }
-    }
-
-    /**
      * Whether writing {@code a} would write {@code b}: the same file (also through links) when both exist, else the
      * same path once symbolic links are followed, dangling ones included (a link to a capture not yet written).
      *
@@ -102,23 +83,11 @@ final class OutputCapture
             {
                 return Files.isSameFile(a, b);
             }
-            return followLinks(a).equals(followLinks(b));
+            return OutputFile.followLinks(a).equals(OutputFile.followLinks(b));
         }
         catch (final IOException ex)
         {
             return false;
         }
     }
-
-    private static Path followLinks(final Path path) throws IOException
-    {
-        Path p = path.toAbsolutePath().normalize();
-        for (int hops = 0; hops < MAX_LINK_HOPS && Files.isSymbolicLink(p); hops++)
-        {
-            p = p.resolveSibling(Files.readSymbolicLink(p)).normalize();
-        }
-        return p;
-    }
-
-    private static final int MAX_LINK_HOPS = 40;
 }

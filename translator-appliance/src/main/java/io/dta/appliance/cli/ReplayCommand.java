@@ -2,6 +2,7 @@ package io.dta.appliance.cli;
 
 import io.dta.appliance.dpdk.DpdkReplay;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.io.OutputFile;
 import io.dta.appliance.replay.CutShortCapture;
 import io.dta.appliance.replay.Replay;
 import io.dta.config.ApplianceConfig;
@@ -146,7 +147,7 @@ public final class ReplayCommand implements Callable<Integer>
     private int failed(final String message, final FileTime outputBefore)
     {
         final FileTime now = modified(out);
-        final boolean removed = null != now && !now.equals(outputBefore) && OutputCapture.removeFailed(out);
+        final boolean removed = null != now && !now.equals(outputBefore) && OutputFile.removeFailed(out);
         System.err.println("dta replay: " + message + (removed ? "; " + out + " removed" : ""));
         return 1;
     }

@@ -2,6 +2,7 @@ package io.dta.appliance.dpdk;
 
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.io.OutputFile;
 import io.dta.appliance.replay.CutShortCapture;
 import io.dta.codec.pcap.PcapFormat;
 import io.dta.codec.pcap.PcapNormalizer;
@@ -22,7 +23,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -124,24 +124,29 @@ public final class DpdkReplay
         final List<String> extraEalArgs,
         final List<CutShortCapture> cutShort) throws IOException
     {
-        final boolean plainOutput = isPlainFile(output);
+        // The inputs are read through first: a capture that is none fails before the output is touched, and an earlier
+        // output of that name stays as it was (as with the Java replay).
+        final boolean copyReports = PcapNormalizer.needsNormalizing(reports);
+        final boolean copyResponses = null != responses && PcapNormalizer.needsNormalizing(responses);
+        // A link is written through, to its target, and stays a link. tx_pcap's file is read back to stamp the
+        // engine's times on its frames: a device (/dev/null) or a FIFO gets the stamped capture copied into it at the
+        // end, as the Java replay would have written it there.
+        final Path target = OutputFile.followLinks(output);
+        final boolean plainOutput = OutputFile.isPlain(target);
         if (plainOutput)
         {
-            requireWritable(output);
+            requireWritable(output, target);
         }
-        // tx_pcap writes a file that is then read back to stamp the engine's times on its frames: a device (/dev/null),
-        // a FIFO or a link as the output gets the stamped capture copied into it at the end, as the Java replay would
-        // have written it there.
         final Path staging = plainOutput ? null : Files.createTempDirectory("dta-replay-out-");
-        final Path deviceOutput = plainOutput ? output : staging.resolve("frames.pcap");
+        final Path deviceOutput = plainOutput ? target : staging.resolve("frames.pcap");
         final long mac = config.translator().mac();
-        final Path directory = deviceOutput.toAbsolutePath().getParent();
+        final Path directory = deviceOutput.getParent();
         Path reportsCopy = null;
         Path responsesCopy = null;
         try
         {
-            reportsCopy = ethernetCopy(reports, directory, mac);
-            responsesCopy = null == responses ? null : ethernetCopy(responses, directory, mac);
+            reportsCopy = copyReports ? ethernetCopy(reports, directory, mac) : null;
+            responsesCopy = copyResponses ? ethernetCopy(responses, directory, mac) : null;
             final TranslatorEngine engine = runEal(
                 config,
                 null == reportsCopy ? reports : reportsCopy,
@@ -165,15 +170,6 @@ public final class DpdkReplay
         }
     }
 
-    /**
-     * @return whether the output is a regular file that is no link, or nothing yet: tx_pcap may write it in place.
-     */
-    private static boolean isPlainFile(final Path output)
-    {
-        return !Files.exists(output, LinkOption.NOFOLLOW_LINKS) ||
-            Files.isRegularFile(output, LinkOption.NOFOLLOW_LINKS);
-    }
-
     private static void copyInto(final Path capture, final Path output) throws IOException
     {
         try (OutputStream out = Files.newOutputStream(output))
@@ -192,9 +188,9 @@ public final class DpdkReplay
      * without truncating, so an earlier file of that name keeps its contents (and modification time) until the run
      * really writes.
      */
-    private static void requireWritable(final Path output) throws IOException
+    private static void requireWritable(final Path output, final Path target) throws IOException
     {
-        try (FileChannel ignored = FileChannel.open(output, StandardOpenOption.CREATE, StandardOpenOption.WRITE))
+        try (FileChannel ignored = FileChannel.open(target, StandardOpenOption.CREATE, StandardOpenOption.WRITE))
         {
             // Nothing to write yet.
         }
@@ -205,14 +201,11 @@ public final class DpdkReplay
     }
 
     /**
-     * The Ethernet copy of a capture that has non-Ethernet packets, in {@code directory}, or null if it has none.
+     * The Ethernet copy of a capture that libpcap would read otherwise than {@code PcapReader}
+     * ({@link PcapNormalizer#needsNormalizing}), in {@code directory}.
      */
     private static Path ethernetCopy(final Path capture, final Path directory, final long mac) throws IOException
     {
-        if (!PcapNormalizer.needsNormalizing(capture))
-        {
-            return null;
-        }
         final Path copy = Files.createTempFile(directory, ".dta-replay-ethernet-", ".pcap");
         try
         {

@@ -68,10 +68,12 @@ public final class Replay
         final Path output,
         final List<CutShortCapture> cutShort) throws IOException
     {
-        try (PcapFrameSink sink = PcapFrameSink.open(output);
-            PcapReader in = new PcapReader(reports).destinationMac(config.translator().mac());
+        // The inputs are opened first: a file that is no capture fails before the output is created (truncated), so an
+        // earlier output of that name stays as it was.
+        try (PcapReader in = new PcapReader(reports).destinationMac(config.translator().mac());
             PcapReader back = null == responses ? null :
-                new PcapReader(responses).destinationMac(config.translator().mac()))
+                new PcapReader(responses).destinationMac(config.translator().mac());
+            PcapFrameSink sink = PcapFrameSink.open(output))
         {
             final TranslatorEngine engine = new TranslatorEngine(config, sink, null != responses);
             boolean haveIn = in.next();

@@ -121,23 +121,46 @@ class ReplayCommandTest
         assertEquals("dta replay: cannot read " + dir + ": is a directory", r.err().strip());
         assertFalse(Files.exists(out));
 
-        // Not a capture: the run fails once the output exists, which held a bare pcap header afterwards.
+        // Not a capture: the run fails before the output is created, so an earlier file of that name stays as it was.
         final Path garbage = dir.resolve("garbage.pcap");
         Files.writeString(garbage, "not a capture at all\n");
         r = CliRunner.run("replay", "--in", garbage.toString(), "--out", out.toString(), "--json");
         assertEquals(1, r.exitCode(), r.err());
-        assertTrue(r.err().contains("not a pcap or pcapng file") && r.err().contains(out + " removed"), r.err());
+        assertTrue(r.err().contains("not a pcap or pcapng file") && !r.err().contains("removed"), r.err());
         assertEquals("", r.out(), "no summary for a failed run");
-        assertFalse(Files.exists(out), "no capture left that looks like a result");
+        assertFalse(Files.exists(out));
+        Files.writeString(out, "earlier result");
+        r = CliRunner.run("replay", "--in", garbage.toString(), "--out", out.toString());
+        assertEquals(1, r.exitCode(), r.err());
+        assertEquals("earlier result", Files.readString(out), "an earlier output is left as it was");
 
-        // Written through a link: the link is not the run's to remove (nor would a device be, /dev/null as --out).
+        // A capture corrupt in its middle fails once the output is written: no capture that looks like a result is
+        // left, through a link neither (its target is removed, the link is not the run's to remove).
+        final Path corrupt = dir.resolve("corrupt.pcap");
+        final byte[] whole = Files.readAllBytes(reports());
+        final byte[] cut = java.util.Arrays.copyOf(whole, whole.length + 16);
+        java.nio.ByteBuffer.wrap(cut, whole.length, 16).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+            .putInt(1).putInt(0).putInt(0x7FFF_FFFF).putInt(0x7FFF_FFFF);
+        Files.write(corrupt, cut);
+        r = CliRunner.run("replay", "--in", corrupt.toString(), "--out", out.toString());
+        assertEquals(1, r.exitCode(), r.err());
+        assertTrue(r.err().contains(out + " removed"), r.err());
+        assertFalse(Files.exists(out), "no capture left that looks like a result");
         final Path target = dir.resolve("target.pcap");
         final Path link = dir.resolve("link.pcap");
         Files.createSymbolicLink(link, target);
-        r = CliRunner.run("replay", "--in", garbage.toString(), "--out", link.toString());
+        r = CliRunner.run("replay", "--in", corrupt.toString(), "--out", link.toString());
         assertEquals(1, r.exitCode(), r.err());
-        assertFalse(r.err().contains("removed"), r.err());
+        assertTrue(r.err().contains(link + " removed"), r.err());
         assertTrue(Files.isSymbolicLink(link), "the link is left");
+        assertFalse(Files.exists(target), "its target, a capture cut short, is removed");
+    }
+
+    private Path reports() throws Exception
+    {
+        final Path in = dir.resolve("good.pcap");
+        PcapFiles.write(in, TestFrames.report(DtaOpcode.KEY_WRITE, TestFrames.keyWrite(1, 7, new byte[4])));
+        return in;
     }
 
     @Test

@@ -72,6 +72,21 @@ class DpdkReplayOutputEalTest
         assertTrue(Files.isSymbolicLink(link));
         assertArrayEquals(Files.readAllBytes(javaOut), Files.readAllBytes(target));
 
+        // A link into a missing directory is refused before the EAL starts, naming the link and why.
+        final Path lost = dir.resolve("lost.pcap");
+        Files.createSymbolicLink(lost, dir.resolve("missing").resolve("x.pcap"));
+        final Result toLost = replay(reports, lost);
+        assertEquals(1, toLost.exit(), toLost.err());
+        assertEquals("dta replay: cannot write " + lost + ": " + dir.resolve("missing").resolve("x.pcap") +
+            ": no such file or directory", toLost.err().strip());
+
+        // A file that is no capture fails before the output is touched: an earlier output stays as it was.
+        final Path garbage = Files.writeString(dir.resolve("garbage.pcap"), "not a capture at all\n");
+        final Path earlier = Files.writeString(dir.resolve("earlier.pcap"), "earlier result");
+        final Result fromGarbage = replay(garbage, earlier);
+        assertEquals(1, fromGarbage.exit(), fromGarbage.err());
+        assertEquals("earlier result", Files.readString(earlier));
+
         assumeTrue(Files.exists(Path.of("/dev/full")), "a Linux /dev/full");
         final Result toFull = replay(reports, Path.of("/dev/full"));
         assertEquals(1, toFull.exit(), toFull.err());

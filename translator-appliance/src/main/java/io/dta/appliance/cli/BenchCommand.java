@@ -49,6 +49,9 @@ public final class BenchCommand implements Callable<Integer>
         description = "primitive to drive")
     private BenchPrimitive primitive;
 
+    /** The fewest reports a --compare-c round measures: some thousand bursts of 32. */
+    static final int MIN_REPORTS_PER_ROUND = 32_768;
+
     @Option(names = "--reports", defaultValue = "20000000", description = "reports measured (default: ${DEFAULT-VALUE})")
     private long reports;
 
@@ -210,11 +213,11 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: --reports must be positive and --warmup not negative");
             return 2;
         }
-        if (compareC && reports < rounds)
+        if (compareC && reports / rounds < MIN_REPORTS_PER_ROUND)
         {
-            // Rounds of a report or two would time the clock reads around them, not the loops.
-            System.err.println("dta bench: --reports (" + reports + ") must be at least --rounds (" + rounds +
-                "): each round measures --reports / --rounds reports");
+            // A round of a few reports times the clock reads and the first burst around them, not the loops.
+            System.err.println("dta bench: --reports / --rounds must be at least " + MIN_REPORTS_PER_ROUND +
+                " (each round measures --reports / --rounds reports, rounded down), not " + reports + " / " + rounds);
             return 2;
         }
         if (batch < 1 || batch > 16 || Integer.bitCount(batch) != 1)

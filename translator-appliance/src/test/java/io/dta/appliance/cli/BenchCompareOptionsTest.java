@@ -48,11 +48,14 @@ class BenchCompareOptionsTest
     }
 
     @Test
-    void shouldRefuseFewerReportsThanRounds()
+    void shouldRefuseRoundsTooShortToMeasure()
     {
         // Rounds of one report each would measure the clock, not the loop.
-        refused("--reports (3) must be at least --rounds (5)", "bench", "--io", "dpdk", "--primitive", "keywrite",
+        refused("--reports / --rounds must be at least 32768", "bench", "--io", "dpdk", "--primitive", "keywrite",
             "--compare-c", "--reports", "3", "--rounds", "5");
+        refused("--reports / --rounds must be at least 32768 (each round measures --reports / --rounds reports, " +
+            "rounded down), not 163839 / 5", "bench", "--io", "dpdk", "--primitive", "keywrite", "--compare-c", "--reports",
+            "163839", "--rounds", "5");
     }
 
     @Test

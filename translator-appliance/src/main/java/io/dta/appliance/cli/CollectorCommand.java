@@ -2,6 +2,7 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.io.OutputFile;
 import io.dta.appliance.live.LiveCollectorAgent;
 import io.dta.appliance.live.LiveRunner;
 import io.dta.appliance.live.LiveSettings;
@@ -230,8 +231,10 @@ public final class CollectorCommand implements Callable<Integer>
 
     private void run(final SoftResponder responder) throws IOException
     {
+        boolean created = false;
         try (PcapReader reader = new PcapReader(in); PcapWriter writer = createOut())
         {
+            created = true;
             final TimedSink sink = new TimedSink(writer, out);
             while (reader.next())
             {
@@ -256,6 +259,15 @@ public final class CollectorCommand implements Callable<Integer>
             {
                 throw new IOException(FileErrors.cannotWrite(out, ex), ex);
             }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // A capture corrupt in its middle, a full disk: the responses written so far must not pass for a result.
+            if (created && OutputFile.removeFailed(out))
+            {
+                throw new IOException(ex.getMessage() + "; " + out + " removed", ex);
+            }
+            throw ex;
         }
     }
 

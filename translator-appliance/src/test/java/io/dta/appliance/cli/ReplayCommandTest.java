@@ -184,5 +184,18 @@ class ReplayCommandTest
             "--store", dir.resolve("store").toString());
         assertEquals(1, r.exitCode(), r.err());
         assertTrue(r.err().contains("no directory " + missing.getParent()), r.err());
+
+        // A capture corrupt in its middle: the responses written so far are no result, as with replay and gen.
+        final Path corrupt = dir.resolve("corrupt.pcap");
+        final byte[] cut = java.util.Arrays.copyOf(before, before.length + 16);
+        java.nio.ByteBuffer.wrap(cut, before.length, 16).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+            .putInt(1).putInt(0).putInt(0x7FFF_FFFF).putInt(0x7FFF_FFFF);
+        Files.write(corrupt, cut);
+        final Path out = dir.resolve("responses.pcap");
+        final CliRunner.Result failed = CliRunner.run("collector", "--in", corrupt.toString(), "--out",
+            out.toString(), "--store", dir.resolve("store").toString());
+        assertEquals(1, failed.exitCode(), failed.err());
+        assertTrue(failed.err().contains("; " + out + " removed"), failed.err());
+        assertFalse(Files.exists(out), "no capture left that looks like a result");
     }
 }

@@ -69,7 +69,8 @@ public final class CountersFileReader implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot read counters file " + path + ": " + FileErrors.reason(path, ex), ex);
+            throw new UncheckedIOException(
+                "cannot read counters file " + path + ": " + FileErrors.reason(path, ex), ex);
         }
     }
 

@@ -468,7 +468,8 @@ public final class ListStateFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot read list state file " + path + ": " + FileErrors.reason(path, ex), ex);
+            throw new UncheckedIOException(
+                "cannot read list state file " + path + ": " + FileErrors.reason(path, ex), ex);
         }
         final UnsafeBuffer b = new UnsafeBuffer(bytes);
         final boolean header =
@@ -484,7 +485,8 @@ public final class ListStateFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot lock list state file " + path + ": " + FileErrors.reason(path, ex), ex);
+            throw new UncheckedIOException(
+                "cannot lock list state file " + path + ": " + FileErrors.reason(path, ex), ex);
         }
         if (fresh)
         {
@@ -902,7 +904,8 @@ public final class ListStateFile implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot create list state file " + path + ": " + FileErrors.reason(path, ex), ex);
+            throw new UncheckedIOException(
+                "cannot create list state file " + path + ": " + FileErrors.reason(path, ex), ex);
         }
         finally
         {

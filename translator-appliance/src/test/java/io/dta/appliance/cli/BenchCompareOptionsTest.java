@@ -54,8 +54,8 @@ class BenchCompareOptionsTest
         refused("--reports / --rounds must be at least 32768", "bench", "--io", "dpdk", "--primitive", "keywrite",
             "--compare-c", "--reports", "3", "--rounds", "5");
         refused("--reports / --rounds must be at least 32768 (each round measures --reports / --rounds reports, " +
-            "rounded down), not 163839 / 5", "bench", "--io", "dpdk", "--primitive", "keywrite", "--compare-c", "--reports",
-            "163839", "--rounds", "5");
+            "rounded down), not 163839 / 5", "bench", "--io", "dpdk", "--primitive", "keywrite", "--compare-c",
+            "--reports", "163839", "--rounds", "5");
     }
 
     @Test

@@ -75,7 +75,8 @@ class FileErrorWordingTest
     @Test
     void shouldSayInWordsWhyDecodeCannotReadADirectory()
     {
-        assertOneLine(1, "dta decode: cannot read " + dir + ": is a directory", CliRunner.run("decode", dir.toString()));
+        assertOneLine(1, "dta decode: cannot read " + dir + ": is a directory",
+            CliRunner.run("decode", dir.toString()));
     }
 
     @Test

@@ -8,8 +8,6 @@ import io.dta.collector.store.CollectorStore;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ConfigLoader;
-import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -167,7 +165,8 @@ class DemoTimerTest
                     seen.add(new Seen(nowNanos, parseRequest(f)));
                 }
             });
-            demo.run(new Source(reports));
+            demo.run(new ListReportSource(reports.stream().map(In::frame).toList(),
+                reports.stream().mapToLong(In::nanos).toArray()));
             if (healthy)
             {
                 assertTrue(demo.quiescent());
@@ -182,53 +181,6 @@ class DemoTimerTest
             }
         }
         return seen;
-    }
-
-    private static final class Source implements ClosedLoopDemo.ReportSource
-    {
-        private final List<In> reports;
-        private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
-        private int index = -1;
-
-        Source(final List<In> reports)
-        {
-            this.reports = reports;
-        }
-
-        @Override
-        public boolean next()
-        {
-            if (++index >= reports.size())
-            {
-                return false;
-            }
-            buffer.wrap(reports.get(index).frame);
-            return true;
-        }
-
-        @Override
-        public DirectBuffer buffer()
-        {
-            return buffer;
-        }
-
-        @Override
-        public int offset()
-        {
-            return 0;
-        }
-
-        @Override
-        public int length()
-        {
-            return reports.get(index).frame.length;
-        }
-
-        @Override
-        public long timeNanos()
-        {
-            return reports.get(index).nanos;
-        }
     }
 
     private record In(long nanos, byte[] frame)

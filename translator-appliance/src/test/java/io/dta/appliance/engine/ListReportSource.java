@@ -7,11 +7,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.util.List;
 
 /**
- * Report frames held in a list, fed to a {@link ClosedLoopDemo} 500 ns apart from 1 ms on.
+ * Report frames held in a list, fed to a {@link ClosedLoopDemo} 500 ns apart from 1 ms on, or at the times given.
  */
 final class ListReportSource implements ClosedLoopDemo.ReportSource
 {
     private final List<byte[]> frames;
+    private final long[] timesNanos;
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
     private int index = -1;
 
@@ -20,7 +21,17 @@ final class ListReportSource implements ClosedLoopDemo.ReportSource
      */
     ListReportSource(final List<byte[]> frames)
     {
+        this(frames, null);
+    }
+
+    /**
+     * @param frames     the report frames, in the order to feed them.
+     * @param timesNanos the time of each, or null for 500 ns apart from 1 ms on.
+     */
+    ListReportSource(final List<byte[]> frames, final long[] timesNanos)
+    {
         this.frames = frames;
+        this.timesNanos = timesNanos;
     }
 
     @Override
@@ -55,6 +66,6 @@ final class ListReportSource implements ClosedLoopDemo.ReportSource
     @Override
     public long timeNanos()
     {
-        return 1_000_000L + index * 500L;
+        return null == timesNanos ? 1_000_000L + index * 500L : timesNanos[index];
     }
 }

@@ -1,14 +1,10 @@
 package io.dta.collector.responder;
 
 import io.dta.codec.CmDreqFlyweight;
-import io.dta.codec.CmFrameEncoder;
 import io.dta.codec.CmRepFlyweight;
-import io.dta.codec.CmReqFlyweight;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.MadHeaderFlyweight;
-import io.dta.codec.RdmaCmHeaderFlyweight;
-import io.dta.codec.RoceFrameEncoder;
 import io.dta.codec.RoceOpcode;
 import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
@@ -19,6 +15,17 @@ import org.junit.jupiter.api.Test;
 
 import java.util.SplittableRandom;
 
+import static io.dta.collector.responder.CmTestFrames.COLLECTOR_IP;
+import static io.dta.collector.responder.CmTestFrames.COMM_ID;
+import static io.dta.collector.responder.CmTestFrames.PEER_QPN;
+import static io.dta.collector.responder.CmTestFrames.TID;
+import static io.dta.collector.responder.CmTestFrames.TRANSLATOR_IP;
+import static io.dta.collector.responder.CmTestFrames.YAML;
+import static io.dta.collector.responder.CmTestFrames.ack;
+import static io.dta.collector.responder.CmTestFrames.drep;
+import static io.dta.collector.responder.CmTestFrames.dreq;
+import static io.dta.collector.responder.CmTestFrames.rej;
+import static io.dta.collector.responder.CmTestFrames.rtu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,14 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ConnectionResponderDeadlineTest
 {
-    private static final long TRANSLATOR_MAC = 0x020000000001L;
-    private static final int TRANSLATOR_IP = 0x0A000001;
-    private static final long COLLECTOR_MAC = 0x020000000002L;
-    private static final int COLLECTOR_IP = 0x0A000002;
-    private static final int PEER_QPN = 0x539;
     private static final int START_PSN = 0x100;
-    private static final long TID = 0x1122334455667788L;
-    private static final long COMM_ID = 0xCAFE0001L;
     /** Distinct exponents, so that a REP timer taking the ACK timeout (or the other way round) shows. */
     private static final int CM_TIMEOUT = 12;
     private static final int ACK_TIMEOUT = 9;
@@ -50,31 +50,6 @@ class ConnectionResponderDeadlineTest
     private static final long NONE = Long.MAX_VALUE;
     /** Not 0: a deadline measured from 0 instead of from the event would show. */
     private static final long T0 = 1_234_567_890L;
-
-    private static final String YAML = """
-        translator:
-          mac: "02:00:00:00:00:01"
-          ip: 10.0.0.1
-        collectors:
-          - name: cm
-            mac: "02:00:00:00:00:02"
-            ip: 10.0.0.2
-            keyWrite:
-              localQpn: 0x539
-              servicePort: 1337
-              length: 2048
-            lists:
-              - id: 0
-                localQpn: 0x53a
-                servicePort: 1338
-                length: 1024
-              - id: 1
-                localQpn: 0x53b
-                qpn: 0x100
-                rkey: 0x55
-                address: 0x7f0000000000
-                length: 4096
-        """;
 
     private final ApplianceConfig config = NegotiatedRegions.assign(ConfigLoader.load(YAML));
     private final RegionConfig keyWrite = config.collectors().get(0).keyWrite().region();
@@ -502,13 +477,6 @@ class ConnectionResponderDeadlineTest
         assertEquals(PEER_QPN, decoder.bth().destQp());
     }
 
-    private static CmFrameEncoder cm()
-    {
-        final CmFrameEncoder cm = new CmFrameEncoder();
-        cm.encoder().srcMac(TRANSLATOR_MAC).dstMac(COLLECTOR_MAC).srcIp(TRANSLATOR_IP).dstIp(COLLECTOR_IP).psn(7);
-        return cm;
-    }
-
     private static byte[] req(
         final int port, final long commId, final long tid, final int cmTimeout, final int ackTimeout)
     {
@@ -524,64 +492,7 @@ class ConnectionResponderDeadlineTest
         final int cmRetries,
         final int sendRetries)
     {
-        final CmFrameEncoder cm = cm();
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_REQ, tid, 0);
-        cm.req().localCommId(commId).serviceId(CmReqFlyweight.rdmaCmServiceId(port)).localQpn(PEER_QPN)
-            .transportServiceType(CmReqFlyweight.TRANSPORT_RC).startingPsn(START_PSN)
-            .remoteCmResponseTimeout(cmTimeout).localCmResponseTimeout(cmTimeout).maxCmRetries(cmRetries)
-            .retryCount(sendRetries).primaryLocalAckTimeout(ackTimeout).pathMtu(3).pKey(0xFFFF)
-            .primaryLocalGidIpv4(TRANSLATOR_IP).primaryRemoteGidIpv4(COLLECTOR_IP);
-        new RdmaCmHeaderFlyweight().wrap(frame, cm.req().privateDataOffset())
-            .ipv4(0xC000, TRANSLATOR_IP, COLLECTOR_IP);
-        cm.finish(frame, 0);
-        return frame.byteArray();
-    }
-
-    private static byte[] rtu(final long commId, final long remoteCommId, final long tid)
-    {
-        final CmFrameEncoder cm = cm();
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_RTU, tid, 0);
-        cm.rtu().localCommId(commId).remoteCommId(remoteCommId);
-        cm.finish(frame, 0);
-        return frame.byteArray();
-    }
-
-    private static byte[] rej(final long commId, final long remoteCommId, final long tid)
-    {
-        final CmFrameEncoder cm = cm();
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_REJ, tid, 0);
-        cm.rej().localCommId(commId).remoteCommId(remoteCommId).reason(28);
-        cm.finish(frame, 0);
-        return frame.byteArray();
-    }
-
-    private static byte[] dreq(final long commId, final long remoteCommId, final int remoteQpn, final long tid)
-    {
-        final CmFrameEncoder cm = cm();
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_DREQ, tid, 0);
-        cm.dreq().localCommId(commId).remoteCommId(remoteCommId).remoteQpn(remoteQpn);
-        cm.finish(frame, 0);
-        return frame.byteArray();
-    }
-
-    private static byte[] drep(final long commId, final long remoteCommId, final long tid)
-    {
-        final CmFrameEncoder cm = cm();
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_DREP, tid, 0);
-        cm.drep().localCommId(commId).remoteCommId(remoteCommId);
-        cm.finish(frame, 0);
-        return frame.byteArray();
-    }
-
-    private static byte[] ack(final int destQp, final int psn)
-    {
-        return Requests.frame(new RoceFrameEncoder().srcMac(TRANSLATOR_MAC).dstMac(COLLECTOR_MAC)
-            .srcIp(TRANSLATOR_IP).dstIp(COLLECTOR_IP).opcode(RoceOpcode.RC_ACKNOWLEDGE).destQp(destQp)
-            .psn(psn & 0xFFFFFF).syndrome(0x1F).msn(1).noPayload());
+        return CmTestFrames.req(
+            port, commId, tid, START_PSN, cmTimeout, ackTimeout, cmRetries, sendRetries, TRANSLATOR_IP);
     }
 }

@@ -9,8 +9,6 @@ import io.dta.codec.CmReqFlyweight;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.MadHeaderFlyweight;
-import io.dta.codec.RdmaCmHeaderFlyweight;
-import io.dta.codec.RoceFrameEncoder;
 import io.dta.codec.RoceOpcode;
 import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
@@ -27,6 +25,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import static io.dta.collector.responder.CmTestFrames.COLLECTOR_IP;
+import static io.dta.collector.responder.CmTestFrames.COMM_ID;
+import static io.dta.collector.responder.CmTestFrames.KEY_WRITE_YAML;
+import static io.dta.collector.responder.CmTestFrames.PEER_QPN;
+import static io.dta.collector.responder.CmTestFrames.TID;
+import static io.dta.collector.responder.CmTestFrames.TRANSLATOR_IP;
+import static io.dta.collector.responder.CmTestFrames.ack;
+import static io.dta.collector.responder.CmTestFrames.drep;
+import static io.dta.collector.responder.CmTestFrames.dreq;
+import static io.dta.collector.responder.CmTestFrames.rtu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,34 +45,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ConnectionResponderDisconnectTest
 {
-    private static final long TRANSLATOR_MAC = 0x020000000001L;
-    private static final int TRANSLATOR_IP = 0x0A000001;
-    private static final long COLLECTOR_MAC = 0x020000000002L;
-    private static final int COLLECTOR_IP = 0x0A000002;
-    private static final int PEER_QPN = 0x539;
     private static final int START_PSN = 0x100;
-    private static final long TID = 0x1122334455667788L;
     private static final long DREQ_TID = 0x0DDD_0000_0000_0001L;
-    private static final long COMM_ID = 0xCAFE0001L;
     private static final int CM_TIMEOUT = 8;
     private static final int CM_RETRIES = 3;
     private static final long SEED = 0x71AE_3A17L;
 
-    private static final String YAML = """
-        translator:
-          mac: "02:00:00:00:00:01"
-          ip: 10.0.0.1
-        collectors:
-          - name: cm
-            mac: "02:00:00:00:00:02"
-            ip: 10.0.0.2
-            keyWrite:
-              localQpn: 0x539
-              servicePort: 1337
-              length: 2048
-        """;
-
-    private final ApplianceConfig config = NegotiatedRegions.assign(ConfigLoader.load(YAML));
+    private final ApplianceConfig config = NegotiatedRegions.assign(ConfigLoader.load(KEY_WRITE_YAML));
     private final RegionConfig keyWrite = config.collectors().get(0).keyWrite().region();
     private final UnsafeBuffer memory = new UnsafeBuffer(new byte[4096]);
     private final SoftResponder responder = new SoftResponder(config, (c, r) -> memory);
@@ -81,7 +68,7 @@ class ConnectionResponderDisconnectTest
         mad.wrap(decoder.buffer(), decoder.payloadOffset());
         collectorCommId = new CmRepFlyweight().wrap(decoder.buffer(), mad.dataOffset()).localCommId();
         offer(rtu(COMM_ID, collectorCommId, TID));
-        offer(ack(qp().sendPsn()));
+        offer(ack(keyWrite.qpn(), qp().sendPsn()));
         assertEquals(ResponderQp.Connection.ESTABLISHED, qp().connection());
         offer(Requests.writeOnlyTo(keyWrite.qpn(), START_PSN, keyWrite.address(), keyWrite.rkey()));
         assertEquals(0x0807060504030201L, memory.getLong(0, ByteOrder.LITTLE_ENDIAN));
@@ -322,7 +309,7 @@ class ConnectionResponderDisconnectTest
         final SplittableRandom random = new SplittableRandom(seed);
         final long timeWait = CmReqFlyweight.timeoutNanos(9);
         final int static0 = 0x45A;
-        final ApplianceConfig two = NegotiatedRegions.assign(ConfigLoader.load(YAML + """
+        final ApplianceConfig two = NegotiatedRegions.assign(ConfigLoader.load(KEY_WRITE_YAML + """
                 keyIncrement:
                   localQpn: 0x53a
                   qpn: 0x101
@@ -458,13 +445,6 @@ class ConnectionResponderDisconnectTest
         assertEquals(TRANSLATOR_IP, decoder.ipv4().dst());
     }
 
-    private static CmFrameEncoder cm()
-    {
-        final CmFrameEncoder cm = new CmFrameEncoder();
-        cm.encoder().srcMac(TRANSLATOR_MAC).dstMac(COLLECTOR_MAC).srcIp(TRANSLATOR_IP).dstIp(COLLECTOR_IP).psn(7);
-        return cm;
-    }
-
     private static byte[] req(final long commId, final long tid)
     {
         return req(commId, tid, START_PSN);
@@ -472,59 +452,6 @@ class ConnectionResponderDisconnectTest
 
     private static byte[] req(final long commId, final long tid, final int startPsn)
     {
-        final CmFrameEncoder cm = cm();
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_REQ, tid, 0);
-        cm.req().localCommId(commId).serviceId(CmReqFlyweight.rdmaCmServiceId(1337)).localQpn(PEER_QPN)
-            .transportServiceType(CmReqFlyweight.TRANSPORT_RC).startingPsn(startPsn)
-            .remoteCmResponseTimeout(CM_TIMEOUT).localCmResponseTimeout(CM_TIMEOUT).maxCmRetries(CM_RETRIES)
-            .retryCount(2).primaryLocalAckTimeout(9).pathMtu(3).pKey(0xFFFF)
-            .primaryLocalGidIpv4(TRANSLATOR_IP).primaryRemoteGidIpv4(COLLECTOR_IP);
-        new RdmaCmHeaderFlyweight().wrap(frame, cm.req().privateDataOffset())
-            .ipv4(0xC000, TRANSLATOR_IP, COLLECTOR_IP);
-        cm.finish(frame, 0);
-        return frame.byteArray();
-    }
-
-    private static byte[] rtu(final long commId, final long remoteCommId, final long tid)
-    {
-        final CmFrameEncoder cm = cm();
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_RTU, tid, 0);
-        cm.rtu().localCommId(commId).remoteCommId(remoteCommId);
-        cm.finish(frame, 0);
-        return frame.byteArray();
-    }
-
-    private static byte[] dreq(final long commId, final long remoteCommId, final int remoteQpn, final long tid)
-    {
-        final CmFrameEncoder cm = cm();
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_DREQ, tid, 0);
-        cm.dreq().localCommId(commId).remoteCommId(remoteCommId).remoteQpn(remoteQpn);
-        cm.finish(frame, 0);
-        return frame.byteArray();
-    }
-
-    private static byte[] drep(final long commId, final long remoteCommId, final long tid)
-    {
-        final CmFrameEncoder cm = cm();
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_DREP, tid, 0);
-        cm.drep().localCommId(commId).remoteCommId(remoteCommId);
-        cm.finish(frame, 0);
-        return frame.byteArray();
-    }
-
-    private byte[] ack(final int psn)
-    {
-        return ack(keyWrite.qpn(), psn);
-    }
-
-    private static byte[] ack(final int destQp, final int psn)
-    {
-        return Requests.frame(new RoceFrameEncoder().srcMac(TRANSLATOR_MAC).dstMac(COLLECTOR_MAC)
-            .srcIp(TRANSLATOR_IP).dstIp(COLLECTOR_IP).opcode(RoceOpcode.RC_ACKNOWLEDGE).destQp(destQp)
-            .psn(psn & 0xFFFFFF).syndrome(0x1F).msn(1).noPayload());
+        return CmTestFrames.req(1337, commId, tid, startPsn, CM_TIMEOUT, 9, CM_RETRIES, 2, TRANSLATOR_IP);
     }
 }

@@ -1,14 +1,11 @@
 package io.dta.collector.responder;
 
-import io.dta.codec.CmFrameEncoder;
 import io.dta.codec.CmRejFlyweight;
 import io.dta.codec.CmRepFlyweight;
 import io.dta.codec.CmReqFlyweight;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.MadHeaderFlyweight;
-import io.dta.codec.RdmaCmHeaderFlyweight;
-import io.dta.codec.RoceFrameEncoder;
 import io.dta.codec.RoceOpcode;
 import io.dta.codec.pcap.PcapWriter;
 import io.dta.collector.store.NegotiatedRegions;
@@ -27,6 +24,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static io.dta.collector.responder.CmTestFrames.COLLECTOR_IP;
+import static io.dta.collector.responder.CmTestFrames.COMM_ID;
+import static io.dta.collector.responder.CmTestFrames.PEER_QPN;
+import static io.dta.collector.responder.CmTestFrames.TID;
+import static io.dta.collector.responder.CmTestFrames.TRANSLATOR_IP;
+import static io.dta.collector.responder.CmTestFrames.YAML;
+import static io.dta.collector.responder.CmTestFrames.ack;
+import static io.dta.collector.responder.CmTestFrames.rtu;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -39,43 +44,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ConnectionResponderTest
 {
-    private static final long TRANSLATOR_MAC = 0x020000000001L;
-    private static final int TRANSLATOR_IP = 0x0A000001;
-    private static final long COLLECTOR_MAC = 0x020000000002L;
-    private static final int COLLECTOR_IP = 0x0A000002;
-    private static final int PEER_QPN = 0x539;
     private static final int START_PSN = 0xFFFFFE;
-    private static final long TID = 0x1122334455667788L;
-    private static final long COMM_ID = 0xCAFE0001L;
     private static final int CM_TIMEOUT = 8;
     private static final int ACK_TIMEOUT = 9;
     private static final int CM_RETRIES = 3;
     private static final int SEND_RETRIES = 2;
-
-    private static final String YAML = """
-        translator:
-          mac: "02:00:00:00:00:01"
-          ip: 10.0.0.1
-        collectors:
-          - name: cm
-            mac: "02:00:00:00:00:02"
-            ip: 10.0.0.2
-            keyWrite:
-              localQpn: 0x539
-              servicePort: 1337
-              length: 2048
-            lists:
-              - id: 0
-                localQpn: 0x53a
-                servicePort: 1338
-                length: 1024
-              - id: 1
-                localQpn: 0x53b
-                qpn: 0x100
-                rkey: 0x55
-                address: 0x7f0000000000
-                length: 4096
-        """;
 
     private final ApplianceConfig config = NegotiatedRegions.assign(ConfigLoader.load(YAML));
     private final RegionConfig keyWrite = config.collectors().get(0).keyWrite().region();
@@ -354,13 +327,6 @@ class ConnectionResponderTest
         return new CmRepFlyweight().wrap(decoder.buffer(), mad.dataOffset());
     }
 
-    private static CmFrameEncoder cm(final int srcIp)
-    {
-        final CmFrameEncoder cm = new CmFrameEncoder();
-        cm.encoder().srcMac(TRANSLATOR_MAC).dstMac(COLLECTOR_MAC).srcIp(srcIp).dstIp(COLLECTOR_IP).psn(7);
-        return cm;
-    }
-
     private static byte[] req(final int port, final long commId, final long tid)
     {
         return req(port, commId, tid, TRANSLATOR_IP);
@@ -368,34 +334,8 @@ class ConnectionResponderTest
 
     private static byte[] req(final int port, final long commId, final long tid, final int srcIp)
     {
-        final CmFrameEncoder cm = cm(srcIp);
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_REQ, tid, 0);
-        cm.req().localCommId(commId).serviceId(CmReqFlyweight.rdmaCmServiceId(port)).localQpn(PEER_QPN)
-            .transportServiceType(CmReqFlyweight.TRANSPORT_RC).startingPsn(START_PSN)
-            .remoteCmResponseTimeout(CM_TIMEOUT).localCmResponseTimeout(CM_TIMEOUT).maxCmRetries(CM_RETRIES)
-            .retryCount(SEND_RETRIES).primaryLocalAckTimeout(ACK_TIMEOUT).pathMtu(3).pKey(0xFFFF)
-            .primaryLocalGidIpv4(srcIp).primaryRemoteGidIpv4(COLLECTOR_IP);
-        new RdmaCmHeaderFlyweight().wrap(frame, cm.req().privateDataOffset()).ipv4(0xC000, srcIp, COLLECTOR_IP);
-        cm.finish(frame, 0);
-        return frame.byteArray();
-    }
-
-    private static byte[] rtu(final long commId, final long remoteCommId, final long tid)
-    {
-        final CmFrameEncoder cm = cm(TRANSLATOR_IP);
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_RTU, tid, 0);
-        cm.rtu().localCommId(commId).remoteCommId(remoteCommId);
-        cm.finish(frame, 0);
-        return frame.byteArray();
-    }
-
-    private static byte[] ack(final int destQp, final int psn)
-    {
-        return Requests.frame(new RoceFrameEncoder().srcMac(TRANSLATOR_MAC).dstMac(COLLECTOR_MAC)
-            .srcIp(TRANSLATOR_IP).dstIp(COLLECTOR_IP).opcode(RoceOpcode.RC_ACKNOWLEDGE).destQp(destQp)
-            .psn(psn & 0xFFFFFF).syndrome(0x1F).msn(1).noPayload());
+        return CmTestFrames.req(
+            port, commId, tid, START_PSN, CM_TIMEOUT, ACK_TIMEOUT, CM_RETRIES, SEND_RETRIES, srcIp);
     }
 
     /** Keeps a copy of every frame sent. */

@@ -8,6 +8,8 @@ import io.dta.codec.RoceFrameEncoder;
 import io.dta.codec.RoceOpcode;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.function.Consumer;
+
 /**
  * The translator's side of connection set-up and tear-down as the connection-responder tests send it: one
  * translator, one collector, and IB CM frames (REQ, RTU, REJ, DREQ, DREP) and RC ACKs built with the codec's
@@ -100,43 +102,27 @@ final class CmTestFrames
 
     static byte[] rtu(final long commId, final long remoteCommId, final long tid)
     {
-        final CmFrameEncoder cm = cm(TRANSLATOR_IP);
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_RTU, tid, 0);
-        cm.rtu().localCommId(commId).remoteCommId(remoteCommId);
-        cm.finish(frame, 0);
-        return frame.byteArray();
+        return cmFrame(MadHeaderFlyweight.ATTRIBUTE_RTU, tid,
+            cm -> cm.rtu().localCommId(commId).remoteCommId(remoteCommId));
     }
 
     /** A REJ of the collector's REP (reason 28, consumer reject). */
     static byte[] rej(final long commId, final long remoteCommId, final long tid)
     {
-        final CmFrameEncoder cm = cm(TRANSLATOR_IP);
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_REJ, tid, 0);
-        cm.rej().localCommId(commId).remoteCommId(remoteCommId).reason(28);
-        cm.finish(frame, 0);
-        return frame.byteArray();
+        return cmFrame(MadHeaderFlyweight.ATTRIBUTE_REJ, tid,
+            cm -> cm.rej().localCommId(commId).remoteCommId(remoteCommId).reason(28));
     }
 
     static byte[] dreq(final long commId, final long remoteCommId, final int remoteQpn, final long tid)
     {
-        final CmFrameEncoder cm = cm(TRANSLATOR_IP);
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_DREQ, tid, 0);
-        cm.dreq().localCommId(commId).remoteCommId(remoteCommId).remoteQpn(remoteQpn);
-        cm.finish(frame, 0);
-        return frame.byteArray();
+        return cmFrame(MadHeaderFlyweight.ATTRIBUTE_DREQ, tid,
+            cm -> cm.dreq().localCommId(commId).remoteCommId(remoteCommId).remoteQpn(remoteQpn));
     }
 
     static byte[] drep(final long commId, final long remoteCommId, final long tid)
     {
-        final CmFrameEncoder cm = cm(TRANSLATOR_IP);
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
-        cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_DREP, tid, 0);
-        cm.drep().localCommId(commId).remoteCommId(remoteCommId);
-        cm.finish(frame, 0);
-        return frame.byteArray();
+        return cmFrame(MadHeaderFlyweight.ATTRIBUTE_DREP, tid,
+            cm -> cm.drep().localCommId(commId).remoteCommId(remoteCommId));
     }
 
     /** The translator's RC ACK of the collector's request at {@code psn} on the collector's QP {@code destQp}. */
@@ -145,6 +131,17 @@ final class CmTestFrames
         return Requests.frame(new RoceFrameEncoder().srcMac(TRANSLATOR_MAC).dstMac(COLLECTOR_MAC)
             .srcIp(TRANSLATOR_IP).dstIp(COLLECTOR_IP).opcode(RoceOpcode.RC_ACKNOWLEDGE).destQp(destQp)
             .psn(psn & 0xFFFFFF).syndrome(0x1F).msn(1).noPayload());
+    }
+
+    /** A CM MAD from the translator with the given attribute, its body written by {@code body}. */
+    private static byte[] cmFrame(final int attributeId, final long tid, final Consumer<CmFrameEncoder> body)
+    {
+        final CmFrameEncoder cm = cm(TRANSLATOR_IP);
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
+        cm.begin(frame, 0, attributeId, tid, 0);
+        body.accept(cm);
+        cm.finish(frame, 0);
+        return frame.byteArray();
     }
 
     private static CmFrameEncoder cm(final int srcIp)

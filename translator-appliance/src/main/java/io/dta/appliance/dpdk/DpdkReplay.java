@@ -183,7 +183,7 @@ public final class DpdkReplay
     }
 
     /**
-     * Said before anything else, in the Java replay's words: otherwise {@code net_pcap}'s own complaint comes from
+     * Said before the EAL starts, in the Java replay's words: otherwise {@code net_pcap}'s own complaint comes from
      * inside the EAL start, and the error that stops the run names a temporary file made beside the output. Opened
      * without truncating, so an earlier file of that name keeps its contents (and modification time) until the run
      * really writes.
@@ -244,38 +244,8 @@ public final class DpdkReplay
         final List<String> extraEalArgs,
         final List<CutShortCapture> cutShort) throws IOException
     {
-        try (DevargsPaths paths = new DevargsPaths())
-        {
-            final List<String> vdevs = new ArrayList<>();
-            vdevs.add("net_pcap0,rx_pcap=" + paths.of(reports) + ",tx_pcap=" + paths.of(output));
-            if (null != responses)
-            {
-                vdevs.add("net_pcap1,rx_pcap=" + paths.of(responses));
-            }
-            return runOnDevices(config, vdevs, responses, reportsGiven, responsesGiven, output, extraEalArgs, cutShort);
-        }
-    }
-
-    private static TranslatorEngine runOnDevices(
-        final ApplianceConfig config,
-        final List<String> vdevs,
-        final Path responses,
-        final Path reportsGiven,
-        final Path responsesGiven,
-        final Path output,
-        final List<String> extraEalArgs,
-        final List<CutShortCapture> cutShort) throws IOException
-    {
-        final List<String> args = Eal.mergeArgs(
-            Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-replay"), 0, 256, vdevs.toArray(new String[0])),
-            extraEalArgs);
-        final String missing = Hugepages.shortfallFor(args);
-        if (null != missing)
-        {
-            // Said before EAL starts: EAL's own "Cannot get hugepage information" does not say what to do.
-            throw new DpdkException("hugepages: " + missing, 0);
-        }
-        try (Eal eal = Eal.init(args);
+        try (DevargsPaths paths = new DevargsPaths();
+            Eal eal = Eal.init(ealArgs(paths, reports, responses, output, extraEalArgs));
             Mempool pool = Mempool.create("replay_pool", POOL_SIZE, 256,
                 Mempool.dataRoomFor(FrameLimits.largestFrame(config.collectors())));
             FrameTimeLog times = new FrameTimeLog(output.toAbsolutePath().getParent()))
@@ -333,6 +303,34 @@ public final class DpdkReplay
             times.restamp(output);
             return engine;
         }
+    }
+
+    /**
+     * The EAL arguments of a replay: its {@code net_pcap} devices over the captures, merged with the user's; checked
+     * for hugepages before the EAL starts, whose own "Cannot get hugepage information" does not say what to do.
+     */
+    private static List<String> ealArgs(
+        final DevargsPaths paths,
+        final Path reports,
+        final Path responses,
+        final Path output,
+        final List<String> extraEalArgs) throws IOException
+    {
+        final List<String> vdevs = new ArrayList<>();
+        vdevs.add("net_pcap0,rx_pcap=" + paths.of(reports) + ",tx_pcap=" + paths.of(output));
+        if (null != responses)
+        {
+            vdevs.add("net_pcap1,rx_pcap=" + paths.of(responses));
+        }
+        final List<String> args = Eal.mergeArgs(
+            Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-replay"), 0, 256, vdevs.toArray(new String[0])),
+            extraEalArgs);
+        final String missing = Hugepages.shortfallFor(args);
+        if (null != missing)
+        {
+            throw new DpdkException("hugepages: " + missing, 0);
+        }
+        return args;
     }
 
     /**

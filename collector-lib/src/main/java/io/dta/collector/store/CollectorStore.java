@@ -218,7 +218,9 @@ public final class CollectorStore implements AutoCloseable
         }
         catch (final IllegalArgumentException ex)
         {
-            throw new StoreException("cannot read " + manifestFile + ": " + ex.getMessage(), ex);
+            // Properties.load's only refusal: a backslash-u not followed by four hexadecimal digits.
+            throw new StoreException("cannot read " + manifestFile +
+                ": not a store manifest (a \\u escape that is not four hexadecimal digits)", ex);
         }
         final List<RegionDescriptor> descriptors = RegionDescriptor.of(config, collector);
         final Properties expected = new Properties();

@@ -231,5 +231,15 @@ class CollectorStoreTest
         assertEquals("cannot map store " + other.resolve(name) + ": " + region + ": is a directory",
             assertThrows(StoreException.class, () -> CollectorStore.openReadOnly(other, config, collector))
                 .getMessage());
+
+        // A manifest that is no properties file: was Java's "Malformed \\uxxxx encoding.".
+        final Path broken = dir.resolve("broken");
+        CollectorStore.create(broken, config, collector).close();
+        final Path brokenManifest = broken.resolve(name).resolve(CollectorStore.MANIFEST);
+        Files.writeString(brokenManifest, "region.keyWrite.address=\\u12G4\n");
+        assertEquals("cannot read " + brokenManifest + ": not a store manifest (a \\u escape that is not four " +
+            "hexadecimal digits)",
+            assertThrows(StoreException.class, () -> CollectorStore.openReadOnly(broken, config, collector))
+                .getMessage());
     }
 }

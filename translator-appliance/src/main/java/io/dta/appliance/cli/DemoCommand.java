@@ -1,9 +1,6 @@
 package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dta.appliance.connect.ConnectionCounter;
-import io.dta.appliance.connect.ConnectionManager;
-import io.dta.appliance.connect.RegionConnection;
 import io.dta.appliance.demo.ClosedLoopDemo;
 import io.dta.appliance.demo.DemoNegotiation;
 import io.dta.appliance.demo.GeneratedReportSource;
@@ -359,7 +356,7 @@ public final class DemoCommand implements Callable<Integer>
         root.put("quiescent", demo.quiescent());
         if (null != demo.connections())
         {
-            root.put("connection", connectionSummary(demo));
+            root.put("connections", connectionSummary(demo));
         }
         final Map<String, Object> translator = new LinkedHashMap<>();
         translator.put("reportsIn", counters.get(EngineCounter.REPORTS_IN));
@@ -427,44 +424,8 @@ public final class DemoCommand implements Callable<Integer>
 
     private static Map<String, Object> connectionSummary(final ClosedLoopDemo demo)
     {
-        final ConnectionManager manager = demo.connections();
-        final Map<String, Object> connection = new LinkedHashMap<>();
-        connection.put("summary", manager.summary());
+        final Map<String, Object> connection = ConnectionJson.of(demo.connections());
         connection.put("virtualMicros", demo.connectedAtNanos() / 1000.0);
-        final Map<String, Long> counters = new LinkedHashMap<>();
-        for (final ConnectionCounter c : ConnectionCounter.values())
-        {
-            if (0 != manager.counter(c))
-            {
-                counters.put(EngineSummary.camel(c.name()), manager.counter(c));
-            }
-        }
-        connection.put("counters", counters);
-        final List<Map<String, Object>> regions = new ArrayList<>();
-        for (final RegionConnection c : manager.connections())
-        {
-            final Map<String, Object> region = new LinkedHashMap<>();
-            region.put("region", c.region().path());
-            region.put("servicePort", c.region().servicePort());
-            region.put("state", c.state().name());
-            region.put("collectorQpn", String.format("0x%06x", c.remoteQpn()));
-            region.put("rkey", String.format("0x%08x", c.rkey()));
-            region.put("address", String.format("0x%x", c.address()));
-            region.put("length", c.advertisedLength());
-            region.put("startPsn", String.format("0x%06x", c.startPsn()));
-            region.put("attempts", c.attempts());
-            if (c.atomics() > 0)
-            {
-                region.put("maxOutstandingAtomics", c.atomics());
-                region.put("grantedAtomics", c.atomicsLimit());
-            }
-            if (null != c.failure())
-            {
-                region.put("failure", c.failure());
-            }
-            regions.add(region);
-        }
-        connection.put("regions", regions);
         return connection;
     }
 
@@ -530,23 +491,24 @@ public final class DemoCommand implements Callable<Integer>
         System.out.printf("  translator: %,d reports in, %,d routed to primitives, %,d RoCEv2 frames out, %d NAK resyncs, " +
             "%d probes (%d probe resyncs)%n", (Long)t.get("reportsIn"), (Long)t.get("reportsTranslated"),
             (Long)t.get("framesOut"), (Long)t.get("nakResyncs"), (Long)t.get("probes"), (Long)t.get("probeResyncs"));
-        final Map<String, Object> connection = (Map<String, Object>)r.get("connection");
+        final Map<String, Object> connection = (Map<String, Object>)r.get("connections");
         if (null != connection)
         {
             System.out.printf("  connection set-up: %s in %.1f µs (virtual)%n", connection.get("summary"),
                 (Double)connection.get("virtualMicros"));
             for (final Map<String, Object> region : (List<Map<String, Object>>)connection.get("regions"))
             {
-                System.out.printf("    %-28s port %-5s %-9s QPN %s rkey %s address %s length %s, first PSN %s%n",
-                    region.get("region"), region.get("servicePort"), region.get("state"), region.get("collectorQpn"),
-                    region.get("rkey"), region.get("address"), region.get("length"), region.get("startPsn"));
+                System.out.printf("    %-28s port %-5s %-9s QPN 0x%06x rkey 0x%08x address 0x%x length %s, first PSN " +
+                    "0x%06x%n", region.get("region"), region.get("servicePort"), region.get("state"),
+                    region.get("collectorQpn"), region.get("rkey"), region.get("address"), region.get("length"),
+                    region.get("startPsn"));
             }
             final Map<String, Long> cc = (Map<String, Long>)connection.get("counters");
-            if (cc.containsKey("reconnectAttempts"))
+            if (0 != cc.get("reconnectAttempts"))
             {
                 System.out.printf("  reconnection: %d attempt(s), %d reconnected, %d failed, %d region(s) given up%n",
-                    cc.get("reconnectAttempts"), cc.getOrDefault("reconnects", 0L),
-                    cc.getOrDefault("reconnectFailures", 0L), cc.getOrDefault("reconnectsExhausted", 0L));
+                    cc.get("reconnectAttempts"), cc.get("reconnects"), cc.get("reconnectFailures"),
+                    cc.get("reconnectsExhausted"));
             }
         }
         final Map<String, Map<String, Long>> link = (Map<String, Map<String, Long>>)r.get("link");

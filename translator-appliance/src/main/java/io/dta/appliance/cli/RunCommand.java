@@ -273,7 +273,7 @@ public final class RunCommand implements Callable<Integer>
             root.put("reportsPendingAtStop", agent.engine().counters().reportsPending());
             if (null != agent.connections())
             {
-                root.put("connections", connections(agent.connections()));
+                root.put("connections", ConnectionJson.of(agent.connections()));
             }
             try
             {
@@ -291,47 +291,6 @@ public final class RunCommand implements Callable<Integer>
         {
             printConnections(agent.connections(), out);
         }
-    }
-
-    /**
-     * @param connections the connection manager after the run.
-     * @return keys {@code summary}, {@code counters} (label to value) and {@code regions} (path, state, attempts,
-     * qpn, rkey, address, startPsn, for the Key-Increment region maxOutstandingAtomics and grantedAtomics, failure).
-     */
-    static Map<String, Object> connections(final ConnectionManager connections)
-    {
-        final Map<String, Object> root = new LinkedHashMap<>();
-        root.put("summary", connections.summary());
-        final Map<String, Object> counters = new LinkedHashMap<>();
-        for (final ConnectionCounter c : ConnectionCounter.values())
-        {
-            counters.put(c.label(), connections.counter(c));
-        }
-        root.put("counters", counters);
-        final List<Map<String, Object>> regions = new ArrayList<>();
-        for (final RegionConnection c : connections.connections())
-        {
-            final Map<String, Object> region = new LinkedHashMap<>();
-            region.put("path", c.region().path());
-            region.put("state", c.state().name());
-            region.put("attempts", c.attempts());
-            region.put("qpn", c.remoteQpn());
-            region.put("rkey", c.rkey());
-            region.put("address", c.address());
-            region.put("startPsn", c.startPsn());
-            if (c.atomics() > 0)
-            {
-                region.put("maxOutstandingAtomics", c.atomics());
-                region.put("grantedAtomics", c.atomicsLimit());
-            }
-            if (null != c.failure())
-            {
-                region.put("failure", c.failure());
-            }
-            regions.add(region);
-        }
-        root.put("regions", regions);
-        return root;
     }
 
     private static void printConnections(final ConnectionManager connections, final PrintStream out)

@@ -79,12 +79,12 @@ class ConnectionCliTest
             "--essential", "0.2", "--seed", "3", "--inject-remote-access-error", "2000", "--json");
         assertEquals(0, r.exitCode(), "quiescent, every essential report landed: " + r.out() + r.err());
         final JsonNode n = JSON.readTree(r.out());
-        final JsonNode counters = n.get("connection").get("counters");
+        final JsonNode counters = n.get("connections").get("counters");
         assertEquals(1, counters.get("reconnectAttempts").asLong(), r.out());
         assertEquals(1, counters.get("reconnects").asLong(), r.out());
         assertTrue(r.err().contains("reconnected (attempt 1)"), r.err());
         int second = 0;
-        for (final JsonNode region : n.get("connection").get("regions"))
+        for (final JsonNode region : n.get("connections").get("regions"))
         {
             assertEquals("CONNECTED", region.get("state").asText(), r.out());
             second += 2 == region.get("attempts").asInt() ? 1 : 0;
@@ -121,14 +121,19 @@ class ConnectionCliTest
             "--essential", "0.1", "--seed", "5", "--store", store.toString(), "--json");
         assertEquals(0, r.exitCode(), r.err());
         final JsonNode n = JSON.readTree(r.out());
-        final JsonNode connection = n.get("connection");
+        final JsonNode connection = n.get("connections");
         assertEquals(8, connection.get("regions").size(), r.out());
         for (final JsonNode region : connection.get("regions"))
         {
             assertEquals("CONNECTED", region.get("state").asText(), region.toString());
         }
-        assertEquals("0x000456", connection.get("regions").get(0).get("collectorQpn").asText());
-        assertEquals("0x000100", connection.get("regions").get(0).get("startPsn").asText());
+        assertEquals(0x456, connection.get("regions").get(0).get("collectorQpn").asLong());
+        assertEquals(0x100, connection.get("regions").get(0).get("startPsn").asLong());
+        // One shape with dta run --json: numbers, every counter named as the engine's are (0 included).
+        assertEquals("collectors[0].keyWrite", connection.get("regions").get(0).get("region").asText());
+        assertEquals(0x7f0000000000L, connection.get("regions").get(0).get("address").asLong(), r.out());
+        assertEquals(8, connection.get("counters").get("connected").asLong(), r.out());
+        assertEquals(0, connection.get("counters").get("dreps").asLong(), r.out());
         assertTrue(n.get("quiescent").asBoolean());
         assertTrue(n.get("essential").get("allLanded").asBoolean(), r.out());
         assertEquals(8, n.get("collector").get("metadataAcked").asLong(), r.out());
@@ -148,12 +153,12 @@ class ConnectionCliTest
             "--reports", "10000", "--seed", "9", "--store", store.toString(), "--json");
         assertEquals(0, r.exitCode(), r.err());
         final JsonNode n = JSON.readTree(r.out());
-        final JsonNode regions = n.get("connection").get("regions");
+        final JsonNode regions = n.get("connections").get("regions");
         assertEquals(3, regions.size());
         assertEquals("collectors[0].keyWrite", regions.get(0).get("region").asText());
         assertEquals("CONNECTED", regions.get(0).get("state").asText());
-        assertEquals("0x000100", regions.get(0).get("collectorQpn").asText());
-        assertEquals("0xfffff0", regions.get(0).get("startPsn").asText());
+        assertEquals(0x100, regions.get(0).get("collectorQpn").asLong());
+        assertEquals(0xfffff0, regions.get(0).get("startPsn").asLong());
         assertTrue(n.get("essential").get("allLanded").asBoolean(), r.out());
         final CliRunner.Result q = CliRunner.run("query", "--config", config.toString(), "--store", store.toString(),
             "list", "--id", "0", "--json");

@@ -302,7 +302,7 @@ class LiveTwoProcessEalTest
             {
                 // Connected while running, disconnected (DREQ, DREP) at the stop after the drain.
                 assertEquals("DISCONNECTED", region.get("state").asText(), summary.toString());
-                assertTrue(region.get("qpn").asLong() >= 0x100, summary.toString());
+                assertTrue(region.get("collectorQpn").asLong() >= 0x100, summary.toString());
             }
             assertEquals(3, summary.get("connections").get("counters").get("dreps").asLong(), summary.toString());
             assertTrue(Files.readString(dir.resolve("translator.err"))

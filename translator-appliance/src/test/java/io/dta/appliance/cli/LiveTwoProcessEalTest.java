@@ -216,7 +216,10 @@ class LiveTwoProcessEalTest
 
         // Two cold JVMs sharing two cores, each parking up to 100 us when idle: ACK round trips are far longer than
         // the default 500 us ACK timeout, and a timeout's probe would re-synchronise QPs with frames still in flight.
-        final String acks = "acks:\n  timeoutMicros: 2000000\n";
+        // Likewise the collector's metadata SEND: with the default local ACK timeout (67 ms, 7 re-sends) a translator
+        // JVM still compiling its set-up path on a loaded machine answered after the collector had given up (seen
+        // with another build running: every ACK 'stale', the regions failed); 2^18 x 4.096 us = 1.07 s each.
+        final String acks = "acks:\n  timeoutMicros: 2000000\nconnection:\n  localAckTimeout: 18\n";
         final Path staticConfig = dir.resolve("static.yaml");
         Files.writeString(staticConfig, acks + CollectorEndToEndTest.CONFIG);
         final Path config = dir.resolve("translator.yaml");

@@ -48,8 +48,8 @@ import java.util.function.ToLongFunction;
             "reportsPerSecond, framesPerSecond, allocatedBytesPerReport (this thread's allocation over the measured " +
             "phase), gcCount, reportsPerCpuSecond (over the thread's CPU time: robust on a shared machine) and " +
             "whether Agrona's bounds checks were on (bin/dta turns them off for bench; see docs/performance.md).",
-        "The reports are synthetic ones of one --primitive, or with --in every frame of a capture (your traffic), fed " +
-            "round and round in capture order; then the drops by reason over the measured phase are printed too." })
+        "The reports are synthetic ones of one --primitive, or with --in every frame of a capture (your traffic), " +
+            "fed round and round in capture order; then the drops by reason over the measured phase are printed too." })
 public final class BenchCommand implements Callable<Integer>
 {
     @Mixin

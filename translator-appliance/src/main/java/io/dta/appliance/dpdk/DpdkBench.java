@@ -461,7 +461,8 @@ public final class DpdkBench
                     floorRounds[r] = reference.ioFloor(s.in.portId(), reportsPerRound, s.feeder).reportsPerSecond();
                 }
                 final long inputDry = dry(s) - dryBefore;
-                final ReferenceCounts counts = ReferenceCounts.between(referenceBefore, ReferenceCounts.read(reference));
+                final ReferenceCounts counts =
+                    ReferenceCounts.between(referenceBefore, ReferenceCounts.read(reference));
                 if (javaReports != javaFramesIn)
                 {
                     // A capture holding other frames than reports: both loops received the same frames, so the C
@@ -588,17 +589,16 @@ public final class DpdkBench
                 "with --io java";
         }
         final long needed = memoryMegabytes(frames, config, sourceFrames, input);
+        final String what = "the " + sourceFrames + " frames of " + frames.file() + " (the longest " + longest +
+            " bytes) need about " + needed + " MB of EAL memory in mbufs through " + input.device();
         final long given = Eal.memoryMegabytes(userEalArgs);
         if (0 != given && given < needed)
         {
-            return "the " + sourceFrames + " frames of " + frames.file() + " (the longest " + longest + " bytes) need " +
-                "about " + needed + " MB of EAL memory in mbufs through " + input.device() + ", more than --eal gives (" +
-                given + " MB)";
+            return what + ", more than --eal gives (" + given + " MB)";
         }
         if (0 == given && needed > MAX_CAPTURE_MEMORY_MB)
         {
-            return "the " + sourceFrames + " frames of " + frames.file() + " (the longest " + longest + " bytes) need " +
-                "about " + needed + " MB of EAL memory in mbufs through " + input.device() + ", more than the " +
+            return what + ", more than the " +
                 MAX_CAPTURE_MEMORY_MB + " MB a bench takes by itself: bench a shorter capture, or give the memory " +
                 "with --eal \"-m " + needed + "\"";
         }

@@ -55,7 +55,8 @@ class BenchInOptionsTest
         final Path missing = dir.resolve("missing.pcap");
         oneLine(1, "dta bench: cannot read " + missing + ": no such file or directory",
             CliRunner.run("bench", "--in", missing.toString()));
-        oneLine(1, "dta bench: cannot read " + dir + ": is a directory", CliRunner.run("bench", "--in", dir.toString()));
+        oneLine(1, "dta bench: cannot read " + dir + ": is a directory",
+            CliRunner.run("bench", "--in", dir.toString()));
         final Path text = Files.writeString(dir.resolve("notes.txt"), "not a capture at all, just some words\n");
         final CliRunner.Result bench = CliRunner.run("bench", "--in", text.toString());
         final CliRunner.Result replay = CliRunner.run("replay", "--in", text.toString(), "--out",

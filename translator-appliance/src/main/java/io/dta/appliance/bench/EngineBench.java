@@ -1,27 +1,20 @@
 package io.dta.appliance.bench;
 
+import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QpPath;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.engine.TranslatorEngine;
-import io.dta.codec.AppendFlyweight;
 import io.dta.codec.BthFlyweight;
 import io.dta.codec.Crc32Register;
-import io.dta.codec.DtaBaseHeaderFlyweight;
-import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.EthernetFlyweight;
 import io.dta.codec.Icrc;
 import io.dta.codec.Ipv4Flyweight;
-import io.dta.codec.KeyIncrementFlyweight;
-import io.dta.codec.KeyWriteFlyweight;
-import io.dta.codec.PostcardFlyweight;
 import io.dta.codec.RoceFrameEncoder;
 import io.dta.codec.RoceOpcode;
-import io.dta.codec.SketchColumnFlyweight;
 import io.dta.codec.UdpFlyweight;
 import io.dta.config.AppendConfig;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
-import io.dta.config.ListConfig;
 import io.dta.config.SketchConfig;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -31,10 +24,11 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 
 /**
- * The engine alone on one thread: pre-built report frames in memory, frames out to a sink that discards them. Closed
+ * The engine alone on one thread: pre-built frames in memory ({@link BenchInput}: synthetic reports of one primitive,
+ * or the frames of a capture, {@code dta bench --in}), fed round and round, frames out to a sink that discards them.
+ * Closed
  * loop ({@code dta bench --closed-loop}, and the constructors without {@code openLoop}, which older builds compared
  * by {@code EngineAb} also have), the collector is modelled as its soft responder behaves: a WRITE carrying AckReq
  * is answered with an ACK for its PSN (AckReq is set every {@code acks.requestInterval} packets and when a QP goes
@@ -69,45 +63,42 @@ public final class EngineBench
      */
     public static final int DEFAULT_SKETCH_SWITCHES = 8;
 
-    private static final int MIN_STRIDE = 128;
     private static final int WARMUP_CALLS = 10;
     private static final int BTH_END = EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.MIN_HEADER_LENGTH +
         UdpFlyweight.HEADER_LENGTH + BthFlyweight.LENGTH;
-    private static final int DISTINCT_REPORTS = 1 << 14;
-    private static final int SKETCH_EPOCH_OFFSET = 42 + 3 + SketchColumnFlyweight.EPOCH_OFFSET;
+    private static final EngineCounter[] COUNTERS = EngineCounter.values();
 
     private final BenchPrimitive primitive;
     private final ApplianceConfig config;
     private final RespondingSink sink;
     private final boolean openLoop;
     private final TranslatorEngine engine;
-    private final int stride;
-    private final int distinct;
-    private final UnsafeBuffer reports;
-    private final int[] lengths;
-    private final int columnsPerEpoch;
-    private final int epochsPerCycle;
-    private long cycle;
+    private final BenchInput input;
     private final QueuePairSender[] senders;
     private final int[] remoteQpns;
     private final Response[] acks;
     private final Response[] atomicAcks;
-    private int cursor;
 
     /**
      * The result of a measured run.
      *
-     * @param primitive               what was driven.
-     * @param reports                 reports measured.
+     * @param primitive               what was driven (null for a capture).
+     * @param reports                 DTA reports among the frames fed in the measured phase (the engine's
+     *                                {@link EngineCounter#REPORTS_IN}): every frame fed for synthetic reports.
      * @param frames                  RoCEv2 frames produced in the measured phase.
      * @param seconds                 measured wall time.
      * @param reportsPerSecond        reports per second.
      * @param framesPerSecond         frames per second.
-     * @param allocatedBytesPerReport bytes the thread allocated per report in the measured phase.
+     * @param allocatedBytesPerReport bytes the thread allocated per report in the measured phase (per frame fed
+     *                                when no frame fed was a report).
      * @param gcCount                 garbage collections during the measured phase.
      * @param cpuSeconds              CPU time of the measuring thread in the measured phase: on a shared machine
      *                                the time the engine really ran, whatever else was scheduled.
      * @param reportsPerCpuSecond     reports per second of the thread's CPU time.
+     * @param framesIn                frames of the input fed in the measured phase (reports or not; the
+     *                                collector's answers of a closed loop not included).
+     * @param counters                how much each engine counter grew in the measured phase, indexed by
+     *                                {@link EngineCounter#ordinal()}.
      */
     public record Result(
         BenchPrimitive primitive,
@@ -119,8 +110,26 @@ public final class EngineBench
         double allocatedBytesPerReport,
         long gcCount,
         double cpuSeconds,
-        double reportsPerCpuSecond)
+        double reportsPerCpuSecond,
+        long framesIn,
+        long[] counters)
     {
+        /**
+         * @param counter an engine counter.
+         * @return how much it grew in the measured phase.
+         */
+        public long delta(final EngineCounter counter)
+        {
+            return counters[counter.ordinal()];
+        }
+
+        /**
+         * @return frames of the input fed per second.
+         */
+        public double framesInPerSecond()
+        {
+            return framesIn / seconds;
+        }
     }
 
     /**
@@ -182,31 +191,35 @@ public final class EngineBench
         final boolean openLoop,
         final long seed)
     {
-        this.primitive = primitive;
+        this(config(primitive, base, batchSize, sketchSwitches), primitive, redundancy, openLoop, seed);
+    }
+
+    private EngineBench(
+        final ApplianceConfig config,
+        final BenchPrimitive primitive,
+        final int redundancy,
+        final boolean openLoop,
+        final long seed)
+    {
+        this(BenchInput.synthetic(primitive, config, redundancy, seed), config, openLoop);
+    }
+
+    /**
+     * A bench of any input: synthetic reports ({@link BenchInput#synthetic}) or a capture's frames
+     * ({@link BenchInput#capture}), fed round and round.
+     *
+     * @param input    the frames to feed.
+     * @param config   the configuration the engine runs with, as it is.
+     * @param openLoop true: nobody answers, the engine runs open loop as in a replay; false: the collector's answers
+     *                 are modelled and reach the engine.
+     */
+    public EngineBench(final BenchInput input, final ApplianceConfig config, final boolean openLoop)
+    {
+        this.primitive = input.primitive();
+        this.input = input;
         this.openLoop = openLoop;
         this.sink = new RespondingSink(!openLoop);
-        this.config = new ApplianceConfig(base.translator(), base.reports(), base.redundancy(),
-            new AppendConfig(batchSize, base.append().idleFlushMicros()), base.postcards(), base.acks(),
-            base.resync(), base.essential(), BenchPrimitive.SKETCH == primitive ?
-                withSketchSwitches(base.collectors(), sketchSwitches) : base.collectors());
-        final SketchConfig sketch = BenchPrimitive.SKETCH == primitive ? firstSketch(config) : null;
-        if (null != sketch)
-        {
-            // Whole epochs per cycle of pre-built columns; the epoch field is renumbered as the cycle repeats.
-            columnsPerEpoch = sketch.switches() * sketch.columns();
-            epochsPerCycle = Math.max(1, DISTINCT_REPORTS / columnsPerEpoch);
-            distinct = epochsPerCycle * columnsPerEpoch;
-            stride = Math.max(MIN_STRIDE, (42 + 3 + SketchColumnFlyweight.length(sketch.rows()) + 63) & ~63);
-        }
-        else
-        {
-            columnsPerEpoch = 0;
-            epochsPerCycle = 0;
-            distinct = DISTINCT_REPORTS;
-            stride = MIN_STRIDE;
-        }
-        this.reports = new UnsafeBuffer(ByteBuffer.allocateDirect(distinct * stride));
-        this.lengths = new int[distinct];
+        this.config = config;
         this.engine = new TranslatorEngine(config, sink, !openLoop);
         this.senders = engine.senders().toArray(new QueuePairSender[0]);
         this.remoteQpns = new int[senders.length];
@@ -223,90 +236,52 @@ public final class EngineBench
             acks[i] = new Response(encoder.opcode(RoceOpcode.RC_ACKNOWLEDGE));
             atomicAcks[i] = new Response(encoder.opcode(RoceOpcode.RC_ATOMIC_ACKNOWLEDGE).originalValue(0));
         }
-        buildReports(redundancy, seed);
-    }
-
-    private void buildReports(final int redundancy, final long seed)
-    {
-        final SplittableRandom random = new SplittableRandom(seed);
-        final CollectorConfig collector = config.collectors().get(0);
-        final long[] listIds = collector.lists().stream().mapToLong(ListConfig::id).toArray();
-        final int hops = config.postcards().hops();
-        final int dataLength = null == collector.keyWrite() ? 4 : collector.keyWrite().slotSize() - 4;
-        final EthernetFlyweight eth = new EthernetFlyweight();
-        final Ipv4Flyweight ip = new Ipv4Flyweight();
-        final UdpFlyweight udp = new UdpFlyweight();
-        final DtaBaseHeaderFlyweight base = new DtaBaseHeaderFlyweight();
-        final SketchConfig sketch = BenchPrimitive.SKETCH == primitive ? firstSketch(config) : null;
-        for (int i = 0; i < distinct; i++)
-        {
-            final int offset = i * stride;
-            int source = 0x0a000100 | (i & 0xFF);
-            final int subOffset = offset + 42 + 3;
-            final int subLength;
-            switch (primitive)
-            {
-                case KEYWRITE ->
-                {
-                    new KeyWriteFlyweight().wrap(reports, subOffset, dataLength).redundancy(redundancy)
-                        .key(random.nextInt() & 0xFFFFFFFFL).data(random.nextInt() & 0xFFFFFFFFL);
-                    subLength = KeyWriteFlyweight.FIXED_LENGTH + dataLength;
-                }
-                case KEYINCREMENT ->
-                {
-                    new KeyIncrementFlyweight().wrap(reports, subOffset).redundancy(redundancy)
-                        .key(random.nextInt() & 0xFFFFFFFFL).counter(1 + random.nextInt(1000));
-                    subLength = KeyIncrementFlyweight.LENGTH;
-                }
-                case APPEND ->
-                {
-                    new AppendFlyweight().wrap(reports, subOffset).listId(listIds[i % listIds.length])
-                        .data(random.nextInt() & 0xFFFFFFFFL);
-                    subLength = AppendFlyweight.LENGTH;
-                }
-                case SKETCH ->
-                {
-                    // Column c of every switch in turn, so column c completes with its last switch.
-                    final int inEpoch = i % columnsPerEpoch;
-                    final int switchId = inEpoch % sketch.switches();
-                    final SketchColumnFlyweight column = new SketchColumnFlyweight().wrap(reports, subOffset)
-                        .sketchId((int)sketch.id()).switchId(switchId).epoch(i / columnsPerEpoch)
-                        .column(inEpoch / sketch.switches()).rows(sketch.rows()).reserved(0);
-                    for (int r = 0; r < sketch.rows(); r++)
-                    {
-                        column.counter(r, random.nextInt(1 << 10));
-                    }
-                    source = 0x0a000200 | switchId;
-                    subLength = SketchColumnFlyweight.length(sketch.rows());
-                }
-                default ->
-                {
-                    // Consecutive reports walk each flow through all its hops, so every path completes.
-                    new PostcardFlyweight().wrap(reports, subOffset).key(i / hops).hop(1 + i % hops)
-                        .data(random.nextInt() & 0xFFFFFFFFL);
-                    subLength = PostcardFlyweight.LENGTH;
-                }
-            }
-            final int udpLength = 8 + 3 + subLength;
-            eth.wrap(reports, offset).dstMac(collector.mac()).srcMac(0x020000000000L | (i & 0xFF))
-                .etherType(EthernetFlyweight.ETHER_TYPE_IPV4);
-            ip.wrap(reports, offset + 14).versionAndIhl(5).tos(0).totalLength(20 + udpLength).identification(i)
-                .flagsAndFragmentOffset(0).ttl(64).protocol(Ipv4Flyweight.PROTOCOL_UDP).headerChecksum(0)
-                .src(source).dst(collector.ip()).updateChecksum();
-            udp.wrap(reports, offset + 34).srcPort(40041).dstPort(config.reports().udpPort()).length(udpLength)
-                .checksum(0);
-            base.wrap(reports, offset + 42, DtaBaseHeaderForm.THREE).opcode(primitive.opcode()).seqnum(0).flags(0);
-            lengths[i] = 42 + udpLength;
-        }
     }
 
     /**
-     * Feeds {@code count} reports through the engine, in bursts of {@link #BURST} (the last one partial).
+     * The configuration a synthetic bench runs with: the base one with the bench's Append batch size, and for
+     * Sketch-Merge its first sketch's switches.
      *
-     * @param count reports to feed.
+     * @param primitive      what to drive.
+     * @param base           configuration whose first collector serves the reports.
+     * @param batchSize      Append batch size (overrides the configuration).
+     * @param sketchSwitches switches of the benchmarked sketch (overrides the configuration's first sketch).
+     * @return the configuration.
+     */
+    public static ApplianceConfig config(
+        final BenchPrimitive primitive, final ApplianceConfig base, final int batchSize, final int sketchSwitches)
+    {
+        return withBatchSize(base, batchSize, BenchPrimitive.SKETCH == primitive ?
+            withSketchSwitches(base.collectors(), sketchSwitches) : base.collectors());
+    }
+
+    /**
+     * @param base      a configuration.
+     * @param batchSize Append batch size.
+     * @return the configuration with that Append batch size.
+     */
+    public static ApplianceConfig withBatchSize(final ApplianceConfig base, final int batchSize)
+    {
+        return withBatchSize(base, batchSize, base.collectors());
+    }
+
+    private static ApplianceConfig withBatchSize(
+        final ApplianceConfig base, final int batchSize, final List<CollectorConfig> collectors)
+    {
+        return new ApplianceConfig(base.translator(), base.reports(), base.redundancy(),
+            new AppendConfig(batchSize, base.append().idleFlushMicros()), base.postcards(), base.acks(),
+            base.resync(), base.essential(), collectors);
+    }
+
+    /**
+     * Feeds {@code count} frames of the input (for synthetic reports, {@code count} reports) through the engine, in
+     * bursts of {@link #BURST} (the last one partial).
+     *
+     * @param count frames to feed.
      */
     public void feed(final long count)
     {
+        final BenchInput input = this.input;
         final long bursts = (count + BURST - 1) / BURST;
         for (long b = 0; b < bursts; b++)
         {
@@ -315,19 +290,7 @@ public final class EngineBench
             final int inBurst = (int)Math.min(BURST, count - b * BURST);
             for (int i = 0; i < inBurst; i++)
             {
-                final int r = cursor;
-                if (BenchPrimitive.SKETCH == primitive)
-                {
-                    // Epochs keep rolling over: a replayed epoch number would only be dropped as stale.
-                    reports.putInt(r * stride + SKETCH_EPOCH_OFFSET,
-                        (int)(cycle * epochsPerCycle + r / columnsPerEpoch), ByteOrder.BIG_ENDIAN);
-                }
-                if (++cursor == distinct)
-                {
-                    cursor = 0;
-                    cycle++;
-                }
-                engine.onFrame(reports, r * stride, lengths[r], now);
+                input.feedNext(engine, now);
                 if (!openLoop && ACK_EVERY - 1 == (i & (ACK_EVERY - 1)))
                 {
                     acknowledge(now);
@@ -343,12 +306,15 @@ public final class EngineBench
         {
             final int remoteQpn = sink.remoteQpn();
             int i = 0;
-            while (remoteQpns[i] != remoteQpn)
+            while (i < remoteQpns.length && remoteQpns[i] != remoteQpn)
             {
                 i++;
             }
-            final Response response = sink.atomic() ? atomicAcks[i] : acks[i];
-            engine.onFrame(response.frame, 0, response.psn(sink.psn()), now);
+            if (i < remoteQpns.length)
+            {
+                final Response response = sink.atomic() ? atomicAcks[i] : acks[i];
+                engine.onFrame(response.frame, 0, response.psn(sink.psn()), now);
+            }
             sink.next();
         }
     }
@@ -390,8 +356,8 @@ public final class EngineBench
     /**
      * Warms up, then measures.
      *
-     * @param warmupReports   reports fed before measuring.
-     * @param measuredReports reports measured.
+     * @param warmupReports   frames of the input (for synthetic reports, reports) fed before measuring.
+     * @param measuredReports frames of the input (for synthetic reports, reports) fed while measuring.
      * @return the measurement.
      */
     public Result run(final long warmupReports, final long measuredReports)
@@ -409,6 +375,11 @@ public final class EngineBench
         final long thread = Thread.currentThread().threadId();
         final long gcBefore = gcCount();
         final long framesBefore = sink.frames();
+        final long[] counters = new long[COUNTERS.length];
+        for (final EngineCounter c : COUNTERS)
+        {
+            counters[c.ordinal()] = -engine.counters().get(c);
+        }
         // The CPU clock and the allocation counter are read once outside the allocation window: a first call may
         // allocate (class loading, lazy initialisation).
         threads.getThreadAllocatedBytes(thread);
@@ -420,10 +391,15 @@ public final class EngineBench
         final long allocated = threads.getThreadAllocatedBytes(thread) - allocatedBefore;
         final double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
         final long frames = sink.frames() - framesBefore;
-        final long reportsFed = measuredReports;
+        for (final EngineCounter c : COUNTERS)
+        {
+            counters[c.ordinal()] += engine.counters().get(c);
+        }
+        final long reports = counters[EngineCounter.REPORTS_IN.ordinal()];
         final double seconds = elapsed / 1e9;
-        return new Result(primitive, reportsFed, frames, seconds, reportsFed / seconds, frames / seconds,
-            (double)allocated / reportsFed, gcCount() - gcBefore, cpuSeconds, reportsFed / cpuSeconds);
+        return new Result(primitive, reports, frames, seconds, reports / seconds, frames / seconds,
+            (double)allocated / (reports > 0 ? reports : measuredReports), gcCount() - gcBefore, cpuSeconds,
+            reports / cpuSeconds, measuredReports, counters);
     }
 
     /**
@@ -436,10 +412,7 @@ public final class EngineBench
      */
     public void writeReports(final io.dta.codec.pcap.PcapWriter writer, final int count) throws java.io.IOException
     {
-        for (int i = 0; i < Math.min(count, distinct); i++)
-        {
-            writer.write(i * 1000L, reports, i * stride, lengths[i]);
-        }
+        input.write(writer, Math.min(count, input.count()));
     }
 
     /**
@@ -447,7 +420,7 @@ public final class EngineBench
      */
     public int distinctReports()
     {
-        return distinct;
+        return input.count();
     }
 
     /**
@@ -462,9 +435,15 @@ public final class EngineBench
      */
     public int copyReport(final int index, final org.agrona.MutableDirectBuffer buffer, final int offset)
     {
-        final int length = lengths[index];
-        buffer.putBytes(offset, reports, index * stride, length);
-        return length;
+        return input.copy(index, buffer, offset);
+    }
+
+    /**
+     * @return the frames the bench feeds.
+     */
+    public BenchInput input()
+    {
+        return input;
     }
 
     /**
@@ -489,16 +468,6 @@ public final class EngineBench
     public TranslatorEngine engine()
     {
         return engine;
-    }
-
-    private static SketchConfig firstSketch(final ApplianceConfig config)
-    {
-        final CollectorConfig collector = config.collectors().get(0);
-        if (collector.sketches().isEmpty())
-        {
-            throw new IllegalArgumentException("the first collector hosts no sketch");
-        }
-        return collector.sketches().get(0);
     }
 
     private static List<CollectorConfig> withSketchSwitches(final List<CollectorConfig> collectors, final int switches)

@@ -29,6 +29,9 @@ public final class RespondingSink implements FrameSink
 {
     private static final int BTH_OFFSET = EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.MIN_HEADER_LENGTH +
         UdpFlyweight.HEADER_LENGTH;
+    private static final int UDP_DEST_PORT_OFFSET = EthernetFlyweight.HEADER_LENGTH + Ipv4Flyweight.MIN_HEADER_LENGTH +
+        2;
+    private static final int ROCE_PORT = 4791;
     private static final int CAPACITY = 1 << 14;
     private static final int MAX_QPS = 64;
 
@@ -105,8 +108,9 @@ public final class RespondingSink implements FrameSink
     {
         frames++;
         bytes += length;
-        if (!answering)
+        if (!answering || ROCE_PORT != (buffer.getShort(offset + UDP_DEST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF))
         {
+            // Only RoCEv2 requests are answered: a NACK to a reporter (sequence gap, sketch gap) is not one.
             return;
         }
         final int opcode = buffer.getByte(offset + BTH_OFFSET + BthFlyweight.OPCODE_OFFSET) & 0xFF;

@@ -2,12 +2,14 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.management.HotSpotDiagnosticMXBean;
+import io.dta.appliance.bench.BenchInput;
 import io.dta.appliance.bench.BenchPrimitive;
 import io.dta.appliance.bench.EngineBench;
 import io.dta.appliance.dpdk.CReference;
 import io.dta.appliance.dpdk.DpdkBench;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.config.ApplianceConfig;
+import io.dta.config.FileErrors;
 import io.dta.dpdk.DpdkException;
 import io.dta.dpdk.DpdkLibrary;
 import io.dta.dpdk.Eal;
@@ -16,18 +18,24 @@ import io.dta.config.SketchConfig;
 import org.agrona.DirectBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.ToLongFunction;
 
 /**
- * {@code dta bench}: the engine alone on one thread, after a warm-up.
+ * {@code dta bench}: the engine alone on one thread, or through DPDK on one core, after a warm-up; synthetic reports of
+ * one primitive ({@code --primitive}) or every frame of a capture ({@code --in}), fed round and round.
  */
 @Command(
     name = "bench",
@@ -39,30 +47,48 @@ import java.util.concurrent.Callable;
             "--closed-loop the collector's ACKs and ATOMIC ACKs answered as its soft responder would. Prints " +
             "reportsPerSecond, framesPerSecond, allocatedBytesPerReport (this thread's allocation over the measured " +
             "phase), gcCount, reportsPerCpuSecond (over the thread's CPU time: robust on a shared machine) and " +
-            "whether Agrona's bounds checks were on (bin/dta turns them off for bench; see docs/performance.md)." })
+            "whether Agrona's bounds checks were on (bin/dta turns them off for bench; see docs/performance.md).",
+        "The reports are synthetic ones of one --primitive, or with --in every frame of a capture (your traffic), " +
+            "fed round and round in capture order; then the drops by reason over the measured phase are printed too." })
 public final class BenchCommand implements Callable<Integer>
 {
     @Mixin
     private ConfigOption config = new ConfigOption();
 
-    @Option(names = "--primitive", required = true, paramLabel = "keywrite|keyincrement|append|postcard|sketch",
-        description = "primitive to drive")
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--primitive", paramLabel = "keywrite|keyincrement|append|postcard|sketch",
+        description = "primitive of the synthetic reports to drive (or --in)")
     private BenchPrimitive primitive;
+
+    @Option(names = "--in", paramLabel = "REPORTS.pcap", description =
+        "instead of --primitive: every frame of this capture (pcap or pcapng, as dta replay --in takes; reports, " +
+        "responses, anything) loaded once into memory and fed round and round in capture order, translated with " +
+        "--config. --reports and --warmup then count frames fed; reports and reportsPerSecond count the DTA " +
+        "reports among them, and the drops by reason over the measured phase are printed. Repeated traffic is " +
+        "what it is: after the first round, sequenced reports are duplicates and sketch epochs stale (see " +
+        "docs/performance.md)")
+    private Path in;
 
     /** The fewest reports a --compare-c round measures: some thousand bursts of 32. */
     static final int MIN_REPORTS_PER_ROUND = 32_768;
 
-    @Option(names = "--reports", defaultValue = "20000000", description = "reports measured (default: ${DEFAULT-VALUE})")
+    @Option(names = "--reports", defaultValue = "20000000",
+        description = "reports measured; with --in, frames of the capture fed (default: ${DEFAULT-VALUE})")
     private long reports;
 
-    @Option(names = "--warmup", description = "reports fed before measuring (default: 20000000, sketch 40000000, so "
-        + "that even rare paths are compiled, the responses' with --closed-loop; 5000000 with --io dpdk)")
+    @Option(names = "--warmup", description = "reports (with --in: frames) fed before measuring (default: 20000000, " +
+        "sketch 40000000, so that even rare paths are compiled, the responses' with --closed-loop; 5000000 with " +
+        "--io dpdk)")
     private Long warmup;
 
-    @Option(names = "--redundancy", defaultValue = "1", description = "N of Key-Write / Key-Increment (default: ${DEFAULT-VALUE})")
+    @Option(names = "--redundancy", defaultValue = "1",
+        description = "N of the synthetic Key-Write / Key-Increment reports (default: ${DEFAULT-VALUE}; not with --in)")
     private int redundancy;
 
-    @Option(names = "--batch", defaultValue = "16", description = "Append batch size (default: ${DEFAULT-VALUE})")
+    @Option(names = "--batch", defaultValue = "16", description = "Append batch size, overriding the configuration's " +
+        "(default: ${DEFAULT-VALUE}; with --in, the configuration's own unless given)")
     private int batch;
 
     @Option(names = "--closed-loop", description = "with --io java: the collector's answers are modelled, as a " +
@@ -76,7 +102,8 @@ public final class BenchCommand implements Callable<Integer>
 
     @Option(names = "--io", defaultValue = "java", paramLabel = "java|dpdk", description =
         "java (default): engine alone; dpdk: through DPDK on one core, net_pcap (infinite_rx) or net_ring in " +
-        "(--input), net_null out, open loop (needs DPDK 22.11 and root)")
+        "(--input), net_null out, open loop (needs DPDK 22.11; runs as any user on 4 KB pages, --hugepages needs a " +
+        "hugetlbfs mount the user can write)")
     private String io;
 
     private static final int MIN_RING_SOURCE_REPORTS = 64;
@@ -90,13 +117,15 @@ public final class BenchCommand implements Callable<Integer>
 
     @Option(names = "--switches", defaultValue = "" + EngineBench.DEFAULT_SKETCH_SWITCHES,
         description = "sketch: switches contributing to the first collector's first sketch, each sending its " +
-            "columns in turn, epochs rolling over (default: ${DEFAULT-VALUE})")
+            "columns in turn, epochs rolling over (default: ${DEFAULT-VALUE}; not with --in)")
     private int switches;
 
     @Option(names = "--compare-c", description =
         "with --io dpdk: also measure the C reference loop (perf/target/native/libdta_cref.so: same parsing, frames " +
         "and ICRC in C) in rounds alternating with the engine's on the same EAL and ports; prints both medians " +
-        "(reportsPerSecond, referenceReportsPerSecond) and their ratio")
+        "(reportsPerSecond, referenceReportsPerSecond) and their ratio. With --in both read the same frames, but the " +
+        "C loop translates no sequence-tracked, essential or Sketch-Merge report: its counters are printed " +
+        "(reference), with a warning when it left reports the engine translated")
     private boolean compareC;
 
     @Option(names = "--rounds", defaultValue = "5",
@@ -106,7 +135,8 @@ public final class BenchCommand implements Callable<Integer>
     @Option(names = "--source-reports", defaultValue = "4096", description =
         "with --io dpdk: distinct reports the input repeats (1..16384, default: ${DEFAULT-VALUE}); net_pcap copies " +
         "each from its stored mbuf, so fewer stay in the caches and the input costs less; the ring holds them all " +
-        "(at least 64 with --input ring, so a burst of 32 never empties it)")
+        "(at least 64 with --input ring, so a burst of 32 never empties it). Not with --in, whose input holds every " +
+        "frame of the capture (repeated whole to at least 64)")
     private int sourceReports;
 
     @Option(names = "--eal", paramLabel = "ARGS", preprocessor = EalLinePreprocessor.class,
@@ -129,6 +159,24 @@ public final class BenchCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
+        if ((null == primitive) == (null == in))
+        {
+            System.err.println("dta bench: give exactly one of --primitive (synthetic reports) and --in (a capture)");
+            return 2;
+        }
+        final boolean capture = null != in;
+        if (capture)
+        {
+            for (final String option : new String[] { "--redundancy", "--switches", "--source-reports" })
+            {
+                if (spec.commandLine().getParseResult().hasMatchedOption(option))
+                {
+                    System.err.println("dta bench: " + option + " shapes the synthetic reports of --primitive; " +
+                        "with --in the capture's frames are fed as they are");
+                    return 2;
+                }
+            }
+        }
         if (!"java".equals(io) && !"dpdk".equals(io))
         {
             System.err.println("dta bench: --io must be java or dpdk, not " + io);
@@ -171,7 +219,7 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: --compare-c needs --io dpdk");
             return 2;
         }
-        if (compareC && !CReference.PRIMITIVES.contains(primitive))
+        if (compareC && !capture && !CReference.PRIMITIVES.contains(primitive))
         {
             System.err.println("dta bench: the C reference loop has no " + primitive.name().toLowerCase() +
                 "; --compare-c works with " + CReference.PRIMITIVES.toString().toLowerCase());
@@ -182,7 +230,7 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: --source-reports must be 1..16384");
             return 2;
         }
-        if ("ring".equals(input) && sourceReports < MIN_RING_SOURCE_REPORTS)
+        if ("ring".equals(input) && !capture && sourceReports < MIN_RING_SOURCE_REPORTS)
         {
             // A burst takes up to 32 of them: with fewer than two bursts in the ring every burst would empty it, and
             // below 32 every burst would come back short, a different measurement.
@@ -230,6 +278,10 @@ public final class BenchCommand implements Callable<Integer>
         {
             return 2;
         }
+        if (capture)
+        {
+            return benchCapture(appliance);
+        }
         if (redundancy < 1 || redundancy > appliance.redundancy().max())
         {
             System.err.println("dta bench: --redundancy must be 1.." + appliance.redundancy().max());
@@ -256,13 +308,66 @@ public final class BenchCommand implements Callable<Integer>
                     "loop repeats its epochs, which the engine drops as stale)");
                 return 2;
             }
-            return dpdk(appliance);
+            return dpdk(appliance, null);
         }
-        final EngineBench bench = new EngineBench(primitive, appliance, redundancy, batch, switches, !closedLoop, 1);
+        return java(new EngineBench(primitive, appliance, redundancy, batch, switches, !closedLoop, 1), appliance);
+    }
+
+    /**
+     * {@code --in}: the capture is read before any EAL starts, so that a file that cannot be benched is said in the
+     * words of {@code dta replay}, exit 1, as the replay says it.
+     */
+    private int benchCapture(final ApplianceConfig base) throws Exception
+    {
+        if (base.hasNegotiatedRegions())
+        {
+            // As dta replay: nobody answers the REQs of negotiated regions here, so every report would wait or drop.
+            System.err.println("dta bench: the configuration has negotiated regions (servicePort); bench --in is " +
+                "open loop towards the collectors and needs static regions (qpn, rkey and address configured)");
+            return 2;
+        }
+        final String unreadable = FileErrors.unreadable(in);
+        if (null != unreadable)
+        {
+            System.err.println("dta bench: cannot read " + in + ": " + unreadable);
+            return 1;
+        }
+        final BenchInput frames;
+        try
+        {
+            frames = BenchInput.capture(in, base.translator().mac());
+        }
+        catch (final IOException ex)
+        {
+            System.err.println("dta bench: " + FileErrors.reason(ex));
+            return 1;
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            System.err.println("dta bench: " + ex.getMessage());
+            return 1;
+        }
+        if (null != frames.cutShortWarning())
+        {
+            System.err.println("dta bench: warning: " + frames.cutShortWarning());
+        }
+        // The configuration as given, translated as dta replay translates the capture; --batch only when said.
+        final ApplianceConfig appliance = spec.commandLine().getParseResult().hasMatchedOption("--batch") ?
+            EngineBench.withBatchSize(base, batch) : base;
+        if ("dpdk".equals(io))
+        {
+            return dpdk(appliance, frames);
+        }
+        return java(new EngineBench(frames, appliance, !closedLoop), appliance);
+    }
+
+    private int java(final EngineBench bench, final ApplianceConfig appliance) throws Exception
+    {
         final EngineBench.Result r = bench.run(warmup, reports);
-        final long drops = bench.engine().counters().totalDrops();
+        // Synthetic reports: every drop of the run, none expected; a capture: the measured phase's, by reason below.
+        final long drops = null == in ? bench.engine().counters().totalDrops() : totalDrops(r::delta);
         final Map<String, Object> out = new LinkedHashMap<>();
-        out.put("primitive", primitive.name().toLowerCase());
+        putSource(out, bench.input());
         out.put("reports", r.reports());
         out.put("frames", r.frames());
         out.put("seconds", r.seconds());
@@ -271,8 +376,11 @@ public final class BenchCommand implements Callable<Integer>
         out.put("allocatedBytesPerReport", r.allocatedBytesPerReport());
         out.put("gcCount", r.gcCount());
         out.put("drops", drops);
-        out.put("redundancy", redundancy);
-        out.put("batchSize", batch);
+        if (null == in)
+        {
+            out.put("redundancy", redundancy);
+        }
+        out.put("batchSize", appliance.append().batchSize());
         out.put("openLoop", bench.openLoop());
         if (BenchPrimitive.SKETCH == primitive)
         {
@@ -283,6 +391,7 @@ public final class BenchCommand implements Callable<Integer>
             out.put("epochsCompleted", bench.engine().counters().get(EngineCounter.SKETCH_EPOCHS_COMPLETED));
         }
         out.put("reportsPerCpuSecond", Math.round(r.reportsPerCpuSecond()));
+        putCaptureCounts(out, r.framesIn(), r.framesInPerSecond(), r::delta);
         out.put("agronaBoundsChecks", DirectBuffer.SHOULD_BOUNDS_CHECK);
         out.put("compressedOops", vmFlag("UseCompressedOops"));
         out.put("transparentHugePages", vmFlag("UseTransparentHugePages"));
@@ -294,20 +403,22 @@ public final class BenchCommand implements Callable<Integer>
         {
             System.out.printf("%s%s: %.2f M reports/s, %.2f M frames/s, %.3f bytes allocated per report, %d GCs " +
                 "(%d reports in %.2f s, %d drops; %.2f M reports per CPU second; Agrona bounds checks %s)%n",
-                out.get("primitive"), bench.openLoop() ? " (open loop)" : " (closed loop)",
+                sourceName(bench.input()), bench.openLoop() ? " (open loop)" : " (closed loop)",
                 r.reportsPerSecond() / 1e6, r.framesPerSecond() / 1e6,
                 r.allocatedBytesPerReport(), r.gcCount(), r.reports(), r.seconds(), drops,
                 r.reportsPerCpuSecond() / 1e6, DirectBuffer.SHOULD_BOUNDS_CHECK ? "on" : "off");
+            printCaptureCounts(bench.input(), r.framesIn(), r.framesInPerSecond(), r.reports(), r::delta);
         }
-        if (drops > 0)
+        if (null == in && drops > 0)
         {
             System.err.println("dta bench: warning: the engine dropped " + drops + " reports or responses (" +
                 bench.engine().counters().get(EngineCounter.DROP_GRACE_PERIOD) + " reports in grace periods or probing)");
         }
+        warnOfNoReports(r.reports(), appliance);
         return 0;
     }
 
-    private int dpdk(final ApplianceConfig appliance) throws Exception
+    private int dpdk(final ApplianceConfig appliance, final BenchInput frames) throws Exception
     {
         if (!DpdkLibrary.isAvailable())
         {
@@ -322,7 +433,23 @@ public final class BenchCommand implements Callable<Integer>
             // two).
             ealArgs.add("--huge-unlink");
         }
-        final List<String> sessionArgs = DpdkBench.sessionEalArgs(ealArgs);
+        final int sourceFrames = null == frames ? sourceReports : DpdkBench.sourceFrames(frames);
+        final List<String> sessionArgs;
+        if (null == frames)
+        {
+            sessionArgs = DpdkBench.sessionEalArgs(ealArgs);
+        }
+        else
+        {
+            final String problem = DpdkBench.captureProblem(frames, appliance, sourceFrames, inputKind(), ealArgs);
+            if (null != problem)
+            {
+                System.err.println("dta bench: " + problem);
+                return 1;
+            }
+            sessionArgs = DpdkBench.sessionEalArgs(ealArgs,
+                DpdkBench.sessionMemoryMegabytes(frames, appliance, sourceFrames, inputKind()));
+        }
         onHugepages = !sessionArgs.contains(Eal.NO_HUGE);
         final String missing = Hugepages.shortfallFor(sessionArgs);
         if (null != missing)
@@ -332,13 +459,15 @@ public final class BenchCommand implements Callable<Integer>
         }
         if (compareC)
         {
-            return compare(appliance, ealArgs);
+            return compare(appliance, ealArgs, frames, sourceFrames);
         }
         final DpdkBench.Result r;
         try
         {
-            r = DpdkBench.run(primitive, appliance, redundancy, batch, warmup, reports, ealArgs, sourceReports,
-                inputKind());
+            r = null == frames ?
+                DpdkBench.run(primitive, appliance, redundancy, batch, warmup, reports, ealArgs, sourceReports,
+                    inputKind()) :
+                DpdkBench.run(frames, appliance, warmup, reports, ealArgs, sourceFrames, inputKind());
         }
         catch (final DpdkException | IllegalStateException ex)
         {
@@ -346,7 +475,7 @@ public final class BenchCommand implements Callable<Integer>
             return 1;
         }
         final Map<String, Object> out = new LinkedHashMap<>();
-        out.put("primitive", primitive.name().toLowerCase());
+        putSource(out, frames);
         out.put("io", "dpdk");
         out.put("input", input);
         out.put("hugepages", onHugepages);
@@ -360,8 +489,17 @@ public final class BenchCommand implements Callable<Integer>
         out.put("gcCount", r.gcCount());
         out.put("txDropped", r.txDropped());
         out.put("drops", r.drops());
-        out.put("redundancy", redundancy);
-        out.put("batchSize", batch);
+        if (null == frames)
+        {
+            out.put("redundancy", redundancy);
+            out.put("batchSize", batch);
+        }
+        else
+        {
+            out.put("batchSize", appliance.append().batchSize());
+            out.put("sourceFrames", sourceFrames);
+            putCaptureCounts(out, r.framesIn(), r.framesInPerSecond(), r::delta);
+        }
         putRing(out, r.inputDry(), r.inputLowest());
         if (json)
         {
@@ -370,17 +508,30 @@ public final class BenchCommand implements Callable<Integer>
         else
         {
             System.out.printf("%s through DPDK (%s -> net_null, one core, %s): %.2f M reports/s, %.2f M frames/s, " +
-                "%.3f bytes allocated per report, %d GCs (%d reports in %.2f s, %d drops)%n", out.get("primitive"),
+                "%.3f bytes allocated per report, %d GCs (%d reports in %.2f s, %d drops)%n",
+                null == frames ? primitive.name().toLowerCase() : sourceName(frames),
                 inputKind().device(), onHugepages ? "hugepages" : "4 KB pages", r.reportsPerSecond() / 1e6,
                 r.framesPerSecond() / 1e6,
                 r.allocatedBytesPerReport(), r.gcCount(), r.reports(), r.seconds(), r.drops());
+            if (null != frames)
+            {
+                printCaptureCounts(frames, r.framesIn(), r.framesInPerSecond(), r.reports(), r::delta);
+            }
         }
-        warnOfDrops(r.drops());
+        if (null == frames)
+        {
+            warnOfDrops(r.drops());
+        }
+        warnOfNoReports(r.reports(), appliance);
         warnOfDryRing(r.inputDry());
         return 0;
     }
 
-    private int compare(final ApplianceConfig appliance, final List<String> ealArgs) throws Exception
+    private int compare(
+        final ApplianceConfig appliance,
+        final List<String> ealArgs,
+        final BenchInput frames,
+        final int sourceFrames) throws Exception
     {
         if (!CReference.isAvailable())
         {
@@ -390,8 +541,11 @@ public final class BenchCommand implements Callable<Integer>
         final DpdkBench.Comparison c;
         try
         {
-            c = DpdkBench.compare(primitive, appliance, redundancy, batch, warmup, reports / rounds,
-                rounds, ealArgs, sourceReports, inputKind());
+            c = null == frames ?
+                DpdkBench.compare(primitive, appliance, redundancy, batch, warmup, reports / rounds, rounds, ealArgs,
+                    sourceReports, inputKind()) :
+                DpdkBench.compare(frames, appliance, warmup, reports / rounds, rounds, ealArgs, sourceFrames,
+                    inputKind());
         }
         catch (final DpdkException | IllegalStateException | IllegalArgumentException ex)
         {
@@ -400,7 +554,7 @@ public final class BenchCommand implements Callable<Integer>
         }
         final DpdkBench.Result r = c.java();
         final Map<String, Object> out = new LinkedHashMap<>();
-        out.put("primitive", primitive.name().toLowerCase());
+        putSource(out, frames);
         out.put("io", "dpdk");
         out.put("input", input);
         out.put("hugepages", onHugepages);
@@ -412,7 +566,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("referenceReportsPerCpuSecond", Math.round(c.referenceReportsPerCpuSecond()));
         out.put("cpuRatio", Math.round(c.cpuRatio() * 1000) / 1000.0);
         out.put("rounds", rounds);
-        out.put("sourceReports", sourceReports);
+        out.put("sourceReports", null == frames ? sourceReports : sourceFrames);
         out.put("reportsPerRound", reports / rounds);
         out.put("javaRounds", Arrays.stream(c.javaRounds()).mapToLong(Math::round).toArray());
         out.put("referenceRounds", Arrays.stream(c.referenceRounds()).mapToLong(Math::round).toArray());
@@ -425,8 +579,28 @@ public final class BenchCommand implements Callable<Integer>
         out.put("referenceCrc", c.crc());
         out.put("ioFloorReportsPerSecond", Math.round(c.ioFloorReportsPerSecond()));
         out.put("drops", r.drops());
-        out.put("redundancy", redundancy);
-        out.put("batchSize", batch);
+        if (null == frames)
+        {
+            out.put("redundancy", redundancy);
+            out.put("batchSize", batch);
+        }
+        else
+        {
+            out.put("batchSize", appliance.append().batchSize());
+            out.put("reports", r.reports());
+            putCaptureCounts(out, r.framesIn(), r.framesInPerSecond(), r::delta);
+            final DpdkBench.ReferenceCounts counts = c.reference();
+            final Map<String, Object> reference = new LinkedHashMap<>();
+            reference.put("framesIn", counts.framesIn());
+            reference.put("reportsIn", counts.reportsIn());
+            reference.put("reportsTranslated", counts.reportsTranslated());
+            reference.put("drops", counts.drops());
+            reference.put("unsupported", counts.unsupported());
+            reference.put("otherFramesSkipped", counts.other());
+            reference.put("malformed", counts.malformed());
+            reference.put("responses", counts.responses());
+            out.put("reference", reference);
+        }
         putRing(out, c.inputDry(), c.inputLowest());
         if (json)
         {
@@ -439,15 +613,127 @@ public final class BenchCommand implements Callable<Integer>
                 "  C reference  %.2f M reports/s (CRC-32: %s)%n" +
                 "  ratio Java / C = %.3f (per CPU second of the measuring thread: %.2f M against %.2f M, %.3f)%n" +
                 "  input floor  %.2f M reports/s (rx, touch, free%s in C; nothing translated or sent)%n",
-                out.get("primitive"), inputKind().device(), onHugepages ? "hugepages" : "4 KB pages", rounds,
-                c.reportsPerSecond() / 1e6,
+                null == frames ? primitive.name().toLowerCase() : sourceName(frames), inputKind().device(),
+                onHugepages ? "hugepages" : "4 KB pages", rounds, c.reportsPerSecond() / 1e6,
                 r.allocatedBytesPerReport(), r.gcCount(), c.referenceReportsPerSecond() / 1e6, c.crc(), c.ratio(),
                 c.reportsPerCpuSecond() / 1e6, c.referenceReportsPerCpuSecond() / 1e6, c.cpuRatio(),
                 c.ioFloorReportsPerSecond() / 1e6, "ring".equals(input) ? ", the ring fed," : "");
+            if (null != frames)
+            {
+                printCaptureCounts(frames, r.framesIn(), r.framesInPerSecond(), r.reports(), r::delta);
+                final DpdkBench.ReferenceCounts counts = c.reference();
+                System.out.printf("  C reference over its rounds: %d frames in, %d reports in, %d translated, %d " +
+                    "unsupported (sequence-tracked, essential, Sketch-Merge), %d dropped, %d other frames, %d " +
+                    "malformed, %d responses%n", counts.framesIn(), counts.reportsIn(), counts.reportsTranslated(),
+                    counts.unsupported(), counts.drops(), counts.other(), counts.malformed(), counts.responses());
+            }
         }
-        warnOfDrops(r.drops());
+        if (null == frames)
+        {
+            warnOfDrops(r.drops());
+        }
+        else
+        {
+            warnOfUnequalWork(r, c.reference());
+        }
         warnOfDryRing(c.inputDry());
         return 0;
+    }
+
+    /**
+     * With {@code --in} the two loops read the same frames but may not do the same work with them: the C loop
+     * translates the four fixed primitives only. Compared per frame received, the Java engine translated this share
+     * of its reports and the C loop that share of its own.
+     */
+    private static void warnOfUnequalWork(final DpdkBench.Result java, final DpdkBench.ReferenceCounts c)
+    {
+        final double javaShare = java.framesIn() > 0 ?
+            (double)java.delta(EngineCounter.REPORTS_TRANSLATED) / java.framesIn() : 0;
+        final double referenceShare = c.framesIn() > 0 ? (double)c.reportsTranslated() / c.framesIn() : 0;
+        if (c.unsupported() > 0 || referenceShare + 1e-3 < javaShare)
+        {
+            System.err.printf("dta bench: warning: the C reference loop translated %.1f %% of the frames it " +
+                "received, the engine %.1f %% (%d reports the C loop does not handle: sequence-tracked, essential " +
+                "or Sketch-Merge; %d it dropped): the ratio compares unequal work%n", 100 * referenceShare,
+                100 * javaShare, c.unsupported(), c.drops());
+        }
+    }
+
+    private static long totalDrops(final ToLongFunction<EngineCounter> delta)
+    {
+        long total = 0;
+        for (final EngineCounter c : EngineCounter.values())
+        {
+            total += c.isDrop() ? delta.applyAsLong(c) : 0;
+        }
+        return total;
+    }
+
+    private static String sourceName(final BenchInput frames)
+    {
+        return null == frames.file() ? frames.primitive().name().toLowerCase() : frames.file().toString();
+    }
+
+    private void putSource(final Map<String, Object> out, final BenchInput frames)
+    {
+        if (null == frames || null == frames.file())
+        {
+            out.put("primitive", primitive.name().toLowerCase());
+            return;
+        }
+        out.put("in", frames.file().toString());
+        out.put("captureFrames", frames.count());
+    }
+
+    /**
+     * With {@code --in}: frames fed against the reports among them, and the drops by reason over the measured phase
+     * (the names of {@code dta replay --json}).
+     */
+    private void putCaptureCounts(
+        final Map<String, Object> out,
+        final long framesIn,
+        final double framesInPerSecond,
+        final ToLongFunction<EngineCounter> delta)
+    {
+        if (null == in)
+        {
+            return;
+        }
+        out.put("framesIn", framesIn);
+        out.put("framesInPerSecond", Math.round(framesInPerSecond));
+        out.put("reportsTranslated", delta.applyAsLong(EngineCounter.REPORTS_TRANSLATED));
+        out.put("roceFramesOut", delta.applyAsLong(EngineCounter.ROCE_FRAMES_OUT));
+        out.put("otherFramesSkipped", delta.applyAsLong(EngineCounter.OTHER_FRAMES));
+        out.put("dropsByReason", EngineSummary.nonZeroDrops(delta));
+    }
+
+    private static void printCaptureCounts(
+        final BenchInput frames,
+        final long framesIn,
+        final double framesInPerSecond,
+        final long reportsIn,
+        final ToLongFunction<EngineCounter> delta)
+    {
+        if (null == frames.file())
+        {
+            return;
+        }
+        System.out.printf("%s: %d frames, fed %d of them round and round (%.2f M frames/s): %d DTA reports among " +
+            "them, %d routed to primitives, %d RoCEv2 frames out, %d other frames skipped%n", frames.file(),
+            frames.count(), framesIn, framesInPerSecond / 1e6, reportsIn,
+            delta.applyAsLong(EngineCounter.REPORTS_TRANSLATED), delta.applyAsLong(EngineCounter.ROCE_FRAMES_OUT),
+            delta.applyAsLong(EngineCounter.OTHER_FRAMES));
+        EngineSummary.printDrops(delta, System.out);
+    }
+
+    private void warnOfNoReports(final long reportsIn, final ApplianceConfig appliance)
+    {
+        if (null != in && 0 == reportsIn)
+        {
+            System.err.println("dta bench: warning: no frame fed from " + in + " was a DTA report for this " +
+                "configuration (reports.udpPort " + appliance.reports().udpPort() + "): the rates are those of " +
+                "frames skipped");
+        }
     }
 
     private List<String> userEalArgs()

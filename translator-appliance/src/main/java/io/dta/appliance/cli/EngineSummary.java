@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * The end-of-run summary of an engine: reports in, frames out per QP, drops by reason and the other counters (the
@@ -115,23 +116,7 @@ final class EngineSummary
             out.printf("%-28s   0x%06x %10d %12d   0x%06x %8d %-8s%n", s.path().name(), s.path().localQpn(),
                 s.framesOut(), s.bytesOut(), s.nextPsn(), s.resyncs(), s.state());
         }
-        boolean anyDrop = false;
-        for (final EngineCounter c : EngineCounter.values())
-        {
-            if (c.isDrop() && 0 != counters.get(c))
-            {
-                if (!anyDrop)
-                {
-                    out.println("drops:");
-                    anyDrop = true;
-                }
-                out.printf("  %-45s %d%n", c.description(), counters.get(c));
-            }
-        }
-        if (!anyDrop)
-        {
-            out.println("drops: none");
-        }
+        printDrops(counters::get, out);
         out.println("counters:");
         for (final EngineCounter c : EngineCounter.values())
         {
@@ -139,6 +124,53 @@ final class EngineSummary
             {
                 out.printf("  %-45s %d%n", c.description(), counters.get(c));
             }
+        }
+    }
+
+    /**
+     * The drop reasons whose counter is not 0, named as {@code dta replay --json} names them in its {@code drops}.
+     *
+     * @param value each counter's value (the engine's, or its growth over a measured phase).
+     * @return reason to count, in the counters' order.
+     */
+    static Map<String, Long> nonZeroDrops(final ToLongFunction<EngineCounter> value)
+    {
+        final Map<String, Long> drops = new LinkedHashMap<>();
+        for (final EngineCounter c : EngineCounter.values())
+        {
+            if (c.isDrop() && 0 != value.applyAsLong(c))
+            {
+                drops.put(camel(c.name()), value.applyAsLong(c));
+            }
+        }
+        return drops;
+    }
+
+    /**
+     * The drops as the replay's text summary lists them: {@code drops:} and one line per reason that is not 0, or
+     * {@code drops: none}.
+     *
+     * @param value each counter's value.
+     * @param out   where to print.
+     */
+    static void printDrops(final ToLongFunction<EngineCounter> value, final PrintStream out)
+    {
+        boolean anyDrop = false;
+        for (final EngineCounter c : EngineCounter.values())
+        {
+            if (c.isDrop() && 0 != value.applyAsLong(c))
+            {
+                if (!anyDrop)
+                {
+                    out.println("drops:");
+                    anyDrop = true;
+                }
+                out.printf("  %-45s %d%n", c.description(), value.applyAsLong(c));
+            }
+        }
+        if (!anyDrop)
+        {
+            out.println("drops: none");
         }
     }
 

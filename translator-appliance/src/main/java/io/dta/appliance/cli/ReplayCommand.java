@@ -54,7 +54,8 @@ public final class ReplayCommand implements Callable<Integer>
         description =
             "I/O path: java (pcap files read by the JVM; default) or dpdk (the captures go " +
             "through DPDK net_pcap devices, frames are read and written in mbufs; needs " +
-            "DPDK 22.11 and root; same frames as java)")
+            "DPDK 22.11, runs as any user on 4 KB pages (hugepage options in --eal need a hugetlbfs mount the " +
+            "user can write); same frames as java)")
     private String io;
 
     @Option(names = "--eal", paramLabel = "ARGS", preprocessor = EalLinePreprocessor.class,

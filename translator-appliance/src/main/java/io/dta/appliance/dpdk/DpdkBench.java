@@ -2,6 +2,10 @@ package io.dta.appliance.dpdk;
 
 import io.dta.appliance.bench.BenchPrimitive;
 import io.dta.appliance.bench.EngineBench;
+import io.dta.appliance.bench.BenchInput;
+import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.EngineCounters;
+import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.codec.pcap.PcapWriter;
 import io.dta.config.ApplianceConfig;
@@ -38,6 +42,7 @@ import java.util.List;
 public final class DpdkBench
 {
     private static final int BURST = 32;
+    private static final EngineCounter[] COUNTERS = EngineCounter.values();
     /**
      * Distinct reports in the replayed capture by default. {@code net_pcap} copies each from its stored mbuf (about
      * 2.4 KB apart), so 4096 of them (about 10 MB) are read from beyond the caches.
@@ -46,6 +51,29 @@ public final class DpdkBench
 
     /** The EAL's memory ({@code -m}) in MB: both pools and the ring, on 4 KB pages or on hugepages alike. */
     public static final int EAL_MEMORY_MB = 256;
+
+    /**
+     * The most EAL memory ({@code -m}, MB) a bench of a capture asks for by itself, its frames held in mbufs; a
+     * capture that needs more is refused unless {@code --eal} gives {@code -m} (or {@code --socket-mem}) itself.
+     */
+    public static final int MAX_CAPTURE_MEMORY_MB = 4096;
+
+    /**
+     * The fewest frames an input holds: a capture with fewer is repeated whole until it holds at least this many, so
+     * that a burst of 32 never takes all of it (the ring would run dry, {@code net_pcap} return short bursts).
+     */
+    public static final int MIN_SOURCE_FRAMES = 64;
+
+    /** Mbufs of the pool the engine's frames come from (with {@code net_pcap}, the capture's copies too). */
+    private static final int FRAME_POOL_MBUFS = 16383;
+    /** Per mbuf beyond its data room: the mbuf header, the mempool's object header and padding. */
+    private static final int MBUF_OVERHEAD = 256;
+    /** The EAL's own needs beside the pools (rings, ports, its heap), MB. */
+    private static final int EAL_BASE_MB = 64;
+    /** The largest data room of an mbuf (a 16-bit field). */
+    private static final int MAX_DATA_ROOM = 0xFFFF;
+    /** The longest frame one mbuf holds: the largest data room less the headroom. */
+    private static final int MAX_MBUF_FRAME = 2 * MAX_DATA_ROOM - Mempool.dataRoomFor(MAX_DATA_ROOM);
 
     private DpdkBench()
     {
@@ -85,12 +113,14 @@ public final class DpdkBench
     /**
      * The result of a measured run.
      *
-     * @param reports                 reports measured.
+     * @param reports                 DTA reports among the frames received while measuring (the engine's
+     *                                {@code REPORTS_IN}; every frame received for synthetic reports).
      * @param frames                  frames sent in the measured phase.
      * @param seconds                 measured wall time.
      * @param reportsPerSecond        reports per second.
      * @param framesPerSecond         frames per second.
-     * @param allocatedBytesPerReport bytes the data-plane thread allocated per report while measuring.
+     * @param allocatedBytesPerReport bytes the data-plane thread allocated per report while measuring (per frame
+     *                                received when none was a report).
      * @param gcCount                 garbage collections while measuring.
      * @param txDropped               frames the null device refused (should be 0).
      * @param drops                   reports and responses the engine dropped while measuring (counted under their
@@ -99,6 +129,9 @@ public final class DpdkBench
      *                                measuring (the input may have run dry; 0 in a healthy run); 0 for pcap.
      * @param inputLowest             ring input: the fewest mbufs the feeder found in the ring since it was filled
      *                                (the ring holds every source report); -1 for pcap.
+     * @param framesIn                frames received while measuring (reports or not).
+     * @param counters                how much each engine counter grew while measuring, indexed by
+     *                                {@link EngineCounter#ordinal()}.
      */
     public record Result(
         long reports,
@@ -111,8 +144,76 @@ public final class DpdkBench
         long txDropped,
         long drops,
         long inputDry,
-        int inputLowest)
+        int inputLowest,
+        long framesIn,
+        long[] counters)
     {
+        /**
+         * @param counter an engine counter.
+         * @return how much it grew while measuring.
+         */
+        public long delta(final EngineCounter counter)
+        {
+            return counters[counter.ordinal()];
+        }
+
+        /**
+         * @return frames received per second.
+         */
+        public double framesInPerSecond()
+        {
+            return framesIn / seconds;
+        }
+    }
+
+    /**
+     * What the C reference loop counted over its measured rounds ({@link CReference}'s counters): with a capture
+     * ({@code dta bench --in}) it shows the traffic the C loop does not translate as the engine does (sequence
+     * tracking, essential reports and Sketch-Merge are the engine's alone), which makes a comparison over such
+     * traffic unequal.
+     *
+     * @param framesIn          frames received.
+     * @param reportsIn         DTA reports among them.
+     * @param reportsTranslated reports translated.
+     * @param drops             reports dropped (no route, bad redundancy, length, hop, checksum, no mbuf).
+     * @param unsupported       reports the C loop does not handle (sequence-tracked, essential, Sketch-Merge).
+     * @param other             frames neither DTA nor RoCEv2.
+     * @param malformed         malformed frames.
+     * @param responses         collector responses (ignored: open loop).
+     */
+    public record ReferenceCounts(
+        long framesIn,
+        long reportsIn,
+        long reportsTranslated,
+        long drops,
+        long unsupported,
+        long other,
+        long malformed,
+        long responses)
+    {
+        private static final int[] INDEXES = { CReference.FRAMES_IN, CReference.REPORTS_IN,
+            CReference.REPORTS_TRANSLATED, CReference.DROPS, CReference.UNSUPPORTED, CReference.OTHER,
+            CReference.MALFORMED, CReference.RESPONSES };
+
+        static long[] read(final CReference reference)
+        {
+            final long[] values = new long[INDEXES.length];
+            for (int i = 0; i < INDEXES.length; i++)
+            {
+                values[i] = reference.counter(INDEXES[i]);
+            }
+            return values;
+        }
+
+        static ReferenceCounts between(final long[] before, final long[] after)
+        {
+            final long[] d = new long[before.length];
+            for (int i = 0; i < d.length; i++)
+            {
+                d[i] = after[i] - before[i];
+            }
+            return new ReferenceCounts(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
+        }
     }
 
     /**
@@ -138,6 +239,7 @@ public final class DpdkBench
      * @param inputDry                  ring input: feeds that found the ring empty over every measured round (Java,
      *                                  C and input floor); 0 for pcap.
      * @param inputLowest               ring input: the fewest mbufs a feed found in the ring; -1 for pcap.
+     * @param reference                 what the C loop counted over its measured rounds.
      */
     public record Comparison(
         Result java,
@@ -156,7 +258,8 @@ public final class DpdkBench
         double referenceReportsPerCpuSecond,
         double cpuRatio,
         long inputDry,
-        int inputLowest)
+        int inputLowest,
+        ReferenceCounts reference)
     {
     }
 
@@ -186,11 +289,46 @@ public final class DpdkBench
         final int sourceReports,
         final Input input) throws IOException
     {
-        return session(primitive, base, redundancy, batchSize, extraEalArgs, sourceReports, input, (s) ->
+        return run(synthetic(primitive, base, redundancy, batchSize), EngineBench.config(primitive, base, batchSize,
+            EngineBench.DEFAULT_SKETCH_SWITCHES), warmupReports, measuredReports, extraEalArgs, sourceReports, input);
+    }
+
+    /**
+     * Starts the EAL of this process, measures the given frames (a capture's: {@code dta bench --io dpdk --in}) from
+     * the given input, and stops the EAL. The input holds {@code sourceFrames} frames, the given ones repeated in
+     * order ({@link BenchInput#write}); the EAL's memory is {@link #memoryMegabytes} unless the extra arguments say.
+     *
+     * @param frames          the frames.
+     * @param config          the configuration the engine runs with.
+     * @param warmupFrames    frames received before measuring.
+     * @param measuredFrames  frames received while measuring (at least; whole bursts).
+     * @param extraEalArgs    EAL arguments merged into the defaults.
+     * @param sourceFrames    frames the input holds ({@link #sourceFrames}).
+     * @param input           where the frames come from.
+     * @return the measurement.
+     * @throws IOException if the source capture cannot be written.
+     */
+    public static Result run(
+        final BenchInput frames,
+        final ApplianceConfig config,
+        final long warmupFrames,
+        final long measuredFrames,
+        final List<String> extraEalArgs,
+        final int sourceFrames,
+        final Input input) throws IOException
+    {
+        return session(frames, config, extraEalArgs, sourceFrames, input, (s) ->
         {
-            warmUp(s, warmupReports);
-            return measure(s, measuredReports);
+            warmUp(s, warmupFrames);
+            return measure(s, measuredFrames);
         });
+    }
+
+    private static BenchInput synthetic(
+        final BenchPrimitive primitive, final ApplianceConfig base, final int redundancy, final int batchSize)
+    {
+        return BenchInput.synthetic(primitive, EngineBench.config(primitive, base, batchSize,
+            EngineBench.DEFAULT_SKETCH_SWITCHES), redundancy, 1);
     }
 
     /**
@@ -224,7 +362,41 @@ public final class DpdkBench
         final int sourceReports,
         final Input input) throws IOException
     {
-        return session(primitive, base, redundancy, batchSize, extraEalArgs, sourceReports, input, (s) ->
+        return compare(synthetic(primitive, base, redundancy, batchSize), EngineBench.config(primitive, base,
+            batchSize, EngineBench.DEFAULT_SKETCH_SWITCHES), warmupReports, reportsPerRound, rounds, extraEalArgs,
+            sourceReports, input);
+    }
+
+    /**
+     * {@code --compare-c} over the given frames (a capture's: {@code dta bench --io dpdk --in --compare-c}): as
+     * {@link #compare(BenchPrimitive, ApplianceConfig, int, int, long, long, int, List, int, Input)}, rounds of
+     * {@code framesPerRound} frames received, the C loop's counters over its rounds in
+     * {@link Comparison#reference()}.
+     *
+     * @param frames         the frames.
+     * @param config         the configuration both loops run with.
+     * @param warmupFrames   frames before measuring (each side).
+     * @param framesPerRound frames received per round.
+     * @param rounds         rounds of each side.
+     * @param extraEalArgs   EAL arguments merged into the defaults.
+     * @param sourceFrames   frames the input holds ({@link #sourceFrames}).
+     * @param input          where the frames come from.
+     * @return both measurements.
+     * @throws IOException if the source capture cannot be written.
+     */
+    public static Comparison compare(
+        final BenchInput frames,
+        final ApplianceConfig config,
+        final long warmupFrames,
+        final long framesPerRound,
+        final int rounds,
+        final List<String> extraEalArgs,
+        final int sourceFrames,
+        final Input input) throws IOException
+    {
+        final long warmupReports = warmupFrames;
+        final long reportsPerRound = framesPerRound;
+        return session(frames, config, extraEalArgs, sourceFrames, input, (s) ->
         {
             try (CReference reference = new CReference(s.config, 0))
             {
@@ -241,6 +413,9 @@ public final class DpdkBench
                 // rounds 0), so every reported round now runs in a warm measuring loop.
                 measure(s, Math.max(1, reportsPerRound / 10));
                 final long dryBefore = dry(s);
+                final long[] referenceBefore = ReferenceCounts.read(reference);
+                final long[] counters = new long[EngineCounter.values().length];
+                long javaFramesIn = 0;
                 long javaReports = 0;
                 long javaFrames = 0;
                 double javaSeconds = 0;
@@ -261,13 +436,21 @@ public final class DpdkBench
                     javaReports += java.reports();
                     javaFrames += java.frames();
                     javaSeconds += java.seconds();
-                    allocated += java.allocatedBytesPerReport() * java.reports();
+                    allocated += java.allocatedBytesPerReport() * (java.reports() > 0 ? java.reports() :
+                        java.framesIn());
                     gcs += java.gcCount();
                     dropped += java.txDropped();
                     engineDrops += java.drops();
+                    javaFramesIn += java.framesIn();
+                    for (int i = 0; i < counters.length; i++)
+                    {
+                        counters[i] += java.counters()[i];
+                    }
                     final long referenceCpuBefore = threads.getCurrentThreadCpuTime();
                     final CReference.RunResult c = reference.run(s.in.portId(), s.out.portId(), s.pool,
                         reportsPerRound, s.feeder);
+                    // The C loop's own count: frames received, the Java rounds' are reports (the same for synthetic
+                    // reports; with a capture scaled below to the reports among the frames).
                     referenceCpuRounds[r] = c.reports() * 1e9 / (threads.getCurrentThreadCpuTime() -
                         referenceCpuBefore);
                     referenceRounds[r] = c.reportsPerSecond();
@@ -278,9 +461,23 @@ public final class DpdkBench
                     floorRounds[r] = reference.ioFloor(s.in.portId(), reportsPerRound, s.feeder).reportsPerSecond();
                 }
                 final long inputDry = dry(s) - dryBefore;
+                final ReferenceCounts counts =
+                    ReferenceCounts.between(referenceBefore, ReferenceCounts.read(reference));
+                if (javaReports != javaFramesIn)
+                {
+                    // A capture holding other frames than reports: both loops received the same frames, so the C
+                    // rounds are put in reports too, at the Java rounds' share of reports among the frames.
+                    final double share = (double)javaReports / javaFramesIn;
+                    for (int r = 0; r < rounds; r++)
+                    {
+                        referenceRounds[r] *= share;
+                        referenceCpuRounds[r] *= share;
+                        floorRounds[r] *= share;
+                    }
+                }
                 final Result java = new Result(javaReports, javaFrames, javaSeconds, javaReports / javaSeconds,
-                    javaFrames / javaSeconds, allocated / javaReports, gcs, dropped, engineDrops, inputDry,
-                    lowest(s));
+                    javaFrames / javaSeconds, allocated / Math.max(1, javaReports), gcs, dropped, engineDrops,
+                    inputDry, lowest(s), javaFramesIn, counters);
                 final double javaMedian = median(javaRounds);
                 final double referenceMedian = median(referenceRounds);
                 final double javaCpuMedian = median(javaCpuRounds);
@@ -288,7 +485,7 @@ public final class DpdkBench
                 return new Comparison(java, javaRounds, referenceRounds, javaMedian, referenceMedian,
                     javaMedian / referenceMedian, referenceFrames * 1e9 / referenceNanos, referenceDropped,
                     reference.crcName(), median(floorRounds), javaCpuRounds, referenceCpuRounds,
-                    javaCpuMedian, referenceCpuMedian, javaCpuMedian / referenceCpuMedian, inputDry, lowest(s));
+                    javaCpuMedian, referenceCpuMedian, javaCpuMedian / referenceCpuMedian, inputDry, lowest(s), counts);
             }
         });
     }
@@ -311,7 +508,130 @@ public final class DpdkBench
      */
     public static List<String> sessionEalArgs(final List<String> extraEalArgs)
     {
-        return Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-bench"), 0, EAL_MEMORY_MB), extraEalArgs);
+        return sessionEalArgs(extraEalArgs, EAL_MEMORY_MB);
+    }
+
+    /**
+     * @param extraEalArgs the user's EAL arguments.
+     * @param memoryMb     the EAL memory ({@code -m}) unless the user's arguments say otherwise.
+     * @return the EAL arguments a bench session starts with, less its devices: what decides its pages and memory.
+     */
+    public static List<String> sessionEalArgs(final List<String> extraEalArgs, final int memoryMb)
+    {
+        return Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-bench"), 0, memoryMb), extraEalArgs);
+    }
+
+    /**
+     * How many frames the input of a bench of these frames holds: all of them, repeated whole until there are at
+     * least {@link #MIN_SOURCE_FRAMES}.
+     *
+     * @param frames the frames (a capture's).
+     * @return how many frames the input holds.
+     */
+    public static int sourceFrames(final BenchInput frames)
+    {
+        final int count = frames.count();
+        return count * ((MIN_SOURCE_FRAMES + count - 1) / count);
+    }
+
+    /**
+     * The EAL memory a bench of these frames needs: every frame of the input in an mbuf ({@code net_pcap}'s
+     * {@code infinite_rx} loads them all at start, the ring holds them all) beside the frame pool, each mbuf with a
+     * data room for the longest frame it may hold, at the cost per mbuf that {@code --no-huge} pages take (about
+     * twice the mbuf), and the EAL's own needs.
+     *
+     * @param frames       the frames.
+     * @param config       the configuration the engine runs with (its path MTUs size the frames it builds).
+     * @param sourceFrames frames the input holds.
+     * @param input        where the frames come from.
+     * @return megabytes.
+     */
+    public static long memoryMegabytes(
+        final BenchInput frames, final ApplianceConfig config, final int sourceFrames, final Input input)
+    {
+        final int frameRoom = frameDataRoom(frames, config);
+        final int inputRoom = Mempool.dataRoomFor(frames.maxLength());
+        final long bytes = Input.PCAP == input ?
+            (long)(FRAME_POOL_MBUFS + sourceFrames) * mbufBytes(Math.max(frameRoom, inputRoom)) :
+            FRAME_POOL_MBUFS * mbufBytes(frameRoom) + (long)sourceFrames * mbufBytes(inputRoom);
+        return EAL_BASE_MB + ((bytes + (1 << 20) - 1) >> 20);
+    }
+
+    /**
+     * Why a bench of these frames through DPDK cannot work, said before any EAL starts: a frame longer than an mbuf
+     * holds ({@code net_pcap}'s {@code infinite_rx} refuses mbuf chains, and the ring takes one mbuf per frame), or
+     * more memory than the EAL has ({@code -m} of {@code sessionArgs}) or than a bench asks for by itself.
+     *
+     * @param frames       the frames.
+     * @param config       the configuration the engine runs with.
+     * @param sourceFrames frames the input holds.
+     * @param input        where the frames come from.
+     * @param userEalArgs  the user's EAL arguments (a {@code -m} or {@code --socket-mem} there is the memory).
+     * @return the reason, or null when it can work.
+     */
+    public static String captureProblem(
+        final BenchInput frames,
+        final ApplianceConfig config,
+        final int sourceFrames,
+        final Input input,
+        final List<String> userEalArgs)
+    {
+        final int longest = frames.maxLength();
+        if (Mempool.dataRoomFor(longest) > MAX_DATA_ROOM)
+        {
+            int index = 0;
+            while (frames.length(index) != longest)
+            {
+                index++;
+            }
+            return "frame " + (index + 1) + " of " + frames.file() + " is " + longest + " bytes, longer than an mbuf " +
+                "holds (" + MAX_MBUF_FRAME + " bytes; " + input.device() + " takes no mbuf chains there): bench it " +
+                "with --io java";
+        }
+        final long needed = memoryMegabytes(frames, config, sourceFrames, input);
+        final String what = "the " + sourceFrames + " frames of " + frames.file() + " (the longest " + longest +
+            " bytes) need about " + needed + " MB of EAL memory in mbufs through " + input.device();
+        final long given = Eal.memoryMegabytes(userEalArgs);
+        if (0 != given && given < needed)
+        {
+            return what + ", more than --eal gives (" + given + " MB)";
+        }
+        if (0 == given && needed > MAX_CAPTURE_MEMORY_MB)
+        {
+            return what + ", more than the " +
+                MAX_CAPTURE_MEMORY_MB + " MB a bench takes by itself: bench a shorter capture, or give the memory " +
+                "with --eal \"-m " + needed + "\"";
+        }
+        return null;
+    }
+
+    /**
+     * @param frames       the frames.
+     * @param config       the configuration the engine runs with.
+     * @param sourceFrames frames the input holds.
+     * @param input        where the frames come from.
+     * @return the EAL memory a session asks for unless the user's arguments say: {@link #EAL_MEMORY_MB}, more when
+     * the frames need it ({@link #memoryMegabytes}).
+     */
+    public static int sessionMemoryMegabytes(
+        final BenchInput frames, final ApplianceConfig config, final int sourceFrames, final Input input)
+    {
+        return (int)Math.max(EAL_MEMORY_MB, memoryMegabytes(frames, config, sourceFrames, input));
+    }
+
+    private static long mbufBytes(final int dataRoom)
+    {
+        return 2L * (dataRoom + MBUF_OVERHEAD);
+    }
+
+    /**
+     * The data room of the engine's frames: the default for synthetic reports (as the bench always ran), for a
+     * capture room for the largest frame the configuration's path MTUs allow.
+     */
+    private static int frameDataRoom(final BenchInput frames, final ApplianceConfig config)
+    {
+        return null == frames.file() ? Mempool.DEFAULT_DATA_ROOM :
+            Mempool.dataRoomFor(FrameLimits.largestFrame(config.collectors()));
     }
 
     private record Session(
@@ -332,53 +652,58 @@ public final class DpdkBench
     }
 
     private static <T> T session(
-        final BenchPrimitive primitive,
-        final ApplianceConfig base,
-        final int redundancy,
-        final int batchSize,
+        final BenchInput frames,
+        final ApplianceConfig config,
         final List<String> extraEalArgs,
-        final int sourceReports,
+        final int sourceFrames,
         final Input input,
         final SessionBody<T> body) throws IOException
     {
-        final EngineBench source = new EngineBench(primitive, base, redundancy, batchSize, 1);
+        final boolean capture = null != frames.file();
+        final int memoryMb = capture ? sessionMemoryMegabytes(frames, config, sourceFrames, input) : EAL_MEMORY_MB;
+        final int frameRoom = frameDataRoom(frames, config);
+        final int inputRoom = Mempool.dataRoomFor(frames.maxLength());
         if (Input.RING == input)
         {
             final List<String> args = Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-bench"), 0,
-                EAL_MEMORY_MB, "net_null0"), extraEalArgs);
+                memoryMb, "net_null0"), extraEalArgs);
             try (Eal eal = Eal.init(args);
-                Mempool pool = Mempool.create("bench_pool", 16383, 256, Mempool.DEFAULT_DATA_ROOM);
-                Mempool reportPool = Mempool.create("bench_ring_pool", sourceReports, 0, Mempool.DEFAULT_DATA_ROOM);
-                RingFeeder feeder = ringInput("bench_ring", reportPool, source, sourceReports))
+                Mempool pool = Mempool.create("bench_pool", FRAME_POOL_MBUFS, 256, frameRoom);
+                Mempool reportPool = Mempool.create("bench_ring_pool", sourceFrames, 0,
+                    capture ? inputRoom : Mempool.DEFAULT_DATA_ROOM);
+                RingFeeder feeder = ringInput("bench_ring", reportPool, frames, sourceFrames))
             {
-                return session(source, pool, EthPort.open(feeder.portId(), pool, 1024, 1024, false),
+                return session(config, pool, EthPort.open(feeder.portId(), pool, 1024, 1024, false),
                     eal.portId("net_null0"), feeder, body);
             }
         }
-        final Path capture = Files.createTempFile("dta-bench-", ".pcap");
+        final Path file = Files.createTempFile("dta-bench-", ".pcap");
         try
         {
-            try (PcapWriter writer = new PcapWriter(capture, true))
+            try (PcapWriter writer = new PcapWriter(file, true))
             {
-                source.writeReports(writer, sourceReports);
+                frames.write(writer, sourceFrames);
             }
             final List<String> args = Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-bench"), 0,
-                EAL_MEMORY_MB, "net_pcap0,rx_pcap=" + capture + ",infinite_rx=1", "net_null0"), extraEalArgs);
+                memoryMb, "net_pcap0,rx_pcap=" + file + ",infinite_rx=1", "net_null0"), extraEalArgs);
+            // net_pcap's infinite_rx loads every packet of the capture into an mbuf of the port's pool at start, and
+            // copies each into a fresh one of the same pool as it delivers it.
             try (Eal eal = Eal.init(args);
-                Mempool pool = Mempool.create("bench_pool", 16383, 256, Mempool.DEFAULT_DATA_ROOM))
+                Mempool pool = Mempool.create("bench_pool", capture ? FRAME_POOL_MBUFS + sourceFrames :
+                    FRAME_POOL_MBUFS, 256, Math.max(frameRoom, capture ? inputRoom : frameRoom)))
             {
-                return session(source, pool, EthPort.open(eal.portId("net_pcap0"), pool, 1024, 1024, false),
+                return session(config, pool, EthPort.open(eal.portId("net_pcap0"), pool, 1024, 1024, false),
                     eal.portId("net_null0"), null, body);
             }
         }
         finally
         {
-            Files.deleteIfExists(capture);
+            Files.deleteIfExists(file);
         }
     }
 
     private static <T> T session(
-        final EngineBench source,
+        final ApplianceConfig config,
         final Mempool pool,
         final EthPort in,
         final int outPortId,
@@ -388,10 +713,10 @@ public final class DpdkBench
         final EthPort out = EthPort.open(outPortId, pool, 1024, 1024, false);
         try (MbufFrameSink sink = new MbufFrameSink(pool, out, BURST, false))
         {
-            final TranslatorEngine engine = new TranslatorEngine(source.config(), sink, false);
+            final TranslatorEngine engine = new TranslatorEngine(config, sink, false);
             final DataPlaneAgent agent = new DataPlaneAgent(engine, sink, new EthPort[] { in }, BURST,
                 SystemNanoClock.INSTANCE);
-            final T result = body.measure(new Session(source.config(), pool, in, out, sink, agent, feeder));
+            final T result = body.measure(new Session(config, pool, in, out, sink, agent, feeder));
             agent.onClose();
             in.close();
             out.close();
@@ -417,6 +742,28 @@ public final class DpdkBench
         {
             throw new IllegalArgumentException("source reports must be 1.." + source.distinctReports() + ": " + count);
         }
+        return ringInput(name, pool, source.input(), count);
+    }
+
+    /**
+     * The ring input: {@code count} mbufs from {@code pool}, the {@code i}-th holding frame {@code i % frames.count()}
+     * (the frames repeated in order when {@code count} is larger, as {@link BenchInput#write} writes them), handed to
+     * a {@link RingFeeder} whose {@code net_ring} port delivers them round after round. Open the port
+     * ({@link RingFeeder#portId()}) with {@link EthPort#open}; close it before the feeder, and the feeder before the
+     * pool. The pool's data room must hold the longest frame.
+     *
+     * @param name   unique name of the ring and its port.
+     * @param pool   where the mbufs come from (they stay taken until the feeder is closed).
+     * @param frames the frames.
+     * @param count  how many mbufs (at least 1).
+     * @return the feeder, its ring full.
+     */
+    public static RingFeeder ringInput(final String name, final Mempool pool, final BenchInput frames, final int count)
+    {
+        if (count < 1)
+        {
+            throw new IllegalArgumentException("the ring needs at least one frame: " + count);
+        }
         final MbufArray mbufs = new MbufArray(count);
         if (!pool.allocBulk(mbufs, count))
         {
@@ -427,7 +774,7 @@ public final class DpdkBench
         for (int i = 0; i < count; i++)
         {
             mbuf.wrap(mbufs.get(i)).wrapRoom(room);
-            mbuf.length(source.copyReport(i, room, 0));
+            mbuf.length(frames.copy(i % frames.count(), room, 0));
         }
         try
         {
@@ -492,17 +839,29 @@ public final class DpdkBench
         final long inBefore = agent.framesIn();
         final long dropsBefore = agent.engine().counters().totalDrops();
         final long dryBefore = dry(s);
+        final EngineCounters engineCounters = agent.engine().counters();
+        final long[] counters = new long[COUNTERS.length];
+        for (final EngineCounter c : COUNTERS)
+        {
+            counters[c.ordinal()] = -engineCounters.get(c);
+        }
         final long allocatedBefore = threads.getThreadAllocatedBytes(thread);
         final long start = System.nanoTime();
         cycles(agent, s.feeder, measuredReports);
         final long elapsed = System.nanoTime() - start;
         final long allocated = threads.getThreadAllocatedBytes(thread) - allocatedBefore;
-        final long reports = agent.framesIn() - inBefore;
+        final long framesIn = agent.framesIn() - inBefore;
         final long frames = sink.framesSent() - framesBefore;
+        for (final EngineCounter c : COUNTERS)
+        {
+            counters[c.ordinal()] += engineCounters.get(c);
+        }
+        final long reports = counters[EngineCounter.REPORTS_IN.ordinal()];
         final double seconds = elapsed / 1e9;
         return new Result(reports, frames, seconds, reports / seconds, frames / seconds,
-            (double)allocated / reports, gcCount() - gcBefore, sink.framesDropped() - droppedBefore,
-            agent.engine().counters().totalDrops() - dropsBefore, dry(s) - dryBefore, lowest(s));
+            (double)allocated / (reports > 0 ? reports : framesIn), gcCount() - gcBefore,
+            sink.framesDropped() - droppedBefore, engineCounters.totalDrops() - dropsBefore, dry(s) - dryBefore,
+            lowest(s), framesIn, counters);
     }
 
     private static long gcCount()

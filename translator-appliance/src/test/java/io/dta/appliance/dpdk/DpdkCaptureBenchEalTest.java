@@ -1,0 +1,174 @@
+package io.dta.appliance.dpdk;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.bench.BenchCaptures;
+import io.dta.appliance.cli.ChildDta;
+import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.EngineCounters;
+import io.dta.appliance.replay.Replay;
+import io.dta.codec.pcap.PcapFormat;
+import io.dta.codec.pcap.PcapWriter;
+import io.dta.config.ApplianceConfig;
+import io.dta.config.ConfigDefaults;
+import io.dta.dpdk.DpdkLibrary;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@code dta bench --io dpdk --in}, in processes of their own (one EAL each): a mixed capture through {@code net_pcap}
+ * ({@code infinite_rx}) and through the ring, counted as the engine counts it in a replay (the share of reports and of
+ * each drop reason among the frames received), and the captures refused before any EAL starts.
+ */
+class DpdkCaptureBenchEalTest
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int REPORTS = 2000;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void needsDpdk()
+    {
+        assumeTrue(DpdkLibrary.isAvailable(), DpdkLibrary.unavailableReason());
+    }
+
+    @Test
+    void shouldBenchACaptureFromNetPcapAndFromTheRingAsAReplayCountsIt() throws Exception
+    {
+        final ApplianceConfig config = ConfigDefaults.load();
+        final Path capture = dir.resolve("mixed.pcap");
+        final int frames = BenchCaptures.write(capture, config, BenchCaptures.mixed(21), REPORTS);
+        final EngineCounters replay = Replay.run(config, capture, null, dir.resolve("out.pcap")).counters();
+        for (final String input : new String[] { "pcap", "ring" })
+        {
+            final JsonNode r = bench(input, 0, "bench", "--io", "dpdk", "--input", input, "--in", capture.toString(),
+                "--reports", "300000", "--warmup", "50000", "--json");
+            final String ctx = input + ": " + r;
+            assertEquals(input, r.get("input").asText(), ctx);
+            assertEquals(frames, r.get("captureFrames").asInt(), ctx);
+            assertEquals(frames, r.get("sourceFrames").asInt(), ctx);
+            final long framesIn = r.get("framesIn").asLong();
+            assertTrue(framesIn >= 300_000 && framesIn < 300_000 + 32, ctx);
+            // The frames received are the capture's in order, round after round, from wherever the warm-up ended:
+            // each count is the replay's share of the frames, give or take one capture's worth of rounding.
+            final double passes = (double)framesIn / frames;
+            assertNear(passes * replay.get(EngineCounter.REPORTS_IN), r.get("reports").asLong(), ctx + " reports");
+            assertNear(passes * replay.get(EngineCounter.OTHER_FRAMES), r.get("otherFramesSkipped").asLong(), ctx);
+            assertNear(passes * replay.get(EngineCounter.REPORTS_TRANSLATED), r.get("reportsTranslated").asLong(),
+                ctx);
+            int reasons = 0;
+            for (final Iterator<Map.Entry<String, JsonNode>> it = r.get("dropsByReason").fields(); it.hasNext();)
+            {
+                final Map.Entry<String, JsonNode> e = it.next();
+                final EngineCounter reason = counter(e.getKey());
+                assertTrue(replay.get(reason) > 0, ctx + ": " + reason + " that the replay has not");
+                assertNear(passes * replay.get(reason), e.getValue().asLong(), ctx + " " + reason);
+                reasons++;
+            }
+            assertTrue(reasons >= 3, ctx);
+            assertEquals(0, r.get("txDropped").asLong(), ctx);
+            assertTrue(r.get("reportsPerSecond").asLong() > 0, ctx);
+            assertTrue(r.get("reportsPerSecond").asLong() < r.get("framesInPerSecond").asLong(), ctx);
+            if ("ring".equals(input))
+            {
+                assertEquals(0, r.get("inputRingDry").asLong(), ctx);
+            }
+        }
+    }
+
+    @Test
+    void shouldRepeatATinyCaptureWholeToFillTheInput() throws Exception
+    {
+        final Path capture = dir.resolve("tiny.pcap");
+        final int frames = BenchCaptures.write(capture, ConfigDefaults.load(), BenchCaptures.mixed(2), 9);
+        final JsonNode r = bench("tiny", 0, "bench", "--io", "dpdk", "--input", "ring", "--in", capture.toString(),
+            "--reports", "100000", "--warmup", "10000", "--json");
+        assertEquals(frames, r.get("captureFrames").asInt());
+        assertEquals(frames * ((64 + frames - 1) / frames), r.get("sourceFrames").asInt(), r.toString());
+        assertEquals(0, r.get("inputRingDry").asLong(), r.toString());
+    }
+
+    @Test
+    void shouldRefuseBeforeTheEalWhatMbufsCannotHold() throws Exception
+    {
+        final Path jumbo = dir.resolve("jumbo.pcap");
+        try (PcapWriter writer = new PcapWriter(jumbo, true, PcapFormat.MAX_CAPTURED_LENGTH,
+            2 * PcapFormat.MAX_CAPTURED_LENGTH))
+        {
+            writer.write(0, new UnsafeBuffer(new byte[100]), 0, 100);
+            writer.write(1, new UnsafeBuffer(new byte[70_000]), 0, 70_000);
+        }
+        final String err = refused("jumbo", "bench", "--io", "dpdk", "--in", jumbo.toString());
+        assertEquals("dta bench: frame 2 of " + jumbo + " is 70000 bytes, longer than an mbuf holds (65407 bytes; " +
+            "net_pcap takes no mbuf chains there): bench it with --io java", err);
+
+        final Path capture = dir.resolve("mixed.pcap");
+        BenchCaptures.write(capture, ConfigDefaults.load(), BenchCaptures.mixed(4), 200);
+        final String small = refused("memory", "bench", "--io", "dpdk", "--input", "ring", "--in",
+            capture.toString(), "--eal", "-m 100");
+        assertTrue(small.startsWith("dta bench: the 205 frames of " + capture + " (the longest "), small);
+        assertTrue(small.endsWith("through net_ring, more than --eal gives (100 MB)"), small);
+    }
+
+    private String refused(final String name, final String... args) throws Exception
+    {
+        final Path stdout = dir.resolve(name + ".out");
+        final Path stderr = dir.resolve(name + ".err");
+        final Process process = ChildDta.start(stdout, stderr, args);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), name);
+        final String err = Files.readString(stderr).trim();
+        assertEquals(1, process.exitValue(), err);
+        assertEquals("", Files.readString(stdout));
+        assertTrue(!err.contains("EAL:"), "refused before the EAL starts (it says nothing): " + err);
+        return err;
+    }
+
+    private static EngineCounter counter(final String camel)
+    {
+        for (final EngineCounter c : EngineCounter.values())
+        {
+            if (c.name().replace("_", "").equalsIgnoreCase(camel))
+            {
+                return c;
+            }
+        }
+        throw new AssertionError("no counter " + camel);
+    }
+
+    private static void assertNear(final double expected, final long actual, final String message)
+    {
+        // At most a capture's worth of frames at either end of the measured window differs from the exact share.
+        assertTrue(Math.abs(expected - actual) <= Math.max(expected * 0.02, 2.0 * REPORTS / 10),
+            message + ": expected about " + expected + ", got " + actual);
+    }
+
+    private JsonNode bench(final String name, final int exitCode, final String... args) throws Exception
+    {
+        final Path stdout = dir.resolve(name + ".out");
+        final Path stderr = dir.resolve(name + ".err");
+        final Process process = ChildDta.start(stdout, stderr, args);
+        if (!process.waitFor(120, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly();
+            throw new AssertionError(name + ": dta bench did not finish in 120 s\nstderr: " +
+                Files.readString(stderr));
+        }
+        assertEquals(exitCode, process.exitValue(), name + ": " + Files.readString(stderr));
+        final String out = Files.readString(stdout).trim();
+        return JSON.readTree(out.substring(out.lastIndexOf('\n') + 1));
+    }
+}

@@ -380,7 +380,8 @@ public final class BenchCommand implements Callable<Integer>
         {
             out.put("redundancy", redundancy);
         }
-        out.put("batchSize", appliance.append().batchSize());
+        // What the engine ran with: --batch (default 16) for synthetic reports, the configuration's for a capture.
+        out.put("batchSize", bench.config().append().batchSize());
         out.put("openLoop", bench.openLoop());
         if (BenchPrimitive.SKETCH == primitive)
         {

@@ -138,13 +138,24 @@ class BenchInOptionsTest
     }
 
     @Test
-    void shouldStillBenchSyntheticReportsWithAPrimitiveAndNoCaptureFields()
+    void shouldStillBenchSyntheticReportsWithAPrimitiveAndNoCaptureFields() throws Exception
     {
-        final CliRunner.Result run = CliRunner.run("bench", "--primitive", "append", "--reports", "3000", "--warmup",
+        final CliRunner.Result run = CliRunner.run("bench", "--primitive", "append", "--reports", "3200", "--warmup",
             "0", "--json");
         assertEquals(0, run.exitCode(), run.err());
-        assertTrue(run.out().startsWith("{\"primitive\":\"append\",\"reports\":3000,"), run.out());
+        assertTrue(run.out().startsWith("{\"primitive\":\"append\",\"reports\":3200,"), run.out());
         assertFalse(run.out().contains("framesIn") || run.out().contains("dropsByReason"), run.out());
+        // The batch the engine ran with (the default 16, not the embedded configuration's 4): was the configuration's.
+        final JsonNode r = JSON.readTree(run.out());
+        assertEquals(16, r.get("batchSize").asInt(), run.out());
+        // Full batches over the two lists, less each list's newest frame, held until its successor.
+        assertEquals(3200 / 16 - 2, r.get("frames").asLong(), run.out());
+
+        final CliRunner.Result eight = CliRunner.run("bench", "--primitive", "append", "--batch", "8", "--reports",
+            "3200", "--warmup", "0", "--json");
+        assertEquals(0, eight.exitCode(), eight.err());
+        assertEquals(8, JSON.readTree(eight.out()).get("batchSize").asInt(), eight.out());
+        assertEquals(3200 / 8 - 2, JSON.readTree(eight.out()).get("frames").asLong(), eight.out());
     }
 
     private Path capture() throws Exception

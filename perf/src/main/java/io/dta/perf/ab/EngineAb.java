@@ -44,7 +44,10 @@ public final class EngineAb
             final Object p = primitiveType.getMethod("valueOf", String.class).invoke(null, primitive.toUpperCase());
             final Object config = loader.loadClass("io.dta.config.ConfigDefaults").getMethod("load").invoke(null);
             final Class<?> bench = loader.loadClass("io.dta.appliance.bench.EngineBench");
-            benches[i] = bench.getConstructors()[0].newInstance(p, config, 1, 16, 1L);
+            // By signature, not by declaration order: every build since the first has this constructor, and later
+            // ones declare others before it (BenchInput's, twelfth session).
+            benches[i] = bench.getConstructor(primitiveType, loader.loadClass("io.dta.config.ApplianceConfig"),
+                int.class, int.class, long.class).newInstance(p, config, 1, 16, 1L);
             feeds[i] = bench.getMethod("feed", long.class);
         }
         final double[][] rates = new double[n][rounds];

@@ -278,6 +278,14 @@ public final class BenchCommand implements Callable<Integer>
         {
             return 2;
         }
+        if (appliance.hasNegotiatedRegions())
+        {
+            // As dta replay: nobody answers the REQs of negotiated regions here, so every report would wait or drop
+            // (the engine refuses to start without their connections).
+            System.err.println("dta bench: the configuration has negotiated regions (servicePort); bench is open " +
+                "loop towards the collectors and needs static regions (qpn, rkey and address configured)");
+            return 2;
+        }
         if (capture)
         {
             return benchCapture(appliance);
@@ -319,13 +327,6 @@ public final class BenchCommand implements Callable<Integer>
      */
     private int benchCapture(final ApplianceConfig base) throws Exception
     {
-        if (base.hasNegotiatedRegions())
-        {
-            // As dta replay: nobody answers the REQs of negotiated regions here, so every report would wait or drop.
-            System.err.println("dta bench: the configuration has negotiated regions (servicePort); bench --in is " +
-                "open loop towards the collectors and needs static regions (qpn, rkey and address configured)");
-            return 2;
-        }
         final String unreadable = FileErrors.unreadable(in);
         if (null != unreadable)
         {

@@ -38,6 +38,18 @@ class BenchInOptionsTest
     }
 
     @Test
+    void shouldRefuseNegotiatedRegionsForSyntheticReportsAndCapturesAlike() throws Exception
+    {
+        // --primitive ended in the engine's IllegalArgumentException and its stack trace.
+        final String config = Files.writeString(dir.resolve("negotiated.yaml"), ConnectionCliTest.NEGOTIATED)
+            .toString();
+        final String message = "the configuration has negotiated regions (servicePort); bench is open loop towards " +
+            "the collectors and needs static regions (qpn, rkey and address configured)";
+        refused(message, "bench", "--config", config, "--primitive", "keywrite", "--reports", "1000");
+        refused(message, "bench", "--config", config, "--in", capture().toString());
+    }
+
+    @Test
     void shouldRefuseTheOptionsOfSyntheticReportsWithACapture() throws Exception
     {
         final String in = capture().toString();

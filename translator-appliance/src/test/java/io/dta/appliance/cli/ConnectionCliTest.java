@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ConnectionCliTest
 {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String NEGOTIATED = """
+    static final String NEGOTIATED = """
         translator:
           mac: "02:00:0a:00:00:65"
           ip: 10.0.0.101

@@ -57,13 +57,34 @@ public final class RingFeeder implements AutoCloseable
         {
             throw new IllegalArgumentException("count must be 1.." + mbufs.capacity() + ": " + count);
         }
+        return create(name, mbufs.segment(), count);
+    }
+
+    /**
+     * As {@link #create(String, MbufArray, int)}, the mbufs given as a native array of any length ({@link MbufArray}
+     * holds at most 65535, a burst's count): the feeder copies the pointers, so the array may be freed afterwards.
+     *
+     * @param name   unique name of the ring and of the port.
+     * @param mbufs  {@code struct rte_mbuf *[count]}: the mbufs, received in this order, round after round.
+     * @param count  how many (at least 1).
+     * @return the feeder; open the port with {@link EthPort#open} on {@link #portId()}.
+     * @throws DpdkException when the ring, the port or the feeder cannot be created (the mbufs are then the
+     *                       caller's still).
+     */
+    public static RingFeeder create(final String name, final MemorySegment mbufs, final int count)
+    {
+        if (count < 1 || mbufs.byteSize() < (long)count * ValueLayout.ADDRESS.byteSize())
+        {
+            throw new IllegalArgumentException("count must be 1.." + mbufs.byteSize() / ValueLayout.ADDRESS.byteSize() +
+                ": " + count);
+        }
         final Ring ring = Ring.create(name, Integer.highestOneBit(count) << 1, Ring.SINGLE_PRODUCER |
             Ring.SINGLE_CONSUMER);
         int portId = -1;
         try
         {
             portId = ring.createEthDevice();
-            final MemorySegment feeder = dpdk_h.dta_ring_feeder_create(ring.segment(), mbufs.segment(), count);
+            final MemorySegment feeder = dpdk_h.dta_ring_feeder_create(ring.segment(), mbufs, count);
             if (MemorySegment.NULL.equals(feeder))
             {
                 throw new DpdkException("cannot create the feeder of ring " + name + " (out of memory, or a ring " +

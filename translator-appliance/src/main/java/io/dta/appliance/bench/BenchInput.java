@@ -1,6 +1,7 @@
 package io.dta.appliance.bench;
 
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.replay.CutShortCapture;
 import io.dta.codec.AppendFlyweight;
 import io.dta.codec.DtaBaseHeaderFlyweight;
 import io.dta.codec.DtaBaseHeaderForm;
@@ -39,7 +40,8 @@ import java.util.SplittableRandom;
 public final class BenchInput
 {
     /**
-     * Bytes of frames a capture may bring into memory: a larger one is refused rather than loaded.
+     * Bytes of frames a capture may bring into memory, each frame padded to a cache line (64 bytes): a larger one is
+     * refused rather than loaded.
      */
     public static final long MAX_CAPTURE_BYTES = 1L << 30;
 
@@ -214,14 +216,17 @@ public final class BenchInput
      * @param destinationMac destination of a non-Ethernet packet's frame: the appliance's ({@code translator.mac}).
      * @return its frames.
      * @throws IOException              if the file cannot be read or is no capture (or a corrupt one).
-     * @throws IllegalArgumentException if it holds no frame, or more than {@link #MAX_CAPTURE_FRAMES} frames or
-     *                                  {@link #MAX_CAPTURE_BYTES} bytes.
+     * @throws IllegalArgumentException if it holds no frame, or more than {@link #MAX_CAPTURE_FRAMES} frames, or
+     *                                  frames that take more than {@link #MAX_CAPTURE_BYTES} bytes in memory (each
+     *                                  padded to 64 bytes) or more than the JVM can allocate (its direct memory).
      */
     public static BenchInput capture(final Path file, final long destinationMac) throws IOException
     {
-        // Two passes: the sizes first, so that the frames go into one buffer of the exact size.
+        // Two passes: the sizes first, so that the frames go into one buffer of the exact size. The first pass reads
+        // to the end of the file, so it is the one that learns whether the file was cut short inside a record.
         int count = 0;
         long bytes = 0;
+        String cutShort = null;
         try (PcapReader reader = new PcapReader(file).destinationMac(destinationMac))
         {
             while (reader.next())
@@ -234,19 +239,38 @@ public final class BenchInput
                 bytes += align(reader.capturedLength());
                 if (bytes > MAX_CAPTURE_BYTES)
                 {
-                    throw new IllegalArgumentException(file + " holds more than " + (MAX_CAPTURE_BYTES >> 20) +
-                        " MB of frames, more than dta bench loads into memory: bench a part of it");
+                    throw new IllegalArgumentException("the first " + count + " frames of " + file + " take " +
+                        megabytes(bytes) + " MB in memory (each padded to " + ALIGNMENT + " bytes), more than the " +
+                        (MAX_CAPTURE_BYTES >> 20) + " MB dta bench loads: bench a part of it");
                 }
+            }
+            if (reader.cutShort())
+            {
+                // In the words of dta replay, which translates the same whole records.
+                cutShort = new CutShortCapture(CutShortCapture.IN, file, reader.cutShortAt(), reader.packetIndex() + 1)
+                    .warning();
             }
         }
         if (0 == count)
         {
             throw new IllegalArgumentException(file + " holds no frame: there is nothing to bench");
         }
-        final UnsafeBuffer frames = new UnsafeBuffer(ByteBuffer.allocateDirect((int)bytes));
-        final int[] offsets = new int[count];
-        final int[] lengths = new int[count];
-        String cutShort = null;
+        final UnsafeBuffer frames;
+        final int[] offsets;
+        final int[] lengths;
+        try
+        {
+            frames = new UnsafeBuffer(ByteBuffer.allocateDirect((int)bytes));
+            offsets = new int[count];
+            lengths = new int[count];
+        }
+        catch (final OutOfMemoryError ex)
+        {
+            // Direct memory is capped apart from the heap (-XX:MaxDirectMemorySize): say so rather than die.
+            throw new IllegalArgumentException("the " + count + " frames of " + file + " take " + megabytes(bytes) +
+                " MB in memory (each padded to " + ALIGNMENT + " bytes), more than this JVM can allocate (" +
+                ex.getMessage() + "; see -XX:MaxDirectMemorySize and -Xmx, DTA_JAVA_OPTS with bin/dta)");
+        }
         try (PcapReader reader = new PcapReader(file).destinationMac(destinationMac))
         {
             int offset = 0;
@@ -262,12 +286,13 @@ public final class BenchInput
                 lengths[i] = length;
                 offset += align(length);
             }
-            if (reader.cutShort())
-            {
-                cutShort = reader.cutShortWarning();
-            }
         }
         return new BenchInput(frames, offsets, lengths, null, file, cutShort, 0, 0);
+    }
+
+    private static long megabytes(final long bytes)
+    {
+        return (bytes + (1 << 20) - 1) >> 20;
     }
 
     private static int align(final int length)
@@ -373,8 +398,8 @@ public final class BenchInput
     }
 
     /**
-     * @return the warning about a capture cut short inside its last record (in the words {@code dta replay} uses), or
-     * null.
+     * @return the warning about a capture cut short inside its last record (in the words of {@code dta replay}'s
+     * warning, {@link CutShortCapture#warning()}), or null.
      */
     public String cutShortWarning()
     {

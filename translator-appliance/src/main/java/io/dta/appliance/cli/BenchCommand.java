@@ -129,7 +129,8 @@ public final class BenchCommand implements Callable<Integer>
     private boolean compareC;
 
     @Option(names = "--rounds", defaultValue = "5",
-        description = "with --compare-c: rounds of each side, --reports / rounds reports each (default: ${DEFAULT-VALUE})")
+        description = "with --compare-c: rounds of each side, --reports / rounds reports each (with --in frames, " +
+            "rounded up to whole passes of the capture; default: ${DEFAULT-VALUE})")
     private int rounds;
 
     @Option(names = "--source-reports", defaultValue = "4096", description =
@@ -450,7 +451,7 @@ public final class BenchCommand implements Callable<Integer>
                 return 1;
             }
             sessionArgs = DpdkBench.sessionEalArgs(ealArgs,
-                DpdkBench.sessionMemoryMegabytes(frames, appliance, sourceFrames, inputKind()));
+                DpdkBench.sessionMemoryMegabytes(frames, appliance, sourceFrames, inputKind(), ealArgs));
         }
         onHugepages = !sessionArgs.contains(Eal.NO_HUGE);
         final String missing = Hugepages.shortfallFor(sessionArgs);
@@ -541,6 +542,7 @@ public final class BenchCommand implements Callable<Integer>
             return 1;
         }
         final DpdkBench.Comparison c;
+        final long perRound = null == frames ? reports / rounds : DpdkBench.framesPerRound(frames, reports / rounds);
         try
         {
             c = null == frames ?
@@ -563,13 +565,13 @@ public final class BenchCommand implements Callable<Integer>
         out.put("openLoop", true);
         out.put("reportsPerSecond", Math.round(c.reportsPerSecond()));
         out.put("referenceReportsPerSecond", Math.round(c.referenceReportsPerSecond()));
-        out.put("ratio", Math.round(c.ratio() * 1000) / 1000.0);
+        out.put("ratio", ratio(c.ratio()));
         out.put("reportsPerCpuSecond", Math.round(c.reportsPerCpuSecond()));
         out.put("referenceReportsPerCpuSecond", Math.round(c.referenceReportsPerCpuSecond()));
-        out.put("cpuRatio", Math.round(c.cpuRatio() * 1000) / 1000.0);
+        out.put("cpuRatio", ratio(c.cpuRatio()));
         out.put("rounds", rounds);
-        out.put("sourceReports", null == frames ? sourceReports : sourceFrames);
-        out.put("reportsPerRound", reports / rounds);
+        out.put(null == frames ? "sourceReports" : "sourceFrames", null == frames ? sourceReports : sourceFrames);
+        out.put(null == frames ? "reportsPerRound" : "framesPerRound", perRound);
         out.put("javaRounds", Arrays.stream(c.javaRounds()).mapToLong(Math::round).toArray());
         out.put("referenceRounds", Arrays.stream(c.referenceRounds()).mapToLong(Math::round).toArray());
         out.put("framesPerSecond", Math.round(r.framesPerSecond()));
@@ -611,15 +613,18 @@ public final class BenchCommand implements Callable<Integer>
         else
         {
             System.out.printf("%s through DPDK (%s -> net_null, one core, %s), median of %d rounds each:%n" +
-                "  Java engine  %.2f M reports/s (%.3f bytes allocated per report, %d GCs)%n" +
+                "  Java engine  %.2f M reports/s (%.3f bytes allocated per %s, %d GCs)%n" +
                 "  C reference  %.2f M reports/s (CRC-32: %s)%n" +
-                "  ratio Java / C = %.3f (per CPU second of the measuring thread: %.2f M against %.2f M, %.3f)%n" +
+                "  %s%n" +
                 "  input floor  %.2f M reports/s (rx, touch, free%s in C; nothing translated or sent)%n",
                 null == frames ? primitive.name().toLowerCase() : sourceName(frames), inputKind().device(),
                 onHugepages ? "hugepages" : "4 KB pages", rounds, c.reportsPerSecond() / 1e6,
-                r.allocatedBytesPerReport(), r.gcCount(), c.referenceReportsPerSecond() / 1e6, c.crc(), c.ratio(),
-                c.reportsPerCpuSecond() / 1e6, c.referenceReportsPerCpuSecond() / 1e6, c.cpuRatio(),
-                c.ioFloorReportsPerSecond() / 1e6, "ring".equals(input) ? ", the ring fed," : "");
+                r.allocatedBytesPerReport(), r.reports() > 0 ? "report" : "frame", r.gcCount(),
+                c.referenceReportsPerSecond() / 1e6, c.crc(), Double.isNaN(c.ratio()) ?
+                "no ratio Java / C: a side counted no DTA report" :
+                String.format("ratio Java / C = %.3f (per CPU second of the measuring thread: %.2f M against %.2f M, " +
+                "%.3f)", c.ratio(), c.reportsPerCpuSecond() / 1e6, c.referenceReportsPerCpuSecond() / 1e6,
+                c.cpuRatio()), c.ioFloorReportsPerSecond() / 1e6, "ring".equals(input) ? ", the ring fed," : "");
             if (null != frames)
             {
                 printCaptureCounts(frames, r.framesIn(), r.framesInPerSecond(), r.reports(), r::delta);
@@ -638,6 +643,7 @@ public final class BenchCommand implements Callable<Integer>
         {
             warnOfUnequalWork(r, c.reference());
         }
+        warnOfNoReports(r.reports(), appliance);
         warnOfDryRing(c.inputDry());
         return 0;
     }
@@ -659,6 +665,14 @@ public final class BenchCommand implements Callable<Integer>
                 "or Sketch-Merge; %d it dropped): the ratio compares unequal work%n", 100 * referenceShare,
                 100 * javaShare, c.unsupported(), c.drops());
         }
+    }
+
+    /**
+     * A ratio to three decimals, or null (JSON {@code null}) when there is none (NaN: a side counted no report).
+     */
+    private static Double ratio(final double ratio)
+    {
+        return Double.isNaN(ratio) ? null : Math.round(ratio * 1000) / 1000.0;
     }
 
     private static long totalDrops(final ToLongFunction<EngineCounter> delta)

@@ -19,6 +19,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -74,6 +77,8 @@ public final class DpdkBench
     private static final int MAX_DATA_ROOM = 0xFFFF;
     /** The longest frame one mbuf holds: the largest data room less the headroom. */
     private static final int MAX_MBUF_FRAME = 2 * MAX_DATA_ROOM - Mempool.dataRoomFor(MAX_DATA_ROOM);
+    /** Mbufs the ring input takes and writes at a time (an {@link MbufArray} holds at most 65535). */
+    private static final int RING_FILL_CHUNK = 4096;
 
     private DpdkBench()
     {
@@ -221,21 +226,22 @@ public final class DpdkBench
      * and mempool.
      *
      * @param java                      the Java engine over all its rounds (allocation and GCs included).
-     * @param javaRounds                reports per second of each Java round.
-     * @param referenceRounds           reports per second of each C round.
+     * @param javaRounds                reports per second of each Java round (the engine's {@code REPORTS_IN}).
+     * @param referenceRounds           reports per second of each C round (the C loop's own reports-in counter).
      * @param reportsPerSecond          median of the Java rounds.
      * @param referenceReportsPerSecond median of the C rounds.
-     * @param ratio                     Java / C of the medians.
+     * @param ratio                     Java / C of the medians; NaN when either side counted no report.
      * @param referenceFramesPerSecond  frames per second of the C loop over all its rounds.
      * @param referenceTxDropped        frames the null device refused from the C loop (should be 0).
      * @param crc                       the CRC-32 implementation of the C loop.
-     * @param ioFloorReportsPerSecond   median of the input floor rounds (rx, touch, free in C; nothing translated).
+     * @param ioFloorReportsPerSecond   median of the input floor rounds (rx, touch, free in C; nothing translated),
+     *                                  its frames counted at the share of reports of the C round before each.
      * @param javaCpuRounds             reports per CPU second of the measuring thread, each Java round.
      * @param referenceCpuRounds        reports per CPU second of the measuring thread, each C round.
      * @param reportsPerCpuSecond       median of {@code javaCpuRounds}.
      * @param referenceReportsPerCpuSecond median of {@code referenceCpuRounds}.
      * @param cpuRatio                  Java / C of the CPU-time medians: what a machine whose other tenants steal
-     *                                  time unevenly between rounds still measures fairly.
+     *                                  time unevenly between rounds still measures fairly; NaN as {@code ratio}.
      * @param inputDry                  ring input: feeds that found the ring empty over every measured round (Java,
      *                                  C and input floor); 0 for pcap.
      * @param inputLowest               ring input: the fewest mbufs a feed found in the ring; -1 for pcap.
@@ -370,7 +376,8 @@ public final class DpdkBench
     /**
      * {@code --compare-c} over the given frames (a capture's: {@code dta bench --io dpdk --in --compare-c}): as
      * {@link #compare(BenchPrimitive, ApplianceConfig, int, int, long, long, int, List, int, Input)}, rounds of
-     * {@code framesPerRound} frames received, the C loop's counters over its rounds in
+     * {@code framesPerRound} frames received rounded up to whole passes of the capture ({@link #framesPerRound}),
+     * each side's rate its own reports received per second, the C loop's counters over its rounds in
      * {@link Comparison#reference()}.
      *
      * @param frames         the frames.
@@ -395,7 +402,7 @@ public final class DpdkBench
         final Input input) throws IOException
     {
         final long warmupReports = warmupFrames;
-        final long reportsPerRound = framesPerRound;
+        final long reportsPerRound = framesPerRound(frames, framesPerRound);
         return session(frames, config, extraEalArgs, sourceFrames, input, (s) ->
         {
             try (CReference reference = new CReference(s.config, 0))
@@ -431,6 +438,9 @@ public final class DpdkBench
                 {
                     final long javaCpuBefore = threads.getCurrentThreadCpuTime();
                     final Result java = measure(s, reportsPerRound);
+                    // Each side's rate is its own reports over its own time: the engine's REPORTS_IN here, the C
+                    // loop's reports-in counter below (for synthetic reports every frame received; with a capture
+                    // the reports among the frames of the part of the capture that round received).
                     javaCpuRounds[r] = java.reports() * 1e9 / (threads.getCurrentThreadCpuTime() - javaCpuBefore);
                     javaRounds[r] = java.reportsPerSecond();
                     javaReports += java.reports();
@@ -446,48 +456,65 @@ public final class DpdkBench
                     {
                         counters[i] += java.counters()[i];
                     }
+                    final long cReportsBefore = reference.counter(CReference.REPORTS_IN);
+                    final long cFramesBefore = reference.counter(CReference.FRAMES_IN);
                     final long referenceCpuBefore = threads.getCurrentThreadCpuTime();
                     final CReference.RunResult c = reference.run(s.in.portId(), s.out.portId(), s.pool,
                         reportsPerRound, s.feeder);
-                    // The C loop's own count: frames received, the Java rounds' are reports (the same for synthetic
-                    // reports; with a capture scaled below to the reports among the frames).
-                    referenceCpuRounds[r] = c.reports() * 1e9 / (threads.getCurrentThreadCpuTime() -
-                        referenceCpuBefore);
-                    referenceRounds[r] = c.reportsPerSecond();
-                    referenceReports += c.reports();
+                    final long referenceCpu = threads.getCurrentThreadCpuTime() - referenceCpuBefore;
+                    final long cReports = reference.counter(CReference.REPORTS_IN) - cReportsBefore;
+                    final long cFrames = reference.counter(CReference.FRAMES_IN) - cFramesBefore;
+                    referenceCpuRounds[r] = cReports * 1e9 / referenceCpu;
+                    referenceRounds[r] = cReports * 1e9 / c.nanos();
+                    referenceReports += cReports;
                     referenceFrames += c.frames();
                     referenceNanos += c.nanos();
                     referenceDropped += c.txDropped();
-                    floorRounds[r] = reference.ioFloor(s.in.portId(), reportsPerRound, s.feeder).reportsPerSecond();
+                    // The input floor parses nothing: its frame rate at the share of reports the C round just
+                    // counted among as many frames (whole passes of a capture: the same mix).
+                    final double share = cFrames > 0 ? (double)cReports / cFrames : 0;
+                    floorRounds[r] = reference.ioFloor(s.in.portId(), reportsPerRound, s.feeder).reportsPerSecond() *
+                        share;
                 }
                 final long inputDry = dry(s) - dryBefore;
                 final ReferenceCounts counts =
                     ReferenceCounts.between(referenceBefore, ReferenceCounts.read(reference));
-                if (javaReports != javaFramesIn)
-                {
-                    // A capture holding other frames than reports: both loops received the same frames, so the C
-                    // rounds are put in reports too, at the Java rounds' share of reports among the frames.
-                    final double share = (double)javaReports / javaFramesIn;
-                    for (int r = 0; r < rounds; r++)
-                    {
-                        referenceRounds[r] *= share;
-                        referenceCpuRounds[r] *= share;
-                        floorRounds[r] *= share;
-                    }
-                }
                 final Result java = new Result(javaReports, javaFrames, javaSeconds, javaReports / javaSeconds,
-                    javaFrames / javaSeconds, allocated / Math.max(1, javaReports), gcs, dropped, engineDrops,
-                    inputDry, lowest(s), javaFramesIn, counters);
+                    javaFrames / javaSeconds, allocated / (javaReports > 0 ? javaReports : javaFramesIn), gcs, dropped,
+                    engineDrops, inputDry, lowest(s), javaFramesIn, counters);
                 final double javaMedian = median(javaRounds);
                 final double referenceMedian = median(referenceRounds);
                 final double javaCpuMedian = median(javaCpuRounds);
                 final double referenceCpuMedian = median(referenceCpuRounds);
+                // No ratio when a side counted no report (a capture without any): 0 / 0 is no comparison.
+                final boolean comparable = javaReports > 0 && referenceReports > 0;
                 return new Comparison(java, javaRounds, referenceRounds, javaMedian, referenceMedian,
-                    javaMedian / referenceMedian, referenceFrames * 1e9 / referenceNanos, referenceDropped,
-                    reference.crcName(), median(floorRounds), javaCpuRounds, referenceCpuRounds,
-                    javaCpuMedian, referenceCpuMedian, javaCpuMedian / referenceCpuMedian, inputDry, lowest(s), counts);
+                    comparable ? javaMedian / referenceMedian : Double.NaN, referenceFrames * 1e9 / referenceNanos,
+                    referenceDropped, reference.crcName(), median(floorRounds), javaCpuRounds, referenceCpuRounds,
+                    javaCpuMedian, referenceCpuMedian, comparable ? javaCpuMedian / referenceCpuMedian : Double.NaN,
+                    inputDry, lowest(s), counts);
             }
         });
+    }
+
+    /**
+     * The frames a {@code --compare-c} round receives: as asked for synthetic reports; for a capture rounded up to
+     * whole passes of it, so that every round, Java's, C's and the input floor's, receives the capture's mix of
+     * frames (give or take the less than a burst by which a round overruns its count), wherever in the capture it
+     * starts.
+     *
+     * @param frames    the frames.
+     * @param requested frames asked per round.
+     * @return frames per round.
+     */
+    public static long framesPerRound(final BenchInput frames, final long requested)
+    {
+        if (null == frames.file())
+        {
+            return requested;
+        }
+        final long pass = frames.count();
+        return Math.max(1, (requested + pass - 1) / pass) * pass;
     }
 
     /**
@@ -537,24 +564,39 @@ public final class DpdkBench
     /**
      * The EAL memory a bench of these frames needs: every frame of the input in an mbuf ({@code net_pcap}'s
      * {@code infinite_rx} loads them all at start, the ring holds them all) beside the frame pool, each mbuf with a
-     * data room for the longest frame it may hold, at the cost per mbuf that {@code --no-huge} pages take (about
-     * twice the mbuf), and the EAL's own needs.
+     * data room for the longest frame it may hold, at the cost per mbuf of the pages the EAL runs on
+     * ({@link #mbufBytes}: about twice the mbuf on {@code --no-huge}'s 4 KB pages, the mbuf and an eighth on
+     * hugepages), and the EAL's own needs.
      *
      * @param frames       the frames.
      * @param config       the configuration the engine runs with (its path MTUs size the frames it builds).
      * @param sourceFrames frames the input holds.
      * @param input        where the frames come from.
+     * @param hugepages    whether the EAL runs on hugepages ({@link #onHugepages}).
      * @return megabytes.
      */
     public static long memoryMegabytes(
-        final BenchInput frames, final ApplianceConfig config, final int sourceFrames, final Input input)
+        final BenchInput frames,
+        final ApplianceConfig config,
+        final int sourceFrames,
+        final Input input,
+        final boolean hugepages)
     {
         final int frameRoom = frameDataRoom(frames, config);
         final int inputRoom = Mempool.dataRoomFor(frames.maxLength());
         final long bytes = Input.PCAP == input ?
-            (long)(FRAME_POOL_MBUFS + sourceFrames) * mbufBytes(Math.max(frameRoom, inputRoom)) :
-            FRAME_POOL_MBUFS * mbufBytes(frameRoom) + (long)sourceFrames * mbufBytes(inputRoom);
+            (long)(FRAME_POOL_MBUFS + sourceFrames) * mbufBytes(Math.max(frameRoom, inputRoom), hugepages) :
+            FRAME_POOL_MBUFS * mbufBytes(frameRoom, hugepages) + (long)sourceFrames * mbufBytes(inputRoom, hugepages);
         return EAL_BASE_MB + ((bytes + (1 << 20) - 1) >> 20);
+    }
+
+    /**
+     * @param userEalArgs the user's EAL arguments (with {@code --hugepages}, the hugepage option it adds).
+     * @return whether a bench session with them runs on hugepages (its arguments lack {@link Eal#NO_HUGE}).
+     */
+    public static boolean onHugepages(final List<String> userEalArgs)
+    {
+        return !sessionEalArgs(userEalArgs).contains(Eal.NO_HUGE);
     }
 
     /**
@@ -588,7 +630,7 @@ public final class DpdkBench
                 "holds (" + MAX_MBUF_FRAME + " bytes; " + input.device() + " takes no mbuf chains there): bench it " +
                 "with --io java";
         }
-        final long needed = memoryMegabytes(frames, config, sourceFrames, input);
+        final long needed = memoryMegabytes(frames, config, sourceFrames, input, onHugepages(userEalArgs));
         final String what = "the " + sourceFrames + " frames of " + frames.file() + " (the longest " + longest +
             " bytes) need about " + needed + " MB of EAL memory in mbufs through " + input.device();
         final long given = Eal.memoryMegabytes(userEalArgs);
@@ -610,18 +652,30 @@ public final class DpdkBench
      * @param config       the configuration the engine runs with.
      * @param sourceFrames frames the input holds.
      * @param input        where the frames come from.
+     * @param userEalArgs  the user's EAL arguments (they say whether the EAL runs on hugepages).
      * @return the EAL memory a session asks for unless the user's arguments say: {@link #EAL_MEMORY_MB}, more when
      * the frames need it ({@link #memoryMegabytes}).
      */
     public static int sessionMemoryMegabytes(
-        final BenchInput frames, final ApplianceConfig config, final int sourceFrames, final Input input)
+        final BenchInput frames,
+        final ApplianceConfig config,
+        final int sourceFrames,
+        final Input input,
+        final List<String> userEalArgs)
     {
-        return (int)Math.max(EAL_MEMORY_MB, memoryMegabytes(frames, config, sourceFrames, input));
+        return (int)Math.max(EAL_MEMORY_MB,
+            memoryMegabytes(frames, config, sourceFrames, input, onHugepages(userEalArgs)));
     }
 
-    private static long mbufBytes(final int dataRoom)
+    /**
+     * What one mbuf takes of the EAL's memory: on {@code --no-huge}'s 4 KB pages about twice the mbuf (the pool's
+     * objects are laid out in page-sized chunks, so most of a page beyond a 2.4 KB mbuf is lost); on hugepages the
+     * objects lie packed, so the mbuf itself and an eighth for the pool's and the heap's slack.
+     */
+    private static long mbufBytes(final int dataRoom, final boolean hugepages)
     {
-        return 2L * (dataRoom + MBUF_OVERHEAD);
+        final long mbuf = dataRoom + MBUF_OVERHEAD;
+        return hugepages ? mbuf + mbuf / 8 : 2 * mbuf;
     }
 
     /**
@@ -660,7 +714,8 @@ public final class DpdkBench
         final SessionBody<T> body) throws IOException
     {
         final boolean capture = null != frames.file();
-        final int memoryMb = capture ? sessionMemoryMegabytes(frames, config, sourceFrames, input) : EAL_MEMORY_MB;
+        final int memoryMb = capture ? sessionMemoryMegabytes(frames, config, sourceFrames, input, extraEalArgs) :
+            EAL_MEMORY_MB;
         final int frameRoom = frameDataRoom(frames, config);
         final int inputRoom = Mempool.dataRoomFor(frames.maxLength());
         if (Input.RING == input)
@@ -678,6 +733,8 @@ public final class DpdkBench
             }
         }
         final Path file = Files.createTempFile("dta-bench-", ".pcap");
+        // A run ended by a signal before the port started leaves no capture behind (shutdown hooks run on SIGTERM).
+        file.toFile().deleteOnExit();
         try
         {
             try (PcapWriter writer = new PcapWriter(file, true))
@@ -692,8 +749,11 @@ public final class DpdkBench
                 Mempool pool = Mempool.create("bench_pool", capture ? FRAME_POOL_MBUFS + sourceFrames :
                     FRAME_POOL_MBUFS, 256, Math.max(frameRoom, capture ? inputRoom : frameRoom)))
             {
-                return session(config, pool, EthPort.open(eal.portId("net_pcap0"), pool, 1024, 1024, false),
-                    eal.portId("net_null0"), null, body);
+                final EthPort in = EthPort.open(eal.portId("net_pcap0"), pool, 1024, 1024, false);
+                // Started, the port holds every packet in mbufs (and the file open, on Linux readable unlinked):
+                // the capture, up to a GB, goes now rather than at the end, which a long run may never reach.
+                Files.deleteIfExists(file);
+                return session(config, pool, in, eal.portId("net_null0"), null, body);
             }
         }
         finally
@@ -755,7 +815,7 @@ public final class DpdkBench
      * @param name   unique name of the ring and its port.
      * @param pool   where the mbufs come from (they stay taken until the feeder is closed).
      * @param frames the frames.
-     * @param count  how many mbufs (at least 1).
+     * @param count  how many mbufs (at least 1; any number the pool holds).
      * @return the feeder, its ring full.
      */
     public static RingFeeder ringInput(final String name, final Mempool pool, final BenchInput frames, final int count)
@@ -764,26 +824,48 @@ public final class DpdkBench
         {
             throw new IllegalArgumentException("the ring needs at least one frame: " + count);
         }
-        final MbufArray mbufs = new MbufArray(count);
-        if (!pool.allocBulk(mbufs, count))
-        {
-            throw new IllegalStateException("mempool " + pool.name() + " cannot give " + count + " mbufs");
-        }
+        // An MbufArray holds a burst's count at most (65535): the mbufs are taken and written a chunk at a time, their
+        // pointers gathered into one native array that the feeder copies, so a ring holds any number of frames.
+        final MbufArray chunk = new MbufArray(Math.min(count, RING_FILL_CHUNK));
         final Mbuf mbuf = new Mbuf();
         final UnsafeBuffer room = new UnsafeBuffer(0, 0);
-        for (int i = 0; i < count; i++)
+        try (Arena arena = Arena.ofConfined())
         {
-            mbuf.wrap(mbufs.get(i)).wrapRoom(room);
-            mbuf.length(frames.copy(i % frames.count(), room, 0));
-        }
-        try
-        {
-            return RingFeeder.create(name, mbufs, count);
-        }
-        catch (final RuntimeException ex)
-        {
-            Mempool.freeBulk(mbufs, count);
-            throw ex;
+            final MemorySegment all = arena.allocate(ValueLayout.ADDRESS, count);
+            int taken = 0;
+            try
+            {
+                while (taken < count)
+                {
+                    final int n = Math.min(chunk.capacity(), count - taken);
+                    if (!pool.allocBulk(chunk, n))
+                    {
+                        throw new IllegalStateException("mempool " + pool.name() + " cannot give " + count + " mbufs");
+                    }
+                    for (int i = 0; i < n; i++)
+                    {
+                        final long address = chunk.get(i);
+                        mbuf.wrap(address).wrapRoom(room);
+                        mbuf.length(frames.copy((taken + i) % frames.count(), room, 0));
+                        all.setAtIndex(ValueLayout.JAVA_LONG, taken + i, address);
+                    }
+                    taken += n;
+                }
+                return RingFeeder.create(name, all, count);
+            }
+            catch (final RuntimeException ex)
+            {
+                for (int from = 0; from < taken; from += chunk.capacity())
+                {
+                    final int n = Math.min(chunk.capacity(), taken - from);
+                    for (int i = 0; i < n; i++)
+                    {
+                        chunk.set(i, all.getAtIndex(ValueLayout.JAVA_LONG, from + i));
+                    }
+                    Mempool.freeBulk(chunk, n);
+                }
+                throw ex;
+            }
         }
     }
 

@@ -5,13 +5,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.bench.BenchCaptures;
 import io.dta.codec.pcap.PcapWriter;
 import io.dta.config.ConfigDefaults;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -168,6 +173,57 @@ class BenchInOptionsTest
         assertEquals(0, eight.exitCode(), eight.err());
         assertEquals(8, JSON.readTree(eight.out()).get("batchSize").asInt(), eight.out());
         assertEquals(3200 / 8 - 2, JSON.readTree(eight.out()).get("frames").asLong(), eight.out());
+    }
+
+    @Test
+    void shouldWarnOfACaptureCutShortAsReplayWarns() throws Exception
+    {
+        // The last record loses its last 7 bytes: its header is whole, its data cut.
+        final Path whole = capture();
+        final byte[] bytes = Files.readAllBytes(whole);
+        final Path cut = Files.write(dir.resolve("cut.pcap"), Arrays.copyOf(bytes, bytes.length - 7));
+        final CliRunner.Result replay = CliRunner.run("replay", "--in", cut.toString(), "--out",
+            dir.resolve("out.pcap").toString());
+        assertEquals(0, replay.exitCode(), replay.err());
+        final String warning = replay.err().lines().filter((l) -> l.startsWith("dta replay: warning: ")).findFirst()
+            .orElseThrow(() -> new AssertionError("replay warned of no cut: " + replay.err()));
+        assertTrue(warning.contains("cut short in the middle of a packet"), warning);
+
+        final CliRunner.Result bench = CliRunner.run("bench", "--in", cut.toString(), "--warmup", "0", "--reports",
+            "5000", "--json");
+        assertEquals(0, bench.exitCode(), bench.err());
+        assertEquals(warning.replace("dta replay: ", "dta bench: ") + System.lineSeparator(), bench.err());
+        assertEquals(REPORTS + REPORTS / BenchCaptures.ARP_EVERY - 1,
+            JSON.readTree(bench.out()).get("captureFrames").asInt(), "the whole records: " + bench.out());
+    }
+
+    @Test
+    void shouldSayInOneLineThatTheFramesTakeMoreDirectMemoryThanTheJvmHas() throws Exception
+    {
+        // 200000 frames of 60 bytes take 12.2 MB, each padded to 64 bytes; the reader's buffer alone 4 MB.
+        final Path in = dir.resolve("many.pcap");
+        try (PcapWriter writer = new PcapWriter(in))
+        {
+            final UnsafeBuffer frame = new UnsafeBuffer(new byte[60]);
+            frame.putShort(12, (short)0x0806, ByteOrder.BIG_ENDIAN);
+            for (int i = 0; i < 200_000; i++)
+            {
+                writer.write(i * 1000L, frame, 0, 60);
+            }
+        }
+        final List<String> command = ChildDta.command("bench", "--in", in.toString(), "--reports", "1000");
+        command.add(1, "-XX:MaxDirectMemorySize=8m");
+        final Path stdout = dir.resolve("oom.out");
+        final Path stderr = dir.resolve("oom.err");
+        final Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile()).start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "dta bench did not finish");
+        final String err = Files.readString(stderr);
+        assertEquals(1, process.exitValue(), err);
+        assertEquals("", Files.readString(stdout));
+        assertEquals(1, err.lines().count(), err);
+        assertTrue(err.startsWith("dta bench: the 200000 frames of " + in + " take 13 MB in memory (each padded " +
+            "to 64 bytes), more than this JVM can allocate ("), err);
     }
 
     private Path capture() throws Exception

@@ -20,8 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,7 +32,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * {@code dta bench --io dpdk --in}, in processes of their own (one EAL each): a mixed capture through {@code net_pcap}
  * ({@code infinite_rx}) and through the ring, counted as the engine counts it in a replay (the share of reports and of
- * each drop reason among the frames received), and the captures refused before any EAL starts.
+ * each drop reason among the frames received), a ring of more frames than an {@code MbufArray} holds, the temporary
+ * capture of {@code net_pcap} gone while the bench runs, and the captures refused before any EAL starts.
  */
 class DpdkCaptureBenchEalTest
 {
@@ -100,6 +103,67 @@ class DpdkCaptureBenchEalTest
         assertEquals(frames, r.get("captureFrames").asInt());
         assertEquals(frames * ((64 + frames - 1) / frames), r.get("sourceFrames").asInt(), r.toString());
         assertEquals(0, r.get("inputRingDry").asLong(), r.toString());
+    }
+
+    @Test
+    void shouldFillTheRingWithMoreFramesThanAnMbufArrayHolds() throws Exception
+    {
+        // 65 600 frames: an MbufArray holds 65 535, so the ring is filled a chunk at a time.
+        final Path capture = dir.resolve("large.pcap");
+        final int frames = BenchCaptures.write(capture, ConfigDefaults.load(), BenchCaptures.mixed(5), 64_000);
+        assertTrue(frames > 0xFFFF, "frames " + frames);
+        final JsonNode r = bench("large", 0, "bench", "--io", "dpdk", "--input", "ring", "--in", capture.toString(),
+            "--reports", "200000", "--warmup", "10000", "--json");
+        assertEquals(frames, r.get("sourceFrames").asInt(), r.toString());
+        assertTrue(r.get("framesIn").asLong() >= 200_000, r.toString());
+        assertEquals(0, r.get("inputRingDry").asLong(), r.toString());
+        assertTrue(r.get("inputRingLowest").asInt() >= frames - 32, r.toString());
+    }
+
+    @Test
+    void shouldDeleteTheTemporaryCaptureOnceNetPcapHasLoadedIt() throws Exception
+    {
+        final Path capture = dir.resolve("mixed.pcap");
+        BenchCaptures.write(capture, ConfigDefaults.load(), BenchCaptures.mixed(8), REPORTS);
+        final Path tmp = Files.createDirectory(dir.resolve("tmp"));
+        final List<String> command = ChildDta.command("bench", "--io", "dpdk", "--in", capture.toString(),
+            "--reports", "1000000000000", "--warmup", "0");
+        command.add(1, "-Djava.io.tmpdir=" + tmp);
+        final Process process = new ProcessBuilder(command).redirectOutput(dir.resolve("long.out").toFile())
+            .redirectError(dir.resolve("long.err").toFile()).start();
+        try
+        {
+            // The capture net_pcap reads is written before the EAL starts (seconds), then deleted once the port
+            // started: while the run goes on (a long one, ended by a signal), nothing is left of it.
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            boolean seen = false;
+            boolean gone = false;
+            while (!gone && process.isAlive() && System.nanoTime() < deadline)
+            {
+                final boolean present = temporaryCaptures(tmp) > 0;
+                seen |= present;
+                gone = seen && !present;
+                Thread.sleep(10);
+            }
+            assertTrue(seen, "the temporary capture was written in " + tmp + ": " + Files.readString(dir.resolve(
+                "long.err")));
+            assertTrue(process.isAlive(), "the bench runs on: " + Files.readString(dir.resolve("long.err")));
+            assertTrue(gone, "the temporary capture is deleted while the bench runs");
+        }
+        finally
+        {
+            process.destroy();
+            assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+        }
+        assertEquals(0, temporaryCaptures(tmp), "nothing left after SIGTERM");
+    }
+
+    private static long temporaryCaptures(final Path tmp) throws Exception
+    {
+        try (Stream<Path> files = Files.list(tmp))
+        {
+            return files.filter((f) -> f.getFileName().toString().startsWith("dta-bench-")).count();
+        }
     }
 
     @Test

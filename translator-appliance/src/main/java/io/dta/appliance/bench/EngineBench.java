@@ -112,24 +112,8 @@ public final class EngineBench
         double cpuSeconds,
         double reportsPerCpuSecond,
         long framesIn,
-        long[] counters)
+        long[] counters) implements MeasuredPhase
     {
-        /**
-         * @param counter an engine counter.
-         * @return how much it grew in the measured phase.
-         */
-        public long delta(final EngineCounter counter)
-        {
-            return counters[counter.ordinal()];
-        }
-
-        /**
-         * @return frames of the input fed per second.
-         */
-        public double framesInPerSecond()
-        {
-            return framesIn / seconds;
-        }
     }
 
     /**

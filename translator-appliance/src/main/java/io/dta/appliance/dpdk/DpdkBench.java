@@ -2,6 +2,7 @@ package io.dta.appliance.dpdk;
 
 import io.dta.appliance.bench.BenchPrimitive;
 import io.dta.appliance.bench.EngineBench;
+import io.dta.appliance.bench.MeasuredPhase;
 import io.dta.appliance.bench.BenchInput;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
@@ -151,24 +152,8 @@ public final class DpdkBench
         long inputDry,
         int inputLowest,
         long framesIn,
-        long[] counters)
+        long[] counters) implements MeasuredPhase
     {
-        /**
-         * @param counter an engine counter.
-         * @return how much it grew while measuring.
-         */
-        public long delta(final EngineCounter counter)
-        {
-            return counters[counter.ordinal()];
-        }
-
-        /**
-         * @return frames received per second.
-         */
-        public double framesInPerSecond()
-        {
-            return framesIn / seconds;
-        }
     }
 
     /**

@@ -320,10 +320,11 @@ public final class CollectorCommand implements Callable<Integer>
     static void printSummary(
         final SoftResponder responder, final Map<String, Object> live, final boolean json, final PrintStream out)
     {
+        // JSON keys in camelCase like every other command's --json; the text keeps the counters-file labels.
         final Map<String, Object> counters = new LinkedHashMap<>();
         for (final ResponderCounter c : ResponderCounter.values())
         {
-            counters.put(c.label(), responder.counter(c));
+            counters.put(json ? EngineSummary.camel(c.name()) : c.label(), responder.counter(c));
         }
         final List<Map<String, Object>> qps = new ArrayList<>();
         for (final ResponderQp qp : responder.qps())

@@ -156,10 +156,10 @@ class CollectorEndToEndTest
         assertEquals(0, collector.exitCode(), collector.err());
         final JsonNode summary = collector.json().get(0);
         final JsonNode counters = summary.get("counters");
-        assertEquals(0, counters.get("naks-sent").asLong(), collector.out());
-        assertEquals(0, counters.get("bad-icrc").asLong());
-        assertEquals(counters.get("frames-in").asLong(),
-            counters.get("write-packets").asLong() + counters.get("atomics").asLong(), collector.out());
+        assertEquals(0, counters.get("naksSent").asLong(), collector.out());
+        assertEquals(0, counters.get("badIcrc").asLong());
+        assertEquals(counters.get("framesIn").asLong(),
+            counters.get("writePackets").asLong() + counters.get("atomics").asLong(), collector.out());
         for (final JsonNode qp : summary.get("qps"))
         {
             assertEquals("READY", qp.get("state").asText());

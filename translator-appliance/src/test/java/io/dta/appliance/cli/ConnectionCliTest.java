@@ -232,9 +232,9 @@ class ConnectionCliTest
             "--out", out.toString(), "--store", dir.resolve("store").toString(), "--json");
         assertEquals(0, r.exitCode(), r.err());
         final JsonNode n = JSON.readTree(r.out());
-        assertEquals(3, n.get("counters").get("cm-reqs-accepted").asLong());
-        assertEquals(3, n.get("counters").get("cm-rtus").asLong());
-        assertEquals(3, n.get("counters").get("metadata-acked").asLong());
+        assertEquals(3, n.get("counters").get("cmReqsAccepted").asLong());
+        assertEquals(3, n.get("counters").get("cmRtus").asLong());
+        assertEquals(3, n.get("counters").get("metadataAcked").asLong());
         for (final JsonNode qp : n.get("qps"))
         {
             if (qp.has("connection"))

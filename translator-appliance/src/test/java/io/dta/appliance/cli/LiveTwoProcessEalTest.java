@@ -189,11 +189,11 @@ class LiveTwoProcessEalTest
             .contains("dta-collector: disconnecting 3 negotiated connection(s)"));
         final JsonNode counters = JSON.readTree(collectorOut.lines().filter(l -> l.startsWith("{")).findFirst()
             .orElseThrow()).get("counters");
-        assertEquals(3, counters.get("cm-dreqs-sent").asLong(), collectorOut);
-        assertEquals(3, counters.get("cm-dreps-in").asLong(),
+        assertEquals(3, counters.get("cmDreqsSent").asLong(), collectorOut);
+        assertEquals(3, counters.get("cmDrepsIn").asLong(),
             "the DREPs are awaited within the drain: " + collectorOut);
-        assertEquals(0, counters.get("cm-disconnect-timeouts").asLong(), collectorOut);
-        assertEquals(3, counters.get("cm-reqs-accepted").asLong(), "no reconnection accepted while stopping: " +
+        assertEquals(0, counters.get("cmDisconnectTimeouts").asLong(), collectorOut);
+        assertEquals(3, counters.get("cmReqsAccepted").asLong(), "no reconnection accepted while stopping: " +
             collectorOut);
         System.out.printf("collector stopped first: translator told and given up %d ms after SIGTERM%n", tookMillis);
 
@@ -342,16 +342,16 @@ class LiveTwoProcessEalTest
         assertEquals(0, collector.exitValue(), collectorOut + Files.readString(dir.resolve("collector.err")));
         final JsonNode counters = JSON.readTree(collectorOut.lines().filter(l -> l.startsWith("{")).findFirst()
             .orElseThrow()).get("counters");
-        assertEquals(0, counters.get("naks-sent").asLong(), collectorOut);
-        assertEquals(0, counters.get("bad-icrc").asLong(), collectorOut);
-        assertEquals(0, counters.get("not-connected").asLong(), collectorOut);
-        assertEquals(negotiated ? 3 : 0, counters.get("cm-dreqs-in").asLong(), collectorOut);
+        assertEquals(0, counters.get("naksSent").asLong(), collectorOut);
+        assertEquals(0, counters.get("badIcrc").asLong(), collectorOut);
+        assertEquals(0, counters.get("notConnected").asLong(), collectorOut);
+        assertEquals(negotiated ? 3 : 0, counters.get("cmDreqsIn").asLong(), collectorOut);
         // At its own stop the collector ends connected QPs with a DREQ; the translator had already ended them all.
-        assertEquals(0, counters.get("cm-dreqs-sent").asLong(), collectorOut);
-        assertEquals(counters.get("frames-in").asLong(),
-            counters.get("write-packets").asLong() + counters.get("atomics").asLong() +
-            counters.get("cm-mads-in").asLong() + counters.get("metadata-acked").asLong() +
-            counters.get("stale-acks").asLong(), collectorOut);
+        assertEquals(0, counters.get("cmDreqsSent").asLong(), collectorOut);
+        assertEquals(counters.get("framesIn").asLong(),
+            counters.get("writePackets").asLong() + counters.get("atomics").asLong() +
+            counters.get("cmMadsIn").asLong() + counters.get("metadataAcked").asLong() +
+            counters.get("staleAcks").asLong(), collectorOut);
         assertFalse(Files.exists(socket), "memif removes its socket");
     }
 

@@ -29,7 +29,8 @@ import java.util.stream.Stream;
  * that mask: call it on the data-plane thread (for instance in the data-plane agent's {@code onStart}), after the
  * control threads are running. Each EAL needs its own {@code --file-prefix} when several DPDK processes share a
  * host; {@link #close()} removes the runtime directory ({@code /var/run/dpdk/<prefix>} for root) that EAL leaves
- * behind.
+ * behind, and so does a JVM shutdown hook when the process ends without {@link #close()} (a replay or benchmark
+ * stopped by Ctrl-C or SIGTERM), so that dead file prefixes do not pile up there.
  */
 public final class Eal implements AutoCloseable
 {
@@ -52,7 +53,7 @@ public final class Eal implements AutoCloseable
     private final List<String> args;
     private final String filePrefix;
     private final Path runtimeDirectory;
-    private boolean closed;
+    private volatile boolean closed;
 
     private Eal(final List<String> args, final String filePrefix, final Path runtimeDirectory)
     {
@@ -115,6 +116,7 @@ public final class Eal implements AutoCloseable
             }
             final String dir = dpdk_h.rte_eal_get_runtime_dir().reinterpret(4096).getString(0);
             current = new Eal(args, filePrefix(args), Path.of(dir));
+            Runtime.getRuntime().addShutdownHook(new Thread(current::removeRuntimeDirectoryAtExit, "dta-eal-exit"));
             return current;
         }
     }
@@ -379,6 +381,26 @@ public final class Eal implements AutoCloseable
     }
 
     /**
+     * At JVM exit without {@link #close()}: removes the runtime directory only. No EAL call and no lock, because the
+     * data-plane thread may still be inside DPDK; the memory it maps stays valid until the process is gone.
+     */
+    private void removeRuntimeDirectoryAtExit()
+    {
+        if (closed)
+        {
+            return;
+        }
+        try
+        {
+            deleteRecursively(runtimeDirectory);
+        }
+        catch (final UncheckedIOException ex)
+        {
+            System.err.println("dta: " + ex.getMessage() + ": " + ex.getCause().getMessage());
+        }
+    }
+
+    /**
      * @param errno a positive DPDK or libc error number.
      * @return DPDK's text for it.
      */
@@ -420,7 +442,7 @@ public final class Eal implements AutoCloseable
      * @param prefix the file prefix.
      * @return the candidate directories.
      */
-    static List<Path> runtimeDirectoryCandidates(final String prefix)
+    public static List<Path> runtimeDirectoryCandidates(final String prefix)
     {
         final List<Path> candidates = new ArrayList<>();
         candidates.add(Path.of("/var/run/dpdk", prefix));

@@ -255,6 +255,32 @@ class DpdkRingBenchEalTest
         assertEquals("", Files.readString(stdout).trim());
     }
 
+    @Test
+    void shouldLeaveNoEalRuntimeDirectoryWhenStoppedBySigterm() throws Exception
+    {
+        final String prefix = "junit-sigterm-" + ProcessHandle.current().pid();
+        final List<Path> candidates = Eal.runtimeDirectoryCandidates(prefix);
+        final Path stdout = dir.resolve("sigterm.out");
+        final Path stderr = dir.resolve("sigterm.err");
+        final Process process = ChildDta.start(stdout, stderr, "bench", "--io", "dpdk", "--input", "ring",
+            "--primitive", "keywrite", "--reports", "4000000000", "--eal", "--file-prefix=" + prefix);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (candidates.stream().noneMatch(Files::isDirectory))
+        {
+            assertTrue(process.isAlive(), "dta bench ended before its EAL started: " + Files.readString(stderr));
+            assertTrue(System.nanoTime() < deadline, "no EAL runtime directory in 120 s: " + candidates);
+            Thread.sleep(20);
+        }
+        // Past rte_eal_init and into the measuring loop, which a signal interrupts wherever it is.
+        Thread.sleep(500);
+        process.destroy();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "dta bench did not end on SIGTERM");
+        for (final Path candidate : candidates)
+        {
+            assertTrue(!Files.exists(candidate), candidate + " left behind: " + Files.readString(stderr));
+        }
+    }
+
     private static long freeHugepages() throws Exception
     {
         for (final String line : Files.readAllLines(Path.of("/proc/meminfo")))

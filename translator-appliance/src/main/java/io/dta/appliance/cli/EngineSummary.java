@@ -43,6 +43,7 @@ final class EngineSummary
         root.put("framesIn", counters.get(EngineCounter.FRAMES_IN));
         root.put("roceFramesOut", counters.get(EngineCounter.ROCE_FRAMES_OUT));
         root.put("otherFramesSkipped", counters.get(EngineCounter.OTHER_FRAMES));
+        root.put("reportsPending", counters.reportsPending());
         final List<Map<String, Object>> qps = new ArrayList<>();
         for (final QueuePairSender s : engine.senders())
         {
@@ -117,6 +118,7 @@ final class EngineSummary
                 s.framesOut(), s.bytesOut(), s.nextPsn(), s.resyncs(), s.state());
         }
         printDrops(counters::get, out);
+        printPending(engine, out);
         out.println("counters:");
         for (final EngineCounter c : EngineCounter.values())
         {
@@ -125,6 +127,31 @@ final class EngineSummary
                 out.printf("  %-45s %d%n", c.description(), counters.get(c));
             }
         }
+    }
+
+    /**
+     * The reports routed to a primitive but neither delivered nor dropped when the summary is printed, which the
+     * balance of reports would otherwise leave unexplained: after a replay whose responses ended, essential reports
+     * sent and never acknowledged (or kept by a stopped QP), FETCH_ADDs waiting for atomic credit. Nothing when none.
+     */
+    private static void printPending(final TranslatorEngine engine, final PrintStream out)
+    {
+        final long pending = engine.counters().reportsPending();
+        if (0 == pending)
+        {
+            return;
+        }
+        final StringBuilder qps = new StringBuilder();
+        for (final QueuePairSender s : engine.senders())
+        {
+            if (!s.isQuiescent())
+            {
+                qps.append(qps.isEmpty() ? "" : ", ").append(s.path().name()).append(' ').append(s.state())
+                    .append(" (essential backlog ").append(s.essentialBacklog()).append(')');
+            }
+        }
+        out.printf("reports pending %d: neither delivered nor dropped (sent and never acknowledged, kept by a " +
+            "stopped QP, or waiting for atomic credit) on %s%n", pending, qps.isEmpty() ? "no QP" : qps);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.dta.appliance.cli;
 
 import io.dta.appliance.dpdk.DpdkReplay;
+import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.io.OutputFile;
 import io.dta.appliance.replay.CutShortCapture;
@@ -127,6 +128,7 @@ public final class ReplayCommand implements Callable<Integer>
                 // Like tshark: every whole packet was used; the operator learns that the capture was incomplete.
                 System.err.println("dta replay: warning: " + cut.warning());
             }
+            warnMisplaced(engine);
             EngineSummary.print(engine, cutShort, json, System.out);
             return 0;
         }
@@ -137,6 +139,26 @@ public final class ReplayCommand implements Callable<Integer>
             return failed(ex instanceof final IOException io ? FileErrors.reason(io) :
                 ex instanceof final UncheckedIOException unchecked ? FileErrors.reason(unchecked.getCause()) :
                 ex.getMessage(), outputBefore);
+        }
+    }
+
+    /**
+     * Each capture has one role: frames of the other role in it are skipped (counted) and said here, since they most
+     * likely mean swapped or mixed-up files.
+     */
+    private static void warnMisplaced(final TranslatorEngine engine)
+    {
+        final long responsesInReports = engine.counters().get(EngineCounter.ROCE_FRAMES_IN_REPORTS_CAPTURE);
+        if (0 != responsesInReports)
+        {
+            System.err.println("dta replay: warning: " + responsesInReports + " RoCEv2 frame(s) in --in skipped: the " +
+                "collector's responses are taken from --responses only (a capture holding both is given as both)");
+        }
+        final long reportsInResponses = engine.counters().get(EngineCounter.REPORTS_IN_RESPONSES_CAPTURE);
+        if (0 != reportsInResponses)
+        {
+            System.err.println("dta replay: warning: " + reportsInResponses + " DTA report(s) in --responses skipped: " +
+                "reports are translated from --in only");
         }
     }
 

@@ -270,7 +270,6 @@ public final class RunCommand implements Callable<Integer>
             final Map<String, Object> root = EngineSummary.toMap(agent.engine());
             root.putAll(liveSummary(agent));
             root.put("drainComplete", drained);
-            root.put("reportsPendingAtStop", agent.engine().counters().reportsPending());
             if (null != agent.connections())
             {
                 root.put("connections", ConnectionJson.of(agent.connections()));

@@ -273,7 +273,14 @@ public final class DpdkReplay
                     final Cursor from = takeBack ? answers : in;
                     now = Math.max(now, from.timestampNanos());
                     engine.advanceTo(now);
-                    engine.onFrame(from.frame(), 0, from.frame().capacity(), now);
+                    if (takeBack)
+                    {
+                        engine.onResponsesCaptureFrame(from.frame(), 0, from.frame().capacity(), now);
+                    }
+                    else
+                    {
+                        engine.onReportsCaptureFrame(from.frame(), 0, from.frame().capacity(), now);
+                    }
                     if (takeBack)
                     {
                         haveBack = answers.next();

@@ -50,6 +50,16 @@ public enum EngineCounter
     REPORTER_NACKS_OUT("reporter NACKs out"),
     /** Non-DTA, non-RoCE frames skipped (ARP, other UDP, IPv6 ...). */
     OTHER_FRAMES("other frames skipped"),
+    /**
+     * Replays only: RoCEv2 frames in the reports capture, skipped; the collector's responses are taken from the
+     * responses capture alone ({@link TranslatorEngine#onReportsCaptureFrame}).
+     */
+    ROCE_FRAMES_IN_REPORTS_CAPTURE("RoCEv2 frames in the reports capture, skipped"),
+    /**
+     * Replays only: DTA reports (well-formed or not) in the responses capture, skipped; reports are translated from
+     * the reports capture alone ({@link TranslatorEngine#onResponsesCaptureFrame}).
+     */
+    REPORTS_IN_RESPONSES_CAPTURE("DTA reports in the responses capture, skipped"),
     /** Reports with the immediate flag (carried, counted). */
     IMMEDIATE_REPORTS("reports with the immediate flag"),
     /** Reports with the essential flag. */
@@ -200,6 +210,11 @@ public enum EngineCounter
 
     /** Response dropped: not from a configured collector IP. */
     RESPONSE_DROP_UNKNOWN_SOURCE("response dropped: unknown source IP"),
+    /**
+     * Response dropped: addressed to another host's IP. Local QPNs are unique per host only, so a mirrored or shared
+     * collector link carries responses to other requesters with QPNs like ours.
+     */
+    RESPONSE_DROP_OTHER_DESTINATION("response dropped: destination IP not the translator's"),
     /** Response dropped: destination QPN is not one of ours. */
     RESPONSE_DROP_UNKNOWN_QPN("response dropped: unknown QPN"),
     /** Response dropped: ICRC invalid. */

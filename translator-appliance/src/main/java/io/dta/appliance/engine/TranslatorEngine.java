@@ -427,7 +427,57 @@ public final class TranslatorEngine
     public void onFrame(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
     {
         counters.increment(EngineCounter.FRAMES_IN);
+        dispatch(decoder.decode(buffer, offset, length), buffer, nowNanos);
+    }
+
+    /**
+     * Takes one frame of a replay's reports capture: as {@link #onFrame}, except that a RoCEv2 frame is counted
+     * ({@link EngineCounter#ROCE_FRAMES_IN_REPORTS_CAPTURE}) and skipped, because the collector's responses come from
+     * the responses capture; one capture of a port that carries both is given as both.
+     *
+     * @param buffer   frame memory.
+     * @param offset   frame start.
+     * @param length   frame length.
+     * @param nowNanos engine clock.
+     */
+    public void onReportsCaptureFrame(
+        final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
+    {
+        counters.increment(EngineCounter.FRAMES_IN);
         final FrameKind kind = decoder.decode(buffer, offset, length);
+        if (FrameKind.ROCE == kind)
+        {
+            counters.increment(EngineCounter.ROCE_FRAMES_IN_REPORTS_CAPTURE);
+            return;
+        }
+        dispatch(kind, buffer, nowNanos);
+    }
+
+    /**
+     * Takes one frame of a replay's responses capture: as {@link #onFrame}, except that a DTA report, well-formed or
+     * not, is counted ({@link EngineCounter#REPORTS_IN_RESPONSES_CAPTURE}) and skipped, neither translated nor
+     * answered with a NACK: reports come from the reports capture.
+     *
+     * @param buffer   frame memory.
+     * @param offset   frame start.
+     * @param length   frame length.
+     * @param nowNanos engine clock.
+     */
+    public void onResponsesCaptureFrame(
+        final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
+    {
+        counters.increment(EngineCounter.FRAMES_IN);
+        final FrameKind kind = decoder.decode(buffer, offset, length);
+        if (FrameKind.DTA == kind || FrameKind.MALFORMED == kind && malformedReport())
+        {
+            counters.increment(EngineCounter.REPORTS_IN_RESPONSES_CAPTURE);
+            return;
+        }
+        dispatch(kind, buffer, nowNanos);
+    }
+
+    private void dispatch(final FrameKind kind, final DirectBuffer buffer, final long nowNanos)
+    {
         switch (kind)
         {
             case DTA -> onReport(nowNanos);
@@ -435,6 +485,19 @@ public final class TranslatorEngine
             case MALFORMED -> onMalformed(buffer, nowNanos);
             default -> counters.increment(EngineCounter.OTHER_FRAMES);
         }
+    }
+
+    /**
+     * @return whether the malformed frame just decoded is one that {@link #onMalformed} counts as a report.
+     */
+    private boolean malformedReport()
+    {
+        return switch (decoder.malformedReason())
+        {
+            case TRUNCATED_DTA, BAD_DTA_LENGTH, UNKNOWN_DTA_OPCODE -> true;
+            case BAD_UDP_CHECKSUM, BAD_UDP_LENGTH, TRUNCATED_IPV4 -> toReportPort();
+            default -> false;
+        };
     }
 
     private void onMalformed(final DirectBuffer buffer, final long nowNanos)
@@ -744,12 +807,11 @@ public final class TranslatorEngine
         }
         final int sourceIp = decoder.ipv4().src();
         final QueuePairSender sender = sendersByLocalQpn.get(decoder.bth().destQp());
-        // One lookup on the usual path: a known QP whose collector sent the response. Which reason a stray
-        // response is counted under (a source we do not know comes first) is worked out only for strays.
-        if (null == sender || sender.path().collectorIp() != sourceIp)
+        // One lookup on the usual path: a known QP whose collector sent the response to us. Which reason a stray
+        // response is counted under (another host's, then a source we do not know) is worked out only for strays.
+        if (null == sender || sender.path().collectorIp() != sourceIp || decoder.ipv4().dst() != translator.ip())
         {
-            counters.increment(null == sender && null != collectorsByIp.get(sourceIp) ?
-                EngineCounter.RESPONSE_DROP_UNKNOWN_QPN : EngineCounter.RESPONSE_DROP_UNKNOWN_SOURCE);
+            counters.increment(strayResponseReason(sender, sourceIp));
             return;
         }
         if (!decoder.icrcValid(sender.responseIcrc()))
@@ -785,6 +847,16 @@ public final class TranslatorEngine
         {
             sender.onNak(aeth.syndrome(), psn, nowNanos);
         }
+    }
+
+    private EngineCounter strayResponseReason(final QueuePairSender sender, final int sourceIp)
+    {
+        if (decoder.ipv4().dst() != translator.ip())
+        {
+            return EngineCounter.RESPONSE_DROP_OTHER_DESTINATION;
+        }
+        return null == sender && null != collectorsByIp.get(sourceIp) ?
+            EngineCounter.RESPONSE_DROP_UNKNOWN_QPN : EngineCounter.RESPONSE_DROP_UNKNOWN_SOURCE;
     }
 
     /**

@@ -13,7 +13,9 @@ import java.util.List;
 /**
  * Offline translation of a capture: every report in capture order, with the capture timestamps as the engine
  * clock, and the collector's responses (ACK, NAK, ATOMIC ACK) from a second capture merged in by timestamp
- * (a response and a report with the same timestamp: the response first). The timers due between two frames run at
+ * (a response and a report with the same timestamp: the response first). Each capture has one role: RoCEv2 frames
+ * in the reports capture and reports in the responses capture are counted and skipped
+ * ({@link TranslatorEngine#onReportsCaptureFrame}, {@link TranslatorEngine#onResponsesCaptureFrame}). The timers due between two frames run at
  * their own deadlines before the next frame ({@link TranslatorEngine#advanceTo(long)}), as in a live engine polled
  * continuously. At end of input the partial batches,
  * cached postcards and held frames are flushed, and a QP still in a timed grace period ends it and sends the
@@ -89,7 +91,14 @@ public final class Replay
                 final PcapReader from = takeBack ? back : in;
                 now = Math.max(now, from.timestampNanos());
                 engine.advanceTo(now);
-                engine.onFrame(from.buffer(), from.offset(), from.capturedLength(), now);
+                if (takeBack)
+                {
+                    engine.onResponsesCaptureFrame(from.buffer(), from.offset(), from.capturedLength(), now);
+                }
+                else
+                {
+                    engine.onReportsCaptureFrame(from.buffer(), from.offset(), from.capturedLength(), now);
+                }
                 if (takeBack)
                 {
                     haveBack = back.next();

@@ -125,7 +125,7 @@ class LiveOperatorAuditEalTest
         assertEquals(0, run.exitValue(), stderr);
         final JsonNode summary = JSON.readTree(Files.readString(dir.resolve("run.out")));
         assertFalse(summary.get("drainComplete").asBoolean(), summary.toString());
-        final long pending = summary.get("reportsPendingAtStop").asLong();
+        final long pending = summary.get("reportsPending").asLong();
         assertTrue(pending > 0, summary.toString());
         assertTrue(stderr.contains("warning: a second stop signal ended the drain before the collectors " +
             "acknowledged everything: " + pending + " report(s)"), stderr);

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.TestFrames;
+import io.dta.codec.DtaBaseHeaderFlyweight;
 import io.dta.codec.DtaOpcode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -80,6 +82,58 @@ class ReplayCommandTest
         }
         assertEquals(0, summary.get("drops").get("dropNoRoute").asLong());
         assertEquals(1, summary.get("counters").get("reportsTranslated").asLong());
+    }
+
+    @Test
+    void shouldSayHowManyReportsAClosedLoopReplayLeavesUnacknowledged() throws Exception
+    {
+        final Path in = dir.resolve("essential.pcap");
+        final byte[][] reports = new byte[3][];
+        for (int i = 0; i < reports.length; i++)
+        {
+            reports[i] = TestFrames.report(TestFrames.REPORTER_1, TestFrames.COLLECTOR_A, 3, DtaOpcode.KEY_WRITE, i,
+                DtaBaseHeaderFlyweight.FLAG_ESSENTIAL, TestFrames.keyWrite(1, 7 + i, new byte[4]));
+        }
+        PcapFiles.write(in, reports);
+        // Closed loop, and nothing in the responses acknowledges the essential writes.
+        final Path responses = dir.resolve("responses.pcap");
+        PcapFiles.write(responses, TestFrames.ack(0x999, 0));
+        final String[] args = { "replay", "--in", in.toString(), "--responses", responses.toString(), "--out",
+            dir.resolve("out.pcap").toString() };
+
+        final CliRunner.Result text = CliRunner.run(args);
+        assertEquals(0, text.exitCode(), text.err());
+        assertTrue(text.out().contains("reports pending 3: neither delivered nor dropped"), text.out());
+        assertTrue(text.out().contains("(essential backlog 3)"), text.out());
+
+        final String[] withJson = Arrays.copyOf(args, args.length + 1);
+        withJson[args.length] = "--json";
+        final CliRunner.Result json = CliRunner.run(withJson);
+        assertEquals(0, json.exitCode(), json.err());
+        final JsonNode summary = new ObjectMapper().readTree(json.out());
+        assertEquals(3, summary.get("reportsPending").asLong(), json.out());
+        assertEquals(summary.get("reportsTranslated").asLong(),
+            summary.get("counters").get("reportsDelivered").asLong() + summary.get("reportsPending").asLong());
+    }
+
+    @Test
+    void shouldTakeReportsOnlyFromTheReportsCaptureAndResponsesOnlyFromTheResponsesCapture() throws Exception
+    {
+        // One capture of a port carrying both, given as both: each frame is used once, in its own role.
+        final Path both = dir.resolve("both.pcap");
+        PcapFiles.write(both, TestFrames.report(DtaOpcode.KEY_WRITE, TestFrames.keyWrite(1, 7, new byte[4])),
+            TestFrames.ack(0x999, 0));
+        final CliRunner.Result r = CliRunner.run("replay", "--in", both.toString(), "--responses", both.toString(),
+            "--out", dir.resolve("out.pcap").toString(), "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        final JsonNode summary = new ObjectMapper().readTree(r.out());
+        assertEquals(4, summary.get("framesIn").asLong(), r.out());
+        assertEquals(1, summary.get("reportsIn").asLong(), "translated once, not twice: " + r.out());
+        assertEquals(1, summary.get("counters").get("roceFramesInReportsCapture").asLong(), r.out());
+        assertEquals(1, summary.get("counters").get("reportsInResponsesCapture").asLong(), r.out());
+        assertEquals(1, summary.get("drops").get("responseDropUnknownQpn").asLong(), "taken once: " + r.out());
+        assertTrue(r.err().contains("dta replay: warning: 1 RoCEv2 frame(s) in --in skipped"), r.err());
+        assertTrue(r.err().contains("dta replay: warning: 1 DTA report(s) in --responses skipped"), r.err());
     }
 
     @Test

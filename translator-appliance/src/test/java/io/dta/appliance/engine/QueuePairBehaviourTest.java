@@ -319,6 +319,11 @@ class QueuePairBehaviourTest
         assertEquals(2, h.count(EngineCounter.RESPONSE_DROP_UNKNOWN_SOURCE));
         h.feed(nak(0x999, 0x60, 0x101));
         assertEquals(1, h.count(EngineCounter.RESPONSE_DROP_UNKNOWN_QPN));
+        // From our collector, to our QPN, in the window, ICRC valid: but to another host with a QPN like ours.
+        h.feed(response(COLLECTOR_A, APPLIANCE_IP + 1, KW_QPN, 0x11, 0x60, 0x101));
+        h.feed(response(COLLECTOR_A, APPLIANCE_IP + 1, KW_QPN, 0x11, 0x1F, 0x104));
+        assertEquals(2, h.count(EngineCounter.RESPONSE_DROP_OTHER_DESTINATION));
+        assertEquals(0, h.count(EngineCounter.NAK_SEQUENCE_ERRORS_IN), "another host's NAK rewinds nothing here");
         h.feed(nak(KW_QPN, 0x60, 0x50));
         h.feed(nak(KW_QPN, 0x60, 0x106));
         h.feed(ack(KW_QPN, 0x200));

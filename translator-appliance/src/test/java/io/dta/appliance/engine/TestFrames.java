@@ -363,8 +363,25 @@ public final class TestFrames
      */
     public static byte[] response(final int srcIp, final int destQp, final int opcode, final int syndrome, final int psn)
     {
+        return response(srcIp, APPLIANCE_IP, destQp, opcode, syndrome, psn);
+    }
+
+    /**
+     * A collector response with a valid ICRC, to any host.
+     *
+     * @param srcIp    responder IPv4.
+     * @param dstIp    requester IPv4 (the appliance's is {@link #APPLIANCE_IP}).
+     * @param destQp   the requester's local QPN.
+     * @param opcode   0x11 or 0x12.
+     * @param syndrome AETH syndrome.
+     * @param psn      PSN.
+     * @return the frame.
+     */
+    public static byte[] response(
+        final int srcIp, final int dstIp, final int destQp, final int opcode, final int syndrome, final int psn)
+    {
         final RoceFrameEncoder enc = new RoceFrameEncoder()
-            .srcMac(0x02000a000033L).dstMac(0x02000a000065L).srcIp(srcIp).dstIp(APPLIANCE_IP).srcPort(50000)
+            .srcMac(0x02000a000033L).dstMac(0x02000a000065L).srcIp(srcIp).dstIp(dstIp).srcPort(50000)
             .dstPort(4791).opcode(opcode).destQp(destQp).psn(psn).syndrome(syndrome).msn(1).pKey(0xFFFF)
             .noPayload();
         if (RoceOpcode.RC_ATOMIC_ACKNOWLEDGE == opcode)

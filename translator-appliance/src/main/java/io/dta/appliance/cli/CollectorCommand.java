@@ -145,7 +145,7 @@ public final class CollectorCommand implements Callable<Integer>
             System.err.println("dta collector: cannot read " + in + ": " + unreadable);
             return 1;
         }
-        final int outputProblem = live ? 0 : OutputCapture.check("collector", out, in);
+        final int outputProblem = live ? 0 : OutputCapture.check("collector", out, in, config.file);
         if (0 != outputProblem)
         {
             return outputProblem;

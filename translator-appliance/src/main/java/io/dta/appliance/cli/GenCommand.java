@@ -324,12 +324,12 @@ public final class GenCommand implements Callable<Integer>
             err.flush();
         }
 
-        final int outputProblem = OutputCapture.check(err, "gen", out);
+        final int outputProblem = OutputCapture.check(err, "gen", out, config.file);
         if (0 != outputProblem)
         {
             return outputProblem;
         }
-        if (null != truth && 0 != OutputCapture.check(err, "gen", truth))
+        if (null != truth && 0 != OutputCapture.check(err, "gen", truth, config.file))
         {
             return 1;
         }

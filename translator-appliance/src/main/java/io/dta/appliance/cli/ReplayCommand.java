@@ -110,7 +110,7 @@ public final class ReplayCommand implements Callable<Integer>
                 return 1;
             }
         }
-        final int outputProblem = OutputCapture.check("replay", out, in, responses);
+        final int outputProblem = OutputCapture.check("replay", out, in, responses, config.file);
         if (0 != outputProblem)
         {
             return outputProblem;

@@ -358,7 +358,6 @@ public final class EngineBench
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         final long thread = Thread.currentThread().threadId();
         final long gcBefore = gcCount();
-        final long framesBefore = sink.frames();
         final long[] counters = new long[COUNTERS.length];
         for (final EngineCounter c : COUNTERS)
         {
@@ -374,11 +373,12 @@ public final class EngineBench
         final long elapsed = System.nanoTime() - start;
         final long allocated = threads.getThreadAllocatedBytes(thread) - allocatedBefore;
         final double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
-        final long frames = sink.frames() - framesBefore;
         for (final EngineCounter c : COUNTERS)
         {
             counters[c.ordinal()] += engine.counters().get(c);
         }
+        // The RoCEv2 frames, not everything the sink took: reporter and sketch NACKs go out through it too.
+        final long frames = counters[EngineCounter.ROCE_FRAMES_OUT.ordinal()];
         final long reports = counters[EngineCounter.REPORTS_IN.ordinal()];
         final double seconds = elapsed / 1e9;
         return new Result(primitive, reports, frames, seconds, reports / seconds, frames / seconds,

@@ -210,10 +210,17 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: --hugepages and --eal " + Eal.NO_HUGE + " contradict each other");
             return 2;
         }
-        if ("ring".equals(input) && !"dpdk".equals(io))
+        if (!"dpdk".equals(io))
         {
-            System.err.println("dta bench: --input ring needs --io dpdk");
-            return 2;
+            // Options of the DPDK bench would be ignored by the engine bench without a word: refused like --eal.
+            for (final String option : new String[] { "--input", "--source-reports" })
+            {
+                if (spec.commandLine().getParseResult().hasMatchedOption(option))
+                {
+                    System.err.println("dta bench: " + option + " needs --io dpdk");
+                    return 2;
+                }
+            }
         }
         if (compareC && !"dpdk".equals(io))
         {
@@ -239,6 +246,11 @@ public final class BenchCommand implements Callable<Integer>
                 " with --input ring (the ring holds them all and a burst takes up to 32)");
             return 2;
         }
+        if (!compareC && spec.commandLine().getParseResult().hasMatchedOption("--rounds"))
+        {
+            System.err.println("dta bench: --rounds needs --compare-c (the rounds alternate the engine and the C loop)");
+            return 2;
+        }
         if (rounds < 1)
         {
             System.err.println("dta bench: --rounds must be positive");
@@ -262,7 +274,7 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: --reports must be positive and --warmup not negative");
             return 2;
         }
-        if (compareC && reports / rounds < MIN_REPORTS_PER_ROUND)
+        if (compareC && null == in && reports / rounds < MIN_REPORTS_PER_ROUND)
         {
             // A round of a few reports times the clock reads and the first burst around them, not the loops.
             System.err.println("dta bench: --reports / --rounds must be at least " + MIN_REPORTS_PER_ROUND +
@@ -543,6 +555,14 @@ public final class BenchCommand implements Callable<Integer>
         }
         final DpdkBench.Comparison c;
         final long perRound = null == frames ? reports / rounds : DpdkBench.framesPerRound(frames, reports / rounds);
+        if (null != frames && perRound < MIN_REPORTS_PER_ROUND)
+        {
+            // With --in a round is whole passes of the capture, so the floor applies to that, not to the request.
+            System.err.println("dta bench: --reports / --rounds must come to at least " + MIN_REPORTS_PER_ROUND +
+                " frames per round (each round whole passes of the capture's " + frames.count() + " frames), not " +
+                perRound + " from " + reports + " / " + rounds);
+            return 2;
+        }
         try
         {
             c = null == frames ?

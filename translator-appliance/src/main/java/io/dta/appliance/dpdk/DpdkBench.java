@@ -399,6 +399,8 @@ public final class DpdkBench
                 final double[] floorRounds = new double[rounds];
                 final double[] javaCpuRounds = new double[rounds];
                 final double[] referenceCpuRounds = new double[rounds];
+                final double[] javaFrameRounds = new double[rounds];
+                final double[] referenceFrameRounds = new double[rounds];
                 final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
                 // One round measured and discarded, as the measuring loop's own warm-up: the first round counted
                 // 7 KB allocated by the JVM (no Java allocation event in its window even with -XX:-UseTLAB; later
@@ -416,8 +418,6 @@ public final class DpdkBench
                 long dropped = 0;
                 long engineDrops = 0;
                 long referenceReports = 0;
-                long referenceFrames = 0;
-                long referenceNanos = 0;
                 long referenceDropped = 0;
                 for (int r = 0; r < rounds; r++)
                 {
@@ -428,6 +428,7 @@ public final class DpdkBench
                     // the reports among the frames of the part of the capture that round received).
                     javaCpuRounds[r] = java.reports() * 1e9 / (threads.getCurrentThreadCpuTime() - javaCpuBefore);
                     javaRounds[r] = java.reportsPerSecond();
+                    javaFrameRounds[r] = java.framesPerSecond();
                     javaReports += java.reports();
                     javaFrames += java.frames();
                     javaSeconds += java.seconds();
@@ -451,9 +452,8 @@ public final class DpdkBench
                     final long cFrames = reference.counter(CReference.FRAMES_IN) - cFramesBefore;
                     referenceCpuRounds[r] = cReports * 1e9 / referenceCpu;
                     referenceRounds[r] = cReports * 1e9 / c.nanos();
+                    referenceFrameRounds[r] = c.frames() * 1e9 / c.nanos();
                     referenceReports += cReports;
-                    referenceFrames += c.frames();
-                    referenceNanos += c.nanos();
                     referenceDropped += c.txDropped();
                     // The input floor parses nothing: its frame rate at the share of reports the C round just
                     // counted among as many frames (whole passes of a capture: the same mix).
@@ -464,8 +464,9 @@ public final class DpdkBench
                 final long inputDry = dry(s) - dryBefore;
                 final ReferenceCounts counts =
                     ReferenceCounts.between(referenceBefore, ReferenceCounts.read(reference));
+                // Frame rates are medians of the rounds, as the report rates are: a slow round must not weigh more.
                 final Result java = new Result(javaReports, javaFrames, javaSeconds, javaReports / javaSeconds,
-                    javaFrames / javaSeconds, allocated / (javaReports > 0 ? javaReports : javaFramesIn), gcs, dropped,
+                    median(javaFrameRounds), allocated / (javaReports > 0 ? javaReports : javaFramesIn), gcs, dropped,
                     engineDrops, inputDry, lowest(s), javaFramesIn, counters);
                 final double javaMedian = median(javaRounds);
                 final double referenceMedian = median(referenceRounds);
@@ -474,7 +475,7 @@ public final class DpdkBench
                 // No ratio when a side counted no report (a capture without any): 0 / 0 is no comparison.
                 final boolean comparable = javaReports > 0 && referenceReports > 0;
                 return new Comparison(java, javaRounds, referenceRounds, javaMedian, referenceMedian,
-                    comparable ? javaMedian / referenceMedian : Double.NaN, referenceFrames * 1e9 / referenceNanos,
+                    comparable ? javaMedian / referenceMedian : Double.NaN, median(referenceFrameRounds),
                     referenceDropped, reference.crcName(), median(floorRounds), javaCpuRounds, referenceCpuRounds,
                     javaCpuMedian, referenceCpuMedian, comparable ? javaCpuMedian / referenceCpuMedian : Double.NaN,
                     inputDry, lowest(s), counts);
@@ -901,7 +902,6 @@ public final class DpdkBench
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         final long thread = Thread.currentThread().threadId();
         final long gcBefore = gcCount();
-        final long framesBefore = sink.framesSent();
         final long droppedBefore = sink.framesDropped();
         final long inBefore = agent.framesIn();
         final long dropsBefore = agent.engine().counters().totalDrops();
@@ -918,11 +918,12 @@ public final class DpdkBench
         final long elapsed = System.nanoTime() - start;
         final long allocated = threads.getThreadAllocatedBytes(thread) - allocatedBefore;
         final long framesIn = agent.framesIn() - inBefore;
-        final long frames = sink.framesSent() - framesBefore;
         for (final EngineCounter c : COUNTERS)
         {
             counters[c.ordinal()] += engineCounters.get(c);
         }
+        // The RoCEv2 frames, not everything the sink sent: reporter and sketch NACKs go out through it too.
+        final long frames = counters[EngineCounter.ROCE_FRAMES_OUT.ordinal()];
         final long reports = counters[EngineCounter.REPORTS_IN.ordinal()];
         final double seconds = elapsed / 1e9;
         return new Result(reports, frames, seconds, reports / seconds, frames / seconds,

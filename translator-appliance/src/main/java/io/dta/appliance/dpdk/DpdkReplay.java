@@ -292,6 +292,11 @@ public final class DpdkReplay
                     else
                     {
                         haveIn = in.next();
+                        if (!haveIn && haveBack)
+                        {
+                            // As Replay: the reports ended, flush as an open-loop replay does at its end.
+                            engine.flush(now);
+                        }
                     }
                 }
                 engine.finish(Long.MIN_VALUE == now ? 0 : now);

@@ -110,6 +110,12 @@ public final class Replay
                 else
                 {
                     haveIn = in.next();
+                    if (!haveIn && haveBack)
+                    {
+                        // No report will come: flush now, as an open-loop replay does at its end, so that the
+                        // collector's answers still ahead (to that open-loop output) find the frames they answer sent.
+                        engine.flush(now);
+                    }
                 }
             }
             engine.finish(Long.MIN_VALUE == now ? 0 : now);

@@ -23,7 +23,16 @@ class BenchCompareOptionsTest
     @Test
     void shouldRefuseTheRingInputWithoutDpdk()
     {
-        refused("--input ring needs --io dpdk", "bench", "--primitive", "keywrite", "--input", "ring");
+        refused("--input needs --io dpdk", "bench", "--primitive", "keywrite", "--input", "ring");
+    }
+
+    @Test
+    void shouldRefuseTheOptionsOfTheDpdkBenchThatTheEngineBenchWouldIgnore()
+    {
+        refused("--input needs --io dpdk", "bench", "--primitive", "keywrite", "--input", "pcap");
+        refused("--source-reports needs --io dpdk", "bench", "--primitive", "keywrite", "--source-reports", "100");
+        refused("--rounds needs --compare-c", "bench", "--primitive", "keywrite", "--rounds", "3");
+        refused("--rounds needs --compare-c", "bench", "--io", "dpdk", "--primitive", "keywrite", "--rounds", "3");
     }
 
     @Test

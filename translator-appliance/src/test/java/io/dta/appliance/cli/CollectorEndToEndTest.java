@@ -2,6 +2,9 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.QueuePairSender;
+import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.replay.Replay;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
@@ -23,6 +26,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -291,6 +295,33 @@ class CollectorEndToEndTest
         }
         assertEquals(12, atomicAcks, "one ATOMIC ACK per FETCH_ADD");
         assertTrue(acks > 0, "the last frame of each QP carries AckReq");
+    }
+
+    @Test
+    void shouldCloseTheLoopWithTheCollectorsOwnAnswersWithoutAStrayResponseOrAReportPending() throws Exception
+    {
+        for (int i = 1; i <= 5; i++)
+        {
+            reports.keyWrite(2, i, i);
+            reports.keyIncrement(2, i, i);
+            reports.append(0, i);
+            reports.postcard(0xABCD, i, i);
+        }
+        final Path responses = translateAndCollect();
+        final Path closed = dir.resolve("closed.pcap");
+        final TranslatorEngine engine =
+            Replay.run(ConfigLoader.load(config), dir.resolve("reports.pcap"), responses, closed);
+
+        // The collector answered the open-loop output, whose last frames left when the reports ended; the closed
+        // loop sends them then too (it used to hold them to the last response, after their own ACKs came).
+        assertEquals(0, engine.counters().get(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW));
+        assertEquals(0, engine.counters().reportsPending());
+        for (final QueuePairSender sender : engine.senders())
+        {
+            assertTrue(sender.isQuiescent(), sender.path().name() + " " + sender.state());
+        }
+        assertArrayEquals(Files.readAllBytes(dir.resolve("roce.pcap")), Files.readAllBytes(closed),
+            "the closed loop sends what the open loop sent");
     }
 
     @Test

@@ -89,7 +89,8 @@ public final class GenCommand implements Callable<Integer>
     private String lists;
 
     @Option(names = "--base-header", paramLabel = "3|2",
-        description = "DTA base header form (default: the configuration's reports.baseHeader; 3 for auto)")
+        description = "DTA base header form; must match reports.baseHeader unless that is auto " +
+            "(default: the configuration's reports.baseHeader; 3 for auto)")
     private String baseHeader;
 
     @Option(names = "--essential", paramLabel = "FRACTION", defaultValue = "0",
@@ -101,7 +102,8 @@ public final class GenCommand implements Callable<Integer>
     private boolean retransmittable;
 
     @Option(names = "--reporters", paramLabel = "N", defaultValue = "4",
-        description = "number of reporters: 10.0.1.1, 10.0.1.2, ..., MAC 02:00:<IP> (default: ${DEFAULT-VALUE})")
+        description = "number of reporters, at most 65536: 10.0.1.1, 10.0.1.2, ... up to 256, then from 10.0.3.1 " +
+            "(10.0.2.1-10.0.3.0 are the sketch switches'), MAC 02:00:<IP> (default: ${DEFAULT-VALUE})")
     private int reporters;
 
     @Option(names = "--collector", paramLabel = "IP", split = ",",
@@ -122,7 +124,7 @@ public final class GenCommand implements Callable<Integer>
     private long seed;
 
     @Option(names = "--hops", paramLabel = "H",
-        description = "postcard hops per flow, 1..255 (default: the configuration's postcards.hops)")
+        description = "postcard hops per flow, 1 to the configuration's postcards.hops (default: postcards.hops)")
     private Integer hops;
 
     @Option(names = "--postcard-loss", paramLabel = "FRACTION", defaultValue = "0",

@@ -28,7 +28,10 @@ public final class GeneratorSettings
     public static final int DEFAULT_REPORTERS = 4;
     /** Largest number of reporters. */
     public static final int MAX_REPORTERS = 65536;
-    /** First reporter address, 10.0.1.1; reporter i has this plus i. */
+    /**
+     * First reporter address, 10.0.1.1: reporter i below {@value #MAX_SWITCHES} has this plus i; the later ones
+     * skip the sketch switches' block ({@link #reporterIp(int)}).
+     */
     public static final int FIRST_REPORTER_IP = 0x0A00_0101;
     /** Default gap between report timestamps. */
     public static final long DEFAULT_SPACING_NANOS = 1000;
@@ -46,7 +49,12 @@ public final class GeneratorSettings
     public static final long DEFAULT_FIRST_EPOCH = 1;
     /** Default items (key occurrences) per switch and epoch. */
     public static final long DEFAULT_SKETCH_ITEMS = 10_000;
-    /** First sketch switch address, 10.0.2.1; switch s has this plus s. */
+    /** Largest number of switches sending one sketch (the switchId field is a u8). */
+    public static final int MAX_SWITCHES = 256;
+    /**
+     * First sketch switch address, 10.0.2.1; switch s has this plus s, up to 10.0.3.0, right after reporter 255
+     * (10.0.2.0) and before reporter 256 (10.0.3.1).
+     */
     public static final int FIRST_SWITCH_IP = 0x0A00_0201;
 
     private final int[] mixWeights = { 40, 30, 20, 10, 0 };
@@ -389,7 +397,8 @@ public final class GeneratorSettings
 
     /**
      * @param form {@link DtaBaseHeaderForm#THREE}, {@link DtaBaseHeaderForm#TWO}, or null for the configuration's
-     *             {@code reports.baseHeader} (3 when that is auto).
+     *             {@code reports.baseHeader} (3 when that is auto); a form other than a configured 3 or 2 is refused
+     *             by {@link ReportGenerator}.
      * @return this.
      */
     public GeneratorSettings baseHeader(final DtaBaseHeaderForm form)
@@ -461,7 +470,7 @@ public final class GeneratorSettings
     }
 
     /**
-     * @param reporters number of reporters, 1 to {@value #MAX_REPORTERS}; reporter i is 10.0.1.1 + i.
+     * @param reporters number of reporters, 1 to {@value #MAX_REPORTERS}; reporter i is {@link #reporterIp(int)}.
      * @return this.
      */
     public GeneratorSettings reporters(final int reporters)
@@ -481,6 +490,29 @@ public final class GeneratorSettings
     public int reporters()
     {
         return reporters;
+    }
+
+    /**
+     * The address plan: reporters 0..255 are 10.0.1.1..10.0.2.0 (10.0.1.1 + i), the sketch switches own the next
+     * {@value #MAX_SWITCHES} addresses 10.0.2.1..10.0.3.0 ({@link #switchIp(int)}), and reporters 256 and up continue
+     * after them, 10.0.3.1..10.1.2.0 (10.0.1.1 + 256 + i), so that no two senders share an address (and MAC) for
+     * any allowed count. Sharing one would mix two seqnum streams in the translator's sequence tracking.
+     *
+     * @param index reporter index, 0 .. {@value #MAX_REPORTERS} - 1.
+     * @return the reporter's IPv4 address.
+     */
+    public static int reporterIp(final int index)
+    {
+        return FIRST_REPORTER_IP + (index < MAX_SWITCHES ? index : index + MAX_SWITCHES);
+    }
+
+    /**
+     * @param switchId sketch switch, 0 .. {@value #MAX_SWITCHES} - 1.
+     * @return the switch's IPv4 address, 10.0.2.1 + switchId (see {@link #reporterIp(int)}).
+     */
+    public static int switchIp(final int switchId)
+    {
+        return FIRST_SWITCH_IP + switchId;
     }
 
     /**
@@ -610,7 +642,8 @@ public final class GeneratorSettings
     }
 
     /**
-     * @param hops postcard hops per flow, 1..255, or 0 for the configuration's {@code postcards.hops}.
+     * @param hops postcard hops per flow, 1..255, or 0 for the configuration's {@code postcards.hops}; more than
+     *             {@code postcards.hops} is refused by {@link ReportGenerator}.
      * @return this.
      */
     public GeneratorSettings hops(final int hops)
@@ -724,9 +757,10 @@ public final class GeneratorSettings
      */
     public GeneratorSettings switches(final int switches)
     {
-        if (switches < 0 || switches > 256)
+        if (switches < 0 || switches > MAX_SWITCHES)
         {
-            throw new GeneratorSettingsException("--switches", "must be between 1 and 256, not " + switches);
+            throw new GeneratorSettingsException("--switches", "must be between 1 and " + MAX_SWITCHES + ", not " +
+                switches);
         }
         this.switches = switches;
         return this;

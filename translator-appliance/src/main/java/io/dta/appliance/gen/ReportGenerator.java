@@ -112,9 +112,9 @@ public final class ReportGenerator
     private final SketchTraffic[] sketchTraffic;
     private final int[] sketchActive;
     private int sketchActiveCount;
-    private final int[] switchIps = new int[256];
-    private final long[] switchMacs = new long[256];
-    private final int[] switchSeqnums = new int[256];
+    private final int[] switchIps = new int[GeneratorSettings.MAX_SWITCHES];
+    private final long[] switchMacs = new long[GeneratorSettings.MAX_SWITCHES];
+    private final int[] switchSeqnums = new int[GeneratorSettings.MAX_SWITCHES];
     private long lastSketchId = -1;
     private int lastSwitch = -1;
     private long lastEpoch = -1;
@@ -181,6 +181,14 @@ public final class ReportGenerator
             throw new GeneratorSettingsException("--essential",
                 "needs the 3-byte base header: the 2-byte form has no essential flag");
         }
+        final BaseHeader configured = config.reports().baseHeader();
+        if (configured != BaseHeader.AUTO && (configured == BaseHeader.TWO) != (form == DtaBaseHeaderForm.TWO))
+        {
+            // The configured translator decodes only its own form, so every report would be lost, yet counted valid.
+            throw new GeneratorSettingsException("--base-header", "form " + form.length() + " does not match " +
+                "reports.baseHeader \"" + (configured == BaseHeader.TWO ? 2 : 3) + "\" of the configuration (the " +
+                "translator would not translate these reports; \"auto\" takes either form)");
+        }
         dtaPort = config.reports().udpPort();
         retransmittable = settings.retransmittable();
         essentialFraction = settings.essentialFraction();
@@ -192,6 +200,12 @@ public final class ReportGenerator
         startTimeNanos = settings.startTimeNanos();
         spacingNanos = settings.spacingNanos();
         hops = settings.hops() != 0 ? settings.hops() : config.postcards().hops();
+        if (hops > config.postcards().hops())
+        {
+            // The translator drops hops past postcards.hops (bad hop), so they could not count as valid reports.
+            throw new GeneratorSettingsException("--hops", hops + " hops per flow exceed postcards.hops " +
+                config.postcards().hops() + " of the configuration");
+        }
 
         configRedundancyMax = config.redundancy().max();
         if (settings.redundancyMin() < 0)
@@ -269,7 +283,7 @@ public final class ReportGenerator
         }
         for (int s = 0; s < switchIps.length; s++)
         {
-            switchIps[s] = GeneratorSettings.FIRST_SWITCH_IP + s;
+            switchIps[s] = GeneratorSettings.switchIp(s);
             switchMacs[s] = reporterMac(switchIps[s]);
         }
 
@@ -318,7 +332,7 @@ public final class ReportGenerator
         reporterCounts = new long[reporterCount];
         for (int i = 0; i < reporterCount; i++)
         {
-            reporterIps[i] = GeneratorSettings.FIRST_REPORTER_IP + i;
+            reporterIps[i] = GeneratorSettings.reporterIp(i);
             reporterMacs[i] = reporterMac(reporterIps[i]);
         }
     }
@@ -1124,6 +1138,15 @@ public final class ReportGenerator
     public int reporterIp(final int index)
     {
         return reporterIps[index];
+    }
+
+    /**
+     * @param switchId a sketch switch, 0..255.
+     * @return the IPv4 address it sends its Sketch-Merge columns from.
+     */
+    public int switchIp(final int switchId)
+    {
+        return switchIps[switchId];
     }
 
     /**

@@ -3,10 +3,14 @@ package io.dta.appliance.gen;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.cli.GenCommand;
+import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.replay.Replay;
 import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.pcap.PcapReader;
+import io.dta.config.ConfigDefaults;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -115,8 +119,11 @@ class GenCommandTest
     void shouldWriteTheTwoByteFormAndNanosecondTimestamps() throws IOException
     {
         final Path out = dir.resolve("two.pcap");
-        assertEquals(0, run("--out", out.toString(), "--reports", "500", "--base-header", "2",
-            "--spacing-nanos", "250", "--start-time", "1000"), stderr);
+        // The demo configuration translates only the 3-byte form; "auto" takes either.
+        final Path config = dir.resolve("auto.yaml");
+        Files.writeString(config, GenTestConfigs.demoYaml("auto"));
+        assertEquals(0, run("--out", out.toString(), "--config", config.toString(), "--reports", "500",
+            "--base-header", "2", "--spacing-nanos", "250", "--start-time", "1000"), stderr);
         final FrameDecoder decoder = new FrameDecoder().baseHeaderForm(DtaBaseHeaderForm.AUTO);
         long frames = 0;
         try (PcapReader reader = new PcapReader(out))
@@ -222,6 +229,44 @@ class GenCommandTest
         assertUsageError("--redundancy: must be N or MIN-MAX with 1 <= MIN <= MAX <= 255, not 3-2", "--out", out,
             "--redundancy", "3-2");
         assertFalse(Files.exists(dir.resolve("z.pcap")), "no file is written on a usage error");
+    }
+
+    @Test
+    void shouldRefuseHopsOrABaseHeaderTheConfiguredTranslatorWouldDrop() throws IOException
+    {
+        // "--mix postcard=1 --hops 8" reported 3000 valid reports, of which replay dropped 1125 as bad hops.
+        final String out = dir.resolve("h.pcap").toString();
+        assertUsageError("dta gen: --hops: 8 hops per flow exceed postcards.hops 5 of the configuration", "--out",
+            out, "--mix", "postcard=1", "--hops", "8");
+        assertUsageError("--hops: 6 hops per flow exceed postcards.hops 5", "--out", out, "--hops", "6");
+        // A form the configured translator does not take: it would translate none of the "valid" reports.
+        assertUsageError("dta gen: --base-header: form 2 does not match reports.baseHeader \"3\" of the " +
+            "configuration", "--out", out, "--base-header", "2");
+        final Path two = dir.resolve("two.yaml");
+        Files.writeString(two, GenTestConfigs.TWO_COLLECTORS);
+        assertUsageError("--base-header: form 3 does not match reports.baseHeader \"2\"", "--out", out,
+            "--config", two.toString(), "--base-header", "3");
+        assertFalse(Files.exists(dir.resolve("h.pcap")), "no file is written on a usage error");
+        assertEquals(0, run("--out", out, "--reports", "100", "--mix", "postcard=1", "--hops", "5"), stderr);
+        assertEquals(0, run("--out", out, "--reports", "100", "--config", two.toString(), "--base-header", "2"),
+            stderr);
+    }
+
+    @Test
+    void shouldReplayMoreReportersThanSketchSwitchAddressesWithoutSequenceGaps() throws IOException
+    {
+        // With 300 reporters, reporters 256 and up shared the addresses of sketch switches 0..43, each sender with
+        // its own seqnum: replay dropped valid retransmittable reports as sequence gaps.
+        final Path capture = dir.resolve("many.pcap");
+        assertEquals(0, run("--out", capture.toString(), "--reports", "20000", "--reporters", "300", "--mix",
+            "keywrite=1,sketch=1", "--retransmittable", "--json"), stderr);
+        final JsonNode json = new ObjectMapper().readTree(stdout);
+        assertEquals(300, json.get("reporters").size());
+        assertTrue(json.get("reporters").get(299).get("reports").asLong() > 0, stdout);
+        assertTrue(json.get("primitives").get("sketch").asLong() > 5000, stdout);
+        final TranslatorEngine engine = Replay.run(ConfigDefaults.load(), capture, null, dir.resolve("out.pcap"));
+        assertEquals(20000, engine.counters().get(EngineCounter.FRAMES_IN));
+        assertEquals(0, engine.counters().get(EngineCounter.DROP_SEQUENCE_GAP));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.dta.appliance.gen;
 
 import io.dta.config.ApplianceConfig;
+import io.dta.config.ConfigDefaults;
 import io.dta.config.ConfigFormat;
 import io.dta.config.ConfigLoader;
 
@@ -43,6 +44,30 @@ final class GenTestConfigs
 
     private GenTestConfigs()
     {
+    }
+
+    /**
+     * @param baseHeader {@code reports.baseHeader} as written in YAML: "3", "2" or "auto".
+     * @return the built-in demo configuration with that base header.
+     */
+    static ApplianceConfig demo(final String baseHeader)
+    {
+        return ConfigLoader.load(demoYaml(baseHeader), ConfigFormat.YAML);
+    }
+
+    /**
+     * @param baseHeader {@code reports.baseHeader} as written in YAML: "3", "2" or "auto".
+     * @return the built-in demo configuration's YAML with that base header.
+     */
+    static String demoYaml(final String baseHeader)
+    {
+        final String yaml = ConfigDefaults.yaml();
+        final String key = "baseHeader: \"3\"";
+        if (!yaml.contains(key))
+        {
+            throw new IllegalStateException("the demo configuration no longer says " + key);
+        }
+        return yaml.replace(key, "baseHeader: \"" + baseHeader + "\"");
     }
 
     static ApplianceConfig twoCollectors()

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -46,7 +47,8 @@ class ReportGeneratorTest
         {
             settings.essentialFraction(0.3).retransmittable(true);
         }
-        final ReportGenerator generator = new ReportGenerator(DEMO, settings);
+        // The demo configuration's reports.baseHeader is "3"; "auto" takes either form.
+        final ReportGenerator generator = new ReportGenerator(GenTestConfigs.demo("auto"), settings);
         final FrameDecoder decoder = new FrameDecoder().baseHeaderForm(form).verifyUdpChecksum(true);
         final FrameDecoder autoDecoder = new FrameDecoder().baseHeaderForm(DtaBaseHeaderForm.AUTO);
         for (int i = 0; i < 20_000; i++)
@@ -446,6 +448,63 @@ class ReportGeneratorTest
     }
 
     @Test
+    void shouldGiveReportersAndSketchSwitchesDisjointAddressesAtTheMaximumCounts()
+    {
+        // Reporter 257 was 10.0.2.1 (MAC 02:00:0a:00:02:01), sketch switch 0's address, each with its own seqnum:
+        // the translator's sequence tracking saw one reporter jump back and forth and dropped valid reports.
+        final long seed = 257;
+        final ReportGenerator generator = new ReportGenerator(DEMO, new GeneratorSettings().seed(seed)
+            .reporters(GeneratorSettings.MAX_REPORTERS).mix("keywrite=1,sketch=1").switches(256).epochs(1)
+            .sketchItems(16).retransmittable(true));
+        final Map<Integer, String> roleByIp = new HashMap<>();
+        final Map<Long, String> roleByMac = new HashMap<>();
+        for (int i = 0; i < GeneratorSettings.MAX_REPORTERS; i++)
+        {
+            final int ip = generator.reporterIp(i);
+            assertNull(roleByIp.put(ip, "reporter " + i), "reporter " + i + " reuses " + Ipv4Address.format(ip));
+            assertNull(roleByMac.put(ReportGenerator.reporterMac(ip), "reporter " + i), "reporter " + i);
+        }
+        for (int s = 0; s < 256; s++)
+        {
+            final int ip = generator.switchIp(s);
+            final String previous = roleByIp.put(ip, "switch " + s);
+            assertNull(previous, "switch " + s + " reuses " + Ipv4Address.format(ip) + " of " + previous);
+            assertNull(roleByMac.put(ReportGenerator.reporterMac(ip), "switch " + s), "switch " + s);
+        }
+        // The common small counts keep their addresses, which docs and captures name.
+        assertEquals(Ipv4Address.parse("10.0.1.1"), generator.reporterIp(0));
+        assertEquals(Ipv4Address.parse("10.0.2.0"), generator.reporterIp(255));
+        assertEquals(Ipv4Address.parse("10.0.2.1"), generator.switchIp(0));
+        assertEquals(Ipv4Address.parse("10.0.3.0"), generator.switchIp(255));
+
+        // The frames themselves: every source address and MAC belongs to one role only.
+        final Map<Integer, Boolean> switchSource = new HashMap<>();
+        final Map<Long, Boolean> switchSourceMac = new HashMap<>();
+        final FrameDecoder decoder = new FrameDecoder();
+        long switchFrames = 0;
+        for (int i = 0; i < 300_000; i++)
+        {
+            final int length = generator.next(frame, 0);
+            final String where = "report " + i + ", seed " + seed;
+            assertEquals(FrameKind.DTA, decoder.decode(frame, 0, length), where);
+            final boolean fromSwitch = generator.switchId() >= 0;
+            switchFrames += fromSwitch ? 1 : 0;
+            final int ip = decoder.ipv4().src();
+            assertEquals(fromSwitch ? generator.switchIp(generator.switchId()) :
+                generator.reporterIp(generator.reporterIndex()), ip, where);
+            final Boolean ipRole = switchSource.putIfAbsent(ip, fromSwitch);
+            assertTrue(null == ipRole || ipRole == fromSwitch, where + ": " + Ipv4Address.format(ip) +
+                " sends as a reporter and as a sketch switch");
+            final Boolean macRole = switchSourceMac.putIfAbsent(decoder.ethernet().srcMac(), fromSwitch);
+            assertTrue(null == macRole || macRole == fromSwitch, where + ": MAC of " + Ipv4Address.format(ip) +
+                " sends as a reporter and as a sketch switch");
+        }
+        assertTrue(switchFrames > 100_000 && switchFrames < 200_000, "seed " + seed + ": " + switchFrames);
+        assertEquals(256 + GeneratorSettings.MAX_REPORTERS, roleByIp.size());
+        assertTrue(switchSource.size() > 256 + 50_000, "sources seen: " + switchSource.size());
+    }
+
+    @Test
     void shouldRefuseSettingsThatDoNotFitTheConfiguration()
     {
         assertOption("--retransmittable", () -> new ReportGenerator(DEMO,
@@ -455,6 +514,10 @@ class ReportGeneratorTest
         assertOption("--retransmittable", () -> new ReportGenerator(GenTestConfigs.twoCollectors(),
             new GeneratorSettings().retransmittable(true)));
         assertOption("--redundancy", () -> new ReportGenerator(DEMO, new GeneratorSettings().redundancy("2-5")));
+        assertOption("--hops", () -> new ReportGenerator(DEMO, new GeneratorSettings().hops(6)));
+        assertOption("--base-header", () -> new ReportGenerator(DEMO, new GeneratorSettings().baseHeader("2")));
+        assertOption("--base-header", () -> new ReportGenerator(GenTestConfigs.twoCollectors(),
+            new GeneratorSettings().baseHeader("3")));
         assertOption("--collector",
             () -> new ReportGenerator(DEMO, new GeneratorSettings().collectorIps("10.9.9.9")));
         assertOption("--lists", () -> new ReportGenerator(DEMO, new GeneratorSettings().listIds("0,4")));
@@ -484,6 +547,37 @@ class ReportGeneratorTest
         assertOption("--hops", () -> new GeneratorSettings().hops(256));
         assertOption("--spacing-nanos", () -> new GeneratorSettings().spacingNanos(-1));
         assertOption("--start-time", () -> new GeneratorSettings().startTimeSeconds(1L << 32));
+    }
+
+    @Test
+    void shouldRefuseHopsAndABaseHeaderTheConfiguredTranslatorWouldDrop()
+    {
+        // postcards.hops is 5 in the demo configuration: hop 6 and later are dropped as bad hops.
+        final GeneratorSettingsException hops = assertThrows(GeneratorSettingsException.class,
+            () -> new ReportGenerator(DEMO, new GeneratorSettings().mix("postcard=1").hops(8)));
+        assertEquals("--hops: 8 hops per flow exceed postcards.hops 5 of the configuration", hops.getMessage());
+        assertEquals(5, new ReportGenerator(DEMO, new GeneratorSettings().mix("postcard=1").hops(5)).hops());
+        assertEquals(1, new ReportGenerator(DEMO, new GeneratorSettings().mix("postcard=1").hops(1)).hops());
+
+        final GeneratorSettingsException two = assertThrows(GeneratorSettingsException.class,
+            () -> new ReportGenerator(DEMO, new GeneratorSettings().baseHeader("2")));
+        assertEquals("--base-header: form 2 does not match reports.baseHeader \"3\" of the configuration (the " +
+            "translator would not translate these reports; \"auto\" takes either form)", two.getMessage());
+        final GeneratorSettingsException three = assertThrows(GeneratorSettingsException.class,
+            () -> new ReportGenerator(GenTestConfigs.twoCollectors(), new GeneratorSettings().baseHeader("3")));
+        assertTrue(three.getMessage().startsWith("--base-header: form 3 does not match reports.baseHeader \"2\""),
+            three.getMessage());
+        // The matching form, and either form under "auto".
+        assertEquals(DtaBaseHeaderForm.THREE,
+            new ReportGenerator(DEMO, new GeneratorSettings().baseHeader("3")).form());
+        assertEquals(DtaBaseHeaderForm.TWO,
+            new ReportGenerator(GenTestConfigs.twoCollectors(), new GeneratorSettings().baseHeader("2")).form());
+        assertEquals(DtaBaseHeaderForm.TWO,
+            new ReportGenerator(GenTestConfigs.demo("auto"), new GeneratorSettings().baseHeader("2")).form());
+        assertEquals(DtaBaseHeaderForm.THREE,
+            new ReportGenerator(GenTestConfigs.demo("auto"), new GeneratorSettings().baseHeader("3")).form());
+        assertEquals(DtaBaseHeaderForm.TWO, new ReportGenerator(GenTestConfigs.demo("2"), new GeneratorSettings())
+            .form());
     }
 
     @Test

@@ -469,11 +469,12 @@ public final class FrameDecoder
         {
             return malformed(MalformedReason.TRUNCATED_DTA);
         }
-        if (available > baseLength + subLength && DtaOpcode.KEY_WRITE != opcode && DtaOpcode.SKETCH_MERGE != opcode)
+        if (available > baseLength + subLength && DtaOpcode.KEY_WRITE != opcode)
         {
             // Every primitive has a fixed size (translation.md §1), and the UDP length, not the frame, says where the
             // report ends (Ethernet padding is outside it): more bytes than the size is a report of another shape,
-            // for example the three-byte form under a configured two-byte form, whose fields would be misread.
+            // for example the three-byte form under a configured two-byte form, whose fields would be misread. A
+            // Sketch-Merge column's size is fixed by its rows byte: counters beyond its rows are no column of it.
             return malformed(MalformedReason.BAD_DTA_LENGTH);
         }
 

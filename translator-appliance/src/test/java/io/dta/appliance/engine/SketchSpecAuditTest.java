@@ -454,7 +454,8 @@ class SketchSpecAuditTest
 
     /**
      * Unknown sketch id: routing is by collector IP first (§2), so an id configured only on another collector is
-     * "no route" too; a counters region shorter than the rows byte announces is truncated (§1).
+     * "no route" too; a counters region shorter than the rows byte announces is truncated, a longer one a bad length
+     * (§1).
      */
     @Test
     void shouldCountUnknownSketchIdsAndTruncatedColumnsUnderTheirReasons()
@@ -466,8 +467,11 @@ class SketchSpecAuditTest
         assertEquals(3, count(EngineCounter.DROP_NO_ROUTE));
         feed(frame(0, TestFrames.COLLECTOR_A, 0, 0, subHeader(SKETCH_ID, 0, 1, 0, 2, new int[] {1})));
         assertEquals(1, count(EngineCounter.DROP_TRUNCATED));
-        assertEquals(4, count(EngineCounter.REPORTS_IN));
-        assertEquals(4, engine.counters().totalDrops());
+        // One counter more than its rows byte says, within the UDP length: a bad length, as for every primitive.
+        feed(frame(0, TestFrames.COLLECTOR_A, 0, 0, subHeader(SKETCH_ID, 0, 1, 0, 2, new int[] {1, 1, 1})));
+        assertEquals(1, count(EngineCounter.DROP_BAD_LENGTH));
+        assertEquals(5, count(EngineCounter.REPORTS_IN));
+        assertEquals(5, engine.counters().totalDrops());
         assertEquals(0, count(EngineCounter.SKETCH_EPOCHS_OPENED));
     }
 

@@ -1,14 +1,18 @@
 package io.dta.appliance.cli;
 
+import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.pcap.PcapFormatException;
 import io.dta.codec.pcap.PcapReader;
+import io.dta.config.ApplianceConfig;
 import io.dta.config.FileErrors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -51,6 +55,14 @@ public final class DecodeCommand implements Callable<Integer>
         description = "data bytes of a Key-Write report: slot size - 4 (default: ${DEFAULT-VALUE})")
     private int keyWriteDataLength;
 
+    @Option(names = "--config", paramLabel = "FILE", description = "read reports as the translator of this " +
+        "configuration reads them (its reports.udpPort, reports.baseHeader, reports.verifyChecksums and smallest " +
+        "Key-Write slot) instead of --dta-port, --base-header and --keywrite-data")
+    private Path configFile;
+
+    @Spec
+    private CommandSpec spec;
+
     /**
      * {@inheritDoc}
      */
@@ -85,8 +97,31 @@ public final class DecodeCommand implements Callable<Integer>
             System.err.println("dta decode: cannot read " + file + ": " + unreadable);
             return 1;
         }
-        final FrameDecoder decoder = new FrameDecoder()
-            .dtaPort(dtaPort).baseHeaderForm(form).keyWriteDataLength(keyWriteDataLength);
+        final FrameDecoder decoder;
+        if (null != configFile)
+        {
+            for (final String option : new String[] { "--dta-port", "--base-header", "--keywrite-data" })
+            {
+                if (spec.commandLine().getParseResult().hasMatchedOption(option))
+                {
+                    System.err.println("dta decode: " + option + " and --config contradict each other (the " +
+                        "configuration sets it)");
+                    return 2;
+                }
+            }
+            final ConfigOption option = new ConfigOption();
+            option.file = configFile;
+            final ApplianceConfig config = option.load("decode");
+            if (null == config)
+            {
+                return 2;
+            }
+            decoder = TranslatorEngine.configureDecoder(new FrameDecoder(), config);
+        }
+        else
+        {
+            decoder = new FrameDecoder().dtaPort(dtaPort).baseHeaderForm(form).keyWriteDataLength(keyWriteDataLength);
+        }
         final FrameDescriber describer = new FrameDescriber();
         final Map<FrameKind, Long> kinds = new EnumMap<>(FrameKind.class);
         long frames = 0;

@@ -50,6 +50,8 @@ final class FrameDescriber
         number("index", index);
         string("kind", kindName(decoder.kind()));
         raw("time", seconds(timeNanos));
+        // The decimal seconds keep nanoseconds only for parsers of exact decimals; most read a double (µs at best).
+        number("timeNanos", timeNanos);
         number("length", length);
         switch (decoder.kind())
         {

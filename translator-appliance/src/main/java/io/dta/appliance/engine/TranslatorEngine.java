@@ -162,16 +162,8 @@ public final class TranslatorEngine
             REPORTER_TABLE_SIZE, config.reports().sequenceTimeoutMicros() * 1_000L);
         postcardHops = config.postcards().hops();
         verifyChecksums = config.reports().verifyChecksums();
-        decoder.dtaPort(config.reports().udpPort())
-            .baseHeaderForm(switch (config.reports().baseHeader())
-            {
-                case TWO -> DtaBaseHeaderForm.TWO;
-                case AUTO -> DtaBaseHeaderForm.AUTO;
-                default -> DtaBaseHeaderForm.THREE;
-            })
-            .verifyUdpChecksum(verifyChecksums);
+        configureDecoder(decoder, config);
 
-        int keyWriteDataLength = Integer.MAX_VALUE;
         final List<QueuePairSender> allSenders = new ArrayList<>();
         final List<AppendList> allLists = new ArrayList<>();
         final List<PostcardHandler> allPostcards = new ArrayList<>();
@@ -185,7 +177,6 @@ public final class TranslatorEngine
                 final RegionConfig r = collector.keyWrite().region();
                 final QueuePairSender s = sender(config, collector, r, "keyWrite", 16, 1, sink, hold);
                 routes.keyWrite = new KeyWriteHandler(s, r.address(), r.length(), collector.keyWrite().slotSize());
-                keyWriteDataLength = Math.min(keyWriteDataLength, collector.keyWrite().slotSize() - 4);
                 allSenders.add(s);
             }
             if (null != collector.keyIncrement())
@@ -246,9 +237,6 @@ public final class TranslatorEngine
             }
             collectorsByIp.put(collector.ip(), routes);
         }
-        // Collectors may use different Key-Write slot sizes: the decoder admits the shortest data and longer, and
-        // each store checks that its report carries exactly its own data length.
-        decoder.keyWriteDataLength(Integer.MAX_VALUE == keyWriteDataLength ? 4 : keyWriteDataLength);
         for (final QueuePairSender s : allSenders)
         {
             sendersByLocalQpn.put(s.path().localQpn(), s);
@@ -414,6 +402,37 @@ public final class TranslatorEngine
         final RoceFrameBuilder builder = new RoceFrameBuilder(translator.mac(), translator.ip(),
             (translator.dscp() << 2) | translator.ecn(), translator.ttl(), translator.pKey(), path);
         return sender.reconnect(builder, nowNanos);
+    }
+
+    /**
+     * Sets a decoder up to read reports as this configuration's engine reads them: the DTA port, the base-header
+     * form, UDP checksum verification and the Key-Write data length. Collectors may use different Key-Write slot
+     * sizes: the decoder admits the shortest data and longer, and each store checks that its report carries exactly
+     * its own data length.
+     *
+     * @param decoder the decoder.
+     * @param config  the configuration.
+     * @return the decoder.
+     */
+    public static FrameDecoder configureDecoder(final FrameDecoder decoder, final ApplianceConfig config)
+    {
+        int keyWriteDataLength = Integer.MAX_VALUE;
+        for (final CollectorConfig collector : config.collectors())
+        {
+            if (null != collector.keyWrite())
+            {
+                keyWriteDataLength = Math.min(keyWriteDataLength, collector.keyWrite().slotSize() - 4);
+            }
+        }
+        return decoder.dtaPort(config.reports().udpPort())
+            .baseHeaderForm(switch (config.reports().baseHeader())
+            {
+                case TWO -> DtaBaseHeaderForm.TWO;
+                case AUTO -> DtaBaseHeaderForm.AUTO;
+                default -> DtaBaseHeaderForm.THREE;
+            })
+            .verifyUdpChecksum(config.reports().verifyChecksums())
+            .keyWriteDataLength(Integer.MAX_VALUE == keyWriteDataLength ? 4 : keyWriteDataLength);
     }
 
     /**

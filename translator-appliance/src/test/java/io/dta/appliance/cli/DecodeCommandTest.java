@@ -2,11 +2,15 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.engine.TestFrames;
+import io.dta.codec.DtaOpcode;
 import io.dta.codec.pcap.PcapReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -147,6 +151,46 @@ class DecodeCommandTest
         assertEquals(9, ap.get("data").asLong());
         assertEquals("malformed", nodes.get(2).get("kind").asText());
         assertTrue(nodes.get(2).get("error").asText().contains("TRUNCATED_ETHERNET"));
+    }
+
+    @Test
+    void shouldReadReportsAsTheConfiguredTranslatorDoes() throws IOException
+    {
+        final String yaml;
+        try (InputStream embedded = getClass().getResourceAsStream("/default-translator.yaml"))
+        {
+            yaml = new String(embedded.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertTrue(yaml.contains("slotSize: 8"));
+        final Path config = dir.resolve("slot16.yaml");
+        Files.writeString(config, yaml.replace("slotSize: 8", "slotSize: 16"));
+        final Path file = dir.resolve("keywrite16.pcap");
+        PcapFiles.write(file, TestFrames.report(DtaOpcode.KEY_WRITE,
+            TestFrames.keyWrite(1, 7, new byte[12])));
+
+        final List<JsonNode> plain = jsonLines(CliRunner.run("decode", "--json", file.toString()).out());
+        assertEquals("malformed", plain.get(0).get("kind").asText(), "12 data bytes are no slot of size 8");
+        final CliRunner.Result configured = CliRunner.run("decode", "--json", "--config", config.toString(),
+            file.toString());
+        assertEquals(0, configured.exitCode(), configured.err());
+        final JsonNode kw = jsonLines(configured.out()).get(0);
+        assertEquals("keywrite", kw.get("primitive").asText(), kw.toString());
+        assertEquals(3, kw.get("baseHeader").asInt(), kw.toString());
+
+        final CliRunner.Result both = CliRunner.run("decode", "--config", config.toString(), "--base-header", "2",
+            file.toString());
+        assertEquals(2, both.exitCode());
+        assertTrue(both.err().contains("--base-header and --config contradict each other"), both.err());
+    }
+
+    @Test
+    void shouldGiveTheTimestampInWholeNanosecondsForParsersOfDoubles() throws IOException
+    {
+        final Path file = dir.resolve("one.pcap");
+        PcapFiles.write(file, new byte[] { 1, 2, 3 });
+        final JsonNode frame = jsonLines(CliRunner.run("decode", "--json", file.toString()).out()).get(0);
+        assertEquals(1_700_000_000_000_000_000L, frame.get("timeNanos").asLong(), frame.toString());
+        assertTrue(frame.get("timeNanos").isIntegralNumber());
     }
 
     @Test

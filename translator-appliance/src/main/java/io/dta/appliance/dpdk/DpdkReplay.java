@@ -453,11 +453,12 @@ public final class DpdkReplay
                 mbuf.wrapData(frame);
             }
             if (records.capturedLength() > NET_PCAP_LENGTH_MASK && frame.capacity() != records.capturedLength() &&
-                frame.capacity() == (records.capturedLength() & NET_PCAP_LENGTH_MASK))
+                (frame.capacity() & NET_PCAP_LENGTH_MASK) == (records.capturedLength() & NET_PCAP_LENGTH_MASK))
             {
                 // net_pcap (22.11) copies a record into its mbuf chain with a 16-bit length, so one longer than
-                // 65 535 bytes (longer than any IPv4 packet on Ethernet) arrives cut to its length modulo 65 536.
-                // Its bytes are those of the record read alongside.
+                // 65 535 bytes (longer than any IPv4 packet on Ethernet) arrives with its length modulo 65 536, or
+                // 65 536 more when that is below the first segment's room (the copy's countdown wraps): congruent
+                // either way. Its bytes are those of the record read alongside.
                 frame.wrap(records.buffer(), records.offset(), records.capturedLength());
             }
             final boolean stamped = 0 != (mbuf.offloadFlags() & port.rxTimestampFlag());
@@ -465,7 +466,7 @@ public final class DpdkReplay
             if (frame.capacity() != records.capturedLength() ||
                 (stamped && !sameMicrosecond(micros, records.timestampNanos())))
             {
-                throw new IllegalStateException("frame " + frames + " of " + capture + " from " + port.name() +
+                throw new IllegalStateException("frame " + (frames + 1) + " of " + capture + " from " + port.name() +
                     " does not match its capture record (length " + frame.capacity() + " vs " +
                     records.capturedLength() + (stamped ? ", time " + micros + " vs " +
                     records.timestampNanos() / 1000 + " µs" : "") + ")");
@@ -491,8 +492,8 @@ public final class DpdkReplay
                 segment.wrap(address).wrapData(part);
                 if (part.capacity() > chain.capacity() - length)
                 {
-                    throw new IllegalStateException("frame " + frames + " of " + capture + " from " + port.name() +
-                        " is longer than " + chain.capacity() + " bytes");
+                    throw new IllegalStateException("frame " + (frames + 1) + " of " + capture + " from " +
+                        port.name() + " is longer than " + chain.capacity() + " bytes");
                 }
                 chain.putBytes(length, part, 0, part.capacity());
                 length += part.capacity();

@@ -4,6 +4,7 @@ import io.dta.appliance.dpdk.DpdkReplay;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.io.OutputFile;
+import io.dta.appliance.io.RunFiles;
 import io.dta.appliance.replay.CutShortCapture;
 import io.dta.appliance.replay.Replay;
 import io.dta.config.ApplianceConfig;
@@ -17,9 +18,7 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -115,14 +114,19 @@ public final class ReplayCommand implements Callable<Integer>
         {
             return outputProblem;
         }
-        final FileTime outputBefore = modified(out);
+        // A signal ends the JVM through its shutdown hooks: the run's temporary files and the output it has written
+        // so far (a capture cut anywhere, with --io dpdk stamped with the host's clock until re-stamped at the end)
+        // are deleted there, as a failed run's.
+        final RunFiles files = RunFiles.onSignal("replay", out, System.err);
         try
         {
             final List<String> ealArgs = eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+"));
             final List<CutShortCapture> cutShort = new ArrayList<>();
             final TranslatorEngine engine = "dpdk".equals(io) ?
-                DpdkReplay.run(appliance, in, responses, out, ealArgs, cutShort) :
+                DpdkReplay.run(appliance, in, responses, out, ealArgs, cutShort, files) :
                 Replay.run(appliance, in, responses, out, cutShort);
+            // The output is a result from here: a signal while the summary is printed leaves it.
+            files.close();
             for (final CutShortCapture cut : cutShort)
             {
                 // Like tshark: every whole packet was used; the operator learns that the capture was incomplete.
@@ -138,7 +142,11 @@ public final class ReplayCommand implements Callable<Integer>
             // A FileSystemException's message may be the path alone (an --out under /proc): say why as well.
             return failed(ex instanceof final IOException io ? FileErrors.reason(io) :
                 ex instanceof final UncheckedIOException unchecked ? FileErrors.reason(unchecked.getCause()) :
-                ex.getMessage(), outputBefore);
+                ex.getMessage(), files);
+        }
+        finally
+        {
+            files.close();
         }
     }
 
@@ -163,27 +171,15 @@ public final class ReplayCommand implements Callable<Integer>
     }
 
     /**
-     * A run that failed after writing the output (an input that is not a capture, a record corrupt in its middle)
-     * leaves no capture that looks like a result; one that failed before touching it (DPDK refusing to start) leaves
-     * an earlier file of that name as it was.
+     * A run that failed after writing the output (a record damaged in its middle, which {@code --io dpdk} finds
+     * reading its inputs through before writing and treats alike) leaves no capture that looks like a result, an
+     * earlier file of that name included; one that failed before touching it (an input that is not a capture, DPDK
+     * refusing to start) leaves an earlier file of that name as it was.
      */
-    private int failed(final String message, final FileTime outputBefore)
+    private int failed(final String message, final RunFiles files)
     {
-        final FileTime now = modified(out);
-        final boolean removed = null != now && !now.equals(outputBefore) && OutputFile.removeFailed(out);
+        final boolean removed = files.outputChanged() && OutputFile.removeFailed(out);
         System.err.println("dta replay: " + message + (removed ? "; " + out + " removed" : ""));
         return 1;
-    }
-
-    private static FileTime modified(final Path file)
-    {
-        try
-        {
-            return Files.getLastModifiedTime(file);
-        }
-        catch (final IOException ex)
-        {
-            return null;
-        }
     }
 }

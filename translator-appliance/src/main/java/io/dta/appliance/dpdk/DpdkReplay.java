@@ -3,6 +3,7 @@ package io.dta.appliance.dpdk;
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.io.OutputFile;
+import io.dta.appliance.io.RunFiles;
 import io.dta.appliance.replay.CutShortCapture;
 import io.dta.codec.pcap.PcapFormat;
 import io.dta.codec.pcap.PcapNormalizer;
@@ -16,14 +17,15 @@ import io.dta.dpdk.Hugepages;
 import io.dta.dpdk.Mbuf;
 import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.Mempool;
-import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,49 +126,191 @@ public final class DpdkReplay
         final List<String> extraEalArgs,
         final List<CutShortCapture> cutShort) throws IOException
     {
-        // The inputs are read through first: a capture that is none fails before the output is touched, and an earlier
-        // output of that name stays as it was (as with the Java replay).
-        final boolean copyReports = PcapNormalizer.needsNormalizing(reports);
-        final boolean copyResponses = null != responses && PcapNormalizer.needsNormalizing(responses);
+        return run(config, reports, responses, output, extraEalArgs, cutShort, RunFiles.unguarded());
+    }
+
+    /**
+     * Runs one replay through DPDK, its temporary files made through {@code files} (so that a signal ending the
+     * process deletes them, and the output it was writing: see {@link RunFiles}).
+     *
+     * @param config       validated configuration.
+     * @param reports      capture of reports.
+     * @param responses    optional capture of collector responses, or null.
+     * @param output       capture to write the RoCEv2 frames to.
+     * @param extraEalArgs EAL arguments merged into the defaults, as {@link #run(ApplianceConfig, Path, Path, Path,
+     *                     List, List)} takes them.
+     * @param cutShort     receives the inputs that end inside a record, reports first.
+     * @param files        the run's files.
+     * @return the engine after the run.
+     * @throws IOException if a capture cannot be read, or a temporary copy written.
+     * @throws DpdkException if the EAL asks for hugepages the host does not have, or DPDK fails.
+     */
+    public static TranslatorEngine run(
+        final ApplianceConfig config,
+        final Path reports,
+        final Path responses,
+        final Path output,
+        final List<String> extraEalArgs,
+        final List<CutShortCapture> cutShort,
+        final RunFiles files) throws IOException
+    {
         // A link is written through, to its target, and stays a link. tx_pcap's file is read back to stamp the
-        // engine's times on its frames: a device (/dev/null) or a FIFO gets the stamped capture copied into it at the
-        // end, as the Java replay would have written it there.
+        // engine's times on its frames: a device (/dev/null), a FIFO or a pipe (/dev/stdout) gets the stamped capture
+        // copied into it at the end, as the Java replay would have written it there.
         final Path target = OutputFile.followLinks(output);
         final boolean plainOutput = OutputFile.isPlain(target);
-        if (plainOutput)
-        {
-            requireWritable(output, target);
-        }
-        final Path staging = plainOutput ? null : Files.createTempDirectory("dta-replay-out-");
-        final Path deviceOutput = plainOutput ? target : staging.resolve("frames.pcap");
-        final long mac = config.translator().mac();
-        final Path directory = deviceOutput.getParent();
+        Path staging = null;
+        Path reportsRead = null;
+        Path responsesRead = null;
         Path reportsCopy = null;
         Path responsesCopy = null;
         try
         {
-            reportsCopy = copyReports ? ethernetCopy(reports, directory, mac) : null;
-            responsesCopy = copyResponses ? ethernetCopy(responses, directory, mac) : null;
+            staging = plainOutput ? null : files.createTempDirectory("dta-replay-out-");
+            final Path deviceOutput = plainOutput ? target : staging.resolve("frames.pcap");
+            final Path directory = deviceOutput.getParent();
+            // net_pcap reads its inputs itself, after this has read them through: a pipe (--in <(zcat r.pcap.gz)) or
+            // a FIFO, which can be read once, is first copied to a temporary file next to the output.
+            reportsRead = streamCopy(reports, directory, files);
+            responsesRead = null == responses ? null : streamCopy(responses, directory, files);
+            final Path reportsGiven = null == reportsRead ? reports : reportsRead;
+            final Path responsesGiven = null == responsesRead ? responses : responsesRead;
+            // Their headers are read first: a capture that is none fails before the output is touched, and an earlier
+            // output of that name stays as it was (as with the Java replay, which opens its readers before its writer).
+            checkHeader(reportsGiven);
+            if (null != responses)
+            {
+                checkHeader(responsesGiven);
+            }
+            if (plainOutput)
+            {
+                requireWritable(output, target);
+            }
+            final long mac = config.translator().mac();
+            try
+            {
+                if (PcapNormalizer.needsNormalizing(reportsGiven))
+                {
+                    reportsCopy = ethernetCopy(reportsGiven, directory, mac, files);
+                }
+                if (null != responses && PcapNormalizer.needsNormalizing(responsesGiven))
+                {
+                    responsesCopy = ethernetCopy(responsesGiven, directory, mac, files);
+                }
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                // A record damaged after a good header: the Java replay has opened (truncated) its output by then and
+                // fails while writing it, so the run leaves no output, an earlier one of that name included. The
+                // reading through here finds the damage before the output is written: it is emptied, as there, and
+                // the command removes it as after any failed run that changed its output.
+                if (plainOutput)
+                {
+                    emptyOutput(target);
+                }
+                throw ex;
+            }
             final TranslatorEngine engine = runEal(
                 config,
-                null == reportsCopy ? reports : reportsCopy,
-                null == responsesCopy ? responses : responsesCopy,
+                null == reportsCopy ? reportsGiven : reportsCopy,
+                null == responsesCopy ? responsesGiven : responsesCopy,
+                reportsGiven,
+                responsesGiven,
                 reports,
                 responses,
                 deviceOutput,
                 extraEalArgs,
-                cutShort);
+                cutShort,
+                files);
             if (!plainOutput)
             {
                 copyInto(deviceOutput, output);
             }
             return engine;
         }
+        catch (final IOException ex)
+        {
+            throw null == reportsRead && null == responsesRead ? ex :
+                new IOException(givenNames(FileErrors.reason(ex), reports, reportsRead, responses, responsesRead), ex);
+        }
+        catch (final IllegalStateException ex)
+        {
+            throw null == reportsRead && null == responsesRead ? ex : new IllegalStateException(
+                givenNames(ex.getMessage(), reports, reportsRead, responses, responsesRead), ex);
+        }
         finally
         {
-            deleteQuietly(reportsCopy);
-            deleteQuietly(responsesCopy);
-            deleteQuietly(staging);
+            files.delete(reportsCopy);
+            files.delete(responsesCopy);
+            files.delete(reportsRead);
+            files.delete(responsesRead);
+            files.delete(staging);
+        }
+    }
+
+    /**
+     * The copy of an input that is not a regular file (a pipe, a FIFO, a character device), or null for a regular
+     * file, which is read where it is.
+     */
+    private static Path streamCopy(final Path input, final Path directory, final RunFiles files) throws IOException
+    {
+        if (Files.isRegularFile(input))
+        {
+            return null;
+        }
+        final Path copy = files.createTempFile(directory, ".dta-replay-input-", ".pcap");
+        try (InputStream in = Files.newInputStream(input))
+        {
+            Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
+            return copy;
+        }
+        catch (final IOException ex)
+        {
+            files.delete(copy);
+            throw new IOException(FileErrors.cannotRead(input, ex), ex);
+        }
+    }
+
+    /**
+     * A message about the copy of a streamed input names the input as given, as the Java replay's would.
+     */
+    private static String givenNames(
+        final String message,
+        final Path reports,
+        final Path reportsRead,
+        final Path responses,
+        final Path responsesRead)
+    {
+        String named = null == message ? "" : message;
+        if (null != reportsRead)
+        {
+            named = named.replace(reportsRead.toString(), reports.toString());
+        }
+        if (null != responsesRead)
+        {
+            named = named.replace(responsesRead.toString(), responses.toString());
+        }
+        return named;
+    }
+
+    private static void checkHeader(final Path capture) throws IOException
+    {
+        try (PcapReader ignored = new PcapReader(capture))
+        {
+            // The header is read by the constructor.
+        }
+    }
+
+    private static void emptyOutput(final Path target)
+    {
+        try (FileChannel ignored = FileChannel.open(target, StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING))
+        {
+            // Emptied.
+        }
+        catch (final IOException ex)
+        {
+            // The damaged input is what the run reports; the command still removes what it can.
         }
     }
 
@@ -204,9 +348,10 @@ public final class DpdkReplay
      * The Ethernet copy of a capture that libpcap would read otherwise than {@code PcapReader}
      * ({@link PcapNormalizer#needsNormalizing}), in {@code directory}.
      */
-    private static Path ethernetCopy(final Path capture, final Path directory, final long mac) throws IOException
+    private static Path ethernetCopy(final Path capture, final Path directory, final long mac, final RunFiles files)
+        throws IOException
     {
-        final Path copy = Files.createTempFile(directory, ".dta-replay-ethernet-", ".pcap");
+        final Path copy = files.createTempFile(directory, ".dta-replay-ethernet-", ".pcap");
         try
         {
             PcapNormalizer.normalize(capture, copy, mac);
@@ -214,17 +359,8 @@ public final class DpdkReplay
         }
         catch (final IOException | RuntimeException ex)
         {
-            deleteQuietly(copy);
+            files.delete(copy);
             throw ex;
-        }
-    }
-
-    private static void deleteQuietly(final Path file)
-    {
-        // A leftover temporary file must not hide the outcome being reported.
-        if (null != file)
-        {
-            IoUtil.delete(file.toFile(), true);
         }
     }
 
@@ -233,6 +369,9 @@ public final class DpdkReplay
      * @param responses       likewise, or null.
      * @param reportsGiven    capture as given, whose records are read alongside.
      * @param responsesGiven  likewise, or null.
+     * @param reportsName     the reports as the user named them, for messages (a pipe's copy is read).
+     * @param responsesName   likewise, or null.
+     * @param files           the run's files.
      */
     private static TranslatorEngine runEal(
         final ApplianceConfig config,
@@ -240,11 +379,15 @@ public final class DpdkReplay
         final Path responses,
         final Path reportsGiven,
         final Path responsesGiven,
+        final Path reportsName,
+        final Path responsesName,
         final Path output,
         final List<String> extraEalArgs,
-        final List<CutShortCapture> cutShort) throws IOException
+        final List<CutShortCapture> cutShort,
+        final RunFiles files) throws IOException
     {
-        try (DevargsPaths paths = new DevargsPaths();
+        files.requireRunning();
+        try (DevargsPaths paths = new DevargsPaths(files);
             Eal eal = Eal.init(ealArgs(paths, reports, responses, output, extraEalArgs));
             Mempool pool = Mempool.create("replay_pool", POOL_SIZE, 256,
                 Mempool.dataRoomFor(FrameLimits.largestFrame(config.collectors())));
@@ -255,8 +398,9 @@ public final class DpdkReplay
                 EthPort.open(eal.portId("net_pcap1"), pool, 1024, 1024, true);
             final TranslatorEngine engine;
             try (MbufFrameSink sink = new MbufFrameSink(pool, out, BURST, true);
-                Cursor in = new Cursor(out, reportsGiven, config.translator().mac());
-                Cursor answers = null == back ? null : new Cursor(back, responsesGiven, config.translator().mac()))
+                Cursor in = new Cursor(out, reportsGiven, reportsName, config.translator().mac());
+                Cursor answers = null == back ? null :
+                    new Cursor(back, responsesGiven, responsesName, config.translator().mac()))
             {
                 sink.logTimes(times);
                 engine = new TranslatorEngine(config, sink, null != responses);
@@ -312,7 +456,7 @@ public final class DpdkReplay
             }
             // Closing the port closes its tx capture; then its net_pcap times (of writing) become the engine's.
             out.close();
-            times.restamp(output);
+            times.restamp(output, files);
             return engine;
         }
     }
@@ -355,8 +499,14 @@ public final class DpdkReplay
     {
         private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9/._+@%~: -]+");
 
+        private final RunFiles files;
         private Path links;
         private int count;
+
+        DevargsPaths(final RunFiles files)
+        {
+            this.files = files;
+        }
 
         String of(final Path file) throws IOException
         {
@@ -367,7 +517,7 @@ public final class DpdkReplay
             }
             if (null == links)
             {
-                links = Files.createTempDirectory("dta-replay-paths-");
+                links = files.createTempDirectory("dta-replay-paths-");
                 if (!PLAIN.matcher(links.toString()).matches())
                 {
                     throw new IOException("cannot give " + absolute + " to net_pcap: its characters separate device " +
@@ -380,10 +530,7 @@ public final class DpdkReplay
         @Override
         public void close()
         {
-            if (null != links)
-            {
-                IoUtil.delete(links.toFile(), true);
-            }
+            files.delete(links);
         }
     }
 
@@ -396,6 +543,7 @@ public final class DpdkReplay
     {
         private final EthPort port;
         private final Path capture;
+        private final Path name;
         private final PcapReader records;
         private final MbufArray burst = new MbufArray(BURST);
         private final Mbuf mbuf = new Mbuf();
@@ -407,16 +555,17 @@ public final class DpdkReplay
         private int index;
         private long frames;
 
-        Cursor(final EthPort port, final Path capture, final long mac) throws IOException
+        Cursor(final EthPort port, final Path capture, final Path name, final long mac) throws IOException
         {
             this.port = port;
             this.capture = capture;
+            this.name = name;
             this.records = new PcapReader(capture).destinationMac(mac);
         }
 
         void addIfCut(final String input, final List<CutShortCapture> cutShort)
         {
-            CutShortCapture.addIfCut(cutShort, input, capture, records);
+            CutShortCapture.addIfCut(cutShort, input, name, records);
         }
 
         boolean next() throws IOException
@@ -438,7 +587,7 @@ public final class DpdkReplay
                     if (++polls > EMPTY_POLLS_BEFORE_GIVING_UP)
                     {
                         throw new IllegalStateException(port.name() + " delivered " + frames + " frames of " +
-                            capture + ", which holds more: libpcap stopped reading it, or net_pcap dropped a record " +
+                            name + ", which holds more: libpcap stopped reading it, or net_pcap dropped a record " +
                             "the pool had no mbuf left for");
                     }
                     Thread.onSpinWait();
@@ -446,7 +595,7 @@ public final class DpdkReplay
             }
             else if (!records.next())
             {
-                throw new IllegalStateException(port.name() + " delivered more frames than " + capture + " holds");
+                throw new IllegalStateException(port.name() + " delivered more frames than " + name + " holds");
             }
             mbuf.wrap(burst.get(index));
             if (mbuf.segments() > 1)
@@ -458,11 +607,12 @@ public final class DpdkReplay
                 mbuf.wrapData(frame);
             }
             if (records.capturedLength() > NET_PCAP_LENGTH_MASK && frame.capacity() != records.capturedLength() &&
-                frame.capacity() == (records.capturedLength() & NET_PCAP_LENGTH_MASK))
+                (frame.capacity() & NET_PCAP_LENGTH_MASK) == (records.capturedLength() & NET_PCAP_LENGTH_MASK))
             {
                 // net_pcap (22.11) copies a record into its mbuf chain with a 16-bit length, so one longer than
-                // 65 535 bytes (longer than any IPv4 packet on Ethernet) arrives cut to its length modulo 65 536.
-                // Its bytes are those of the record read alongside.
+                // 65 535 bytes (longer than any IPv4 packet on Ethernet) arrives with its length modulo 65 536, or
+                // 65 536 more when that is below the first segment's room (the copy's countdown wraps): congruent
+                // either way. Its bytes are those of the record read alongside.
                 frame.wrap(records.buffer(), records.offset(), records.capturedLength());
             }
             final boolean stamped = 0 != (mbuf.offloadFlags() & port.rxTimestampFlag());
@@ -470,7 +620,7 @@ public final class DpdkReplay
             if (frame.capacity() != records.capturedLength() ||
                 (stamped && !sameMicrosecond(micros, records.timestampNanos())))
             {
-                throw new IllegalStateException("frame " + frames + " of " + capture + " from " + port.name() +
+                throw new IllegalStateException("frame " + (frames + 1) + " of " + name + " from " + port.name() +
                     " does not match its capture record (length " + frame.capacity() + " vs " +
                     records.capturedLength() + (stamped ? ", time " + micros + " vs " +
                     records.timestampNanos() / 1000 + " µs" : "") + ")");
@@ -496,8 +646,8 @@ public final class DpdkReplay
                 segment.wrap(address).wrapData(part);
                 if (part.capacity() > chain.capacity() - length)
                 {
-                    throw new IllegalStateException("frame " + frames + " of " + capture + " from " + port.name() +
-                        " is longer than " + chain.capacity() + " bytes");
+                    throw new IllegalStateException("frame " + (frames + 1) + " of " + name + " from " +
+                        port.name() + " is longer than " + chain.capacity() + " bytes");
                 }
                 chain.putBytes(length, part, 0, part.capacity());
                 length += part.capacity();
@@ -522,7 +672,7 @@ public final class DpdkReplay
             Mempool.freeBulk(burst, extra);
             if (extra > 0)
             {
-                throw new IllegalStateException(port.name() + " delivered more frames than " + capture + " holds");
+                throw new IllegalStateException(port.name() + " delivered more frames than " + name + " holds");
             }
         }
 

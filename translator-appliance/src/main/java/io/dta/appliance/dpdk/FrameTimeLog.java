@@ -1,5 +1,6 @@
 package io.dta.appliance.dpdk;
 
+import io.dta.appliance.io.RunFiles;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.codec.pcap.PcapWriter;
 
@@ -10,7 +11,6 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 
@@ -76,8 +76,20 @@ final class FrameTimeLog implements AutoCloseable
      */
     void restamp(final Path capture) throws IOException
     {
+        restamp(capture, RunFiles.unguarded());
+    }
+
+    /**
+     * {@link #restamp(Path)}, the rewritten capture a temporary file of the run's (deleted if a signal ends it).
+     *
+     * @param capture the capture to rewrite in place.
+     * @param files   the run's files.
+     * @throws IOException if it cannot be read or written, or if it does not hold exactly the recorded frames.
+     */
+    void restamp(final Path capture, final RunFiles files) throws IOException
+    {
         drain();
-        final Path rewritten = Files.createTempFile(capture.toAbsolutePath().getParent(), ".dta-restamp-", ".pcap");
+        final Path rewritten = files.createTempFile(capture.toAbsolutePath().getParent(), ".dta-restamp-", ".pcap");
         long frames = 0;
         try
         {
@@ -103,11 +115,11 @@ final class FrameTimeLog implements AutoCloseable
             // The temporary file is 0600; the capture keeps the permissions tx_pcap (or an earlier file of that
             // name) gave it, as the Java replay's output does.
             copyPermissions(capture, rewritten);
-            Files.move(rewritten, capture, StandardCopyOption.REPLACE_EXISTING);
+            files.replace(rewritten, capture);
         }
         finally
         {
-            Files.deleteIfExists(rewritten);
+            files.delete(rewritten);
         }
     }
 

@@ -23,7 +23,8 @@ public final class OutputFile
      * capture not yet written).
      *
      * @param path a path.
-     * @return the absolute, normalised path the link chain ends at (the path itself when it is no link).
+     * @return the absolute, normalised path the link chain ends at (the path itself when it is no link; the last link
+     * of the chain when its target is no path, as {@code /proc/self/fd/1} to a pipe).
      * @throws IOException if a link cannot be read.
      */
     public static Path followLinks(final Path path) throws IOException
@@ -31,7 +32,14 @@ public final class OutputFile
         Path p = path.toAbsolutePath().normalize();
         for (int hops = 0; hops < MAX_LINK_HOPS && Files.isSymbolicLink(p); hops++)
         {
-            p = p.resolveSibling(Files.readSymbolicLink(p)).normalize();
+            final Path next = p.resolveSibling(Files.readSymbolicLink(p)).normalize();
+            if (!Files.exists(next, LinkOption.NOFOLLOW_LINKS) && Files.exists(p))
+            {
+                // A link the kernel follows to what no path names: /dev/stdout, /proc/self/fd/1 to "pipe:[1234]" or
+                // "socket:[…]". The link is the way to it.
+                return p;
+            }
+            p = next;
         }
         return p;
     }

@@ -21,7 +21,7 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Records longer than the replay pool's mbuf data room (jumbo frames, a 64 KB one, one longer than 65 535 bytes)
+ * Records longer than the replay pool's mbuf data room (jumbo frames, a 64 KB one, ones longer than 65 535 bytes)
  * among the reports: {@code net_pcap} receives such a record as a chain of mbufs, of which the replay read only the
  * first segment and stopped with "frame N ... does not match its capture record (length 2048 vs ...)", exit 1, where
  * the Java replay counts them and goes on. The DPDK replay reads the whole chain, so the output is the Java
@@ -31,7 +31,8 @@ class DpdkJumboRecordReplayEalTest
 {
     private static final long SEED = 0x9000_1500L;
     private static final int REPORTS = 3000;
-    private static final int[] LENGTHS = { 1519, 2049, 2200, 4300, 9018, 16_000, 65_535, 70_000, 200_000 };
+    private static final int[] LENGTHS =
+        { 1519, 2049, 2200, 4300, 9018, 16_000, 65_535, 70_000, 131_072, 131_130, 196_608, 200_000, 262_144 };
 
     @TempDir
     Path dir;

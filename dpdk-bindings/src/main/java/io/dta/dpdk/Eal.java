@@ -47,7 +47,7 @@ public final class Eal implements AutoCloseable
     private static final String SOCKET_MEM = "--socket-mem";
     private static final int EINVAL = 22;
     private static final Object LOCK = new Object();
-    private static Eal current;
+    private static volatile Eal current;
     private static boolean attempted;
 
     private final List<String> args;
@@ -104,6 +104,9 @@ public final class Eal implements AutoCloseable
                 dpdk_h.dta_log_to_stderr();
                 final List<Path> candidates = runtimeDirectoryCandidates(filePrefix(args));
                 final List<Path> existedBefore = candidates.stream().filter(Files::isDirectory).toList();
+                // Before the call: a signal during rte_eal_init must not leave the directory it is creating either.
+                Runtime.getRuntime().addShutdownHook(new Thread(
+                    () -> removeRuntimeDirectoryAtExit(candidates, existedBefore), "dta-eal-exit"));
                 final int rc = dpdk_h.dta_eal_init(all.size(), argv);
                 if (rc < 0)
                 {
@@ -116,7 +119,6 @@ public final class Eal implements AutoCloseable
             }
             final String dir = dpdk_h.rte_eal_get_runtime_dir().reinterpret(4096).getString(0);
             current = new Eal(args, filePrefix(args), Path.of(dir));
-            Runtime.getRuntime().addShutdownHook(new Thread(current::removeRuntimeDirectoryAtExit, "dta-eal-exit"));
             return current;
         }
     }
@@ -382,17 +384,32 @@ public final class Eal implements AutoCloseable
 
     /**
      * At JVM exit without {@link #close()}: removes the runtime directory only. No EAL call and no lock, because the
-     * data-plane thread may still be inside DPDK; the memory it maps stays valid until the process is gone.
+     * data-plane thread may still be inside DPDK (or inside {@code rte_eal_init}, holding the lock); the memory it
+     * maps stays valid until the process is gone. Before the EAL started, the candidates that did not exist before
+     * the call and that no other process holds are what it was creating.
      */
-    private void removeRuntimeDirectoryAtExit()
+    private static void removeRuntimeDirectoryAtExit(final List<Path> candidates, final List<Path> existedBefore)
     {
-        if (closed)
+        final Eal eal = current;
+        if (null != eal && eal.closed)
         {
             return;
         }
         try
         {
-            deleteRecursively(runtimeDirectory);
+            if (null != eal)
+            {
+                deleteRecursively(eal.runtimeDirectory);
+                return;
+            }
+            for (final Path candidate : candidates)
+            {
+                if (!existedBefore.contains(candidate) && Files.isDirectory(candidate) &&
+                    !lockedByAnotherProcess(candidate))
+                {
+                    deleteRecursively(candidate);
+                }
+            }
         }
         catch (final UncheckedIOException ex)
         {

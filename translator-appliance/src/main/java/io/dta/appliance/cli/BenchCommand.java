@@ -248,7 +248,8 @@ public final class BenchCommand implements Callable<Integer>
         }
         if (!compareC && spec.commandLine().getParseResult().hasMatchedOption("--rounds"))
         {
-            System.err.println("dta bench: --rounds needs --compare-c (the rounds alternate the engine and the C loop)");
+            System.err.println("dta bench: --rounds needs --compare-c (the rounds alternate the engine and the C " +
+                "loop)");
             return 2;
         }
         if (rounds < 1)

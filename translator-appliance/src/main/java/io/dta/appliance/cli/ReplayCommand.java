@@ -165,8 +165,8 @@ public final class ReplayCommand implements Callable<Integer>
         final long reportsInResponses = engine.counters().get(EngineCounter.REPORTS_IN_RESPONSES_CAPTURE);
         if (0 != reportsInResponses)
         {
-            System.err.println("dta replay: warning: " + reportsInResponses + " DTA report(s) in --responses skipped: " +
-                "reports are translated from --in only");
+            System.err.println("dta replay: warning: " + reportsInResponses + " DTA report(s) in --responses " +
+                "skipped: reports are translated from --in only");
         }
     }
 

@@ -15,10 +15,11 @@ import java.util.List;
  * clock, and the collector's responses (ACK, NAK, ATOMIC ACK) from a second capture merged in by timestamp
  * (a response and a report with the same timestamp: the response first). Each capture has one role: RoCEv2 frames
  * in the reports capture and reports in the responses capture are counted and skipped
- * ({@link TranslatorEngine#onReportsCaptureFrame}, {@link TranslatorEngine#onResponsesCaptureFrame}). The timers due between two frames run at
- * their own deadlines before the next frame ({@link TranslatorEngine#advanceTo(long)}), as in a live engine polled
- * continuously. At end of input the partial batches,
- * cached postcards and held frames are flushed, and a QP still in a timed grace period ends it and sends the
+ * ({@link TranslatorEngine#onReportsCaptureFrame}, {@link TranslatorEngine#onResponsesCaptureFrame}). The timers
+ * due between two frames run at their own deadlines before the next frame ({@link TranslatorEngine#advanceTo(long)}),
+ * as in a live engine polled continuously. When the reports end before the responses, everything pending is flushed
+ * then, as an open-loop replay flushes at its end. At end of input the partial batches, cached postcards and held
+ * frames are flushed, and a QP still in a timed grace period ends it and sends the
  * essential operations it kept ({@link TranslatorEngine#finish(long)}). Without a responses capture the run is open
  * loop: no ACK can come, so ACK timeouts and probes are off.
  * <p>

@@ -141,6 +141,18 @@ final class EngineSummary
         {
             return;
         }
+        final String qps = notQuiescent(engine);
+        out.printf("reports pending %d: neither delivered nor dropped (sent and never acknowledged, kept by a " +
+            "stopped QP, or waiting for atomic credit) on %s%n", pending, qps.isEmpty() ? "no QP" : qps);
+    }
+
+    /**
+     * @param engine the engine.
+     * @return its QPs that are not quiescent, as {@code name STATE (essential backlog K)}, comma-separated; empty when
+     * every QP is.
+     */
+    static String notQuiescent(final TranslatorEngine engine)
+    {
         final StringBuilder qps = new StringBuilder();
         for (final QueuePairSender s : engine.senders())
         {
@@ -150,8 +162,7 @@ final class EngineSummary
                     .append(" (essential backlog ").append(s.essentialBacklog()).append(')');
             }
         }
-        out.printf("reports pending %d: neither delivered nor dropped (sent and never acknowledged, kept by a " +
-            "stopped QP, or waiting for atomic credit) on %s%n", pending, qps.isEmpty() ? "no QP" : qps);
+        return qps.toString();
     }
 
     /**

@@ -6,7 +6,6 @@ import io.dta.appliance.connect.ConnectionCounter;
 import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.connect.RegionConnection;
 import io.dta.appliance.dpdk.IdleStrategies;
-import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.live.LiveAgent;
 import io.dta.appliance.live.LiveRunner;
@@ -224,14 +223,6 @@ public final class RunCommand implements Callable<Integer>
     static String drainWarning(
         final TranslatorEngine engine, final long drainMillis, final boolean cutShort, final boolean failed)
     {
-        final StringBuilder qps = new StringBuilder();
-        for (final QueuePairSender sender : engine.senders())
-        {
-            if (!sender.isQuiescent())
-            {
-                qps.append(qps.isEmpty() ? "" : ", ").append(sender.path().name()).append(' ').append(sender.state());
-            }
-        }
         final String why = failed ? "the data plane stopped on a failure" : cutShort ?
             "a second stop signal ended the drain" : "the drain time (--drain-ms " + drainMillis + ") ran out";
         final long pending = engine.counters().reportsPending();
@@ -241,7 +232,7 @@ public final class RunCommand implements Callable<Integer>
             pending + " report(s) neither delivered nor dropped (held, unacknowledged or waiting for atomic credit) " +
             "are lost with the process";
         return "dta run: warning: " + why + " before the collectors acknowledged everything: " + what +
-            "; not quiescent: " + qps;
+            "; not quiescent: " + EngineSummary.notQuiescent(engine);
     }
 
     /**

@@ -507,7 +507,8 @@ public final class TranslatorEngine
     }
 
     /**
-     * @return whether the malformed frame just decoded is one that {@link #onMalformed} counts as a report.
+     * @return whether the malformed frame just decoded is a report (counted in {@link EngineCounter#REPORTS_IN} and
+     * dropped under a report reason): a broken DTA payload, or a UDP-level fault of a datagram to the report port.
      */
     private boolean malformedReport()
     {
@@ -521,63 +522,39 @@ public final class TranslatorEngine
 
     private void onMalformed(final DirectBuffer buffer, final long nowNanos)
     {
+        // Which malformed frames are reports is decided in one place, shared with onResponsesCaptureFrame.
+        final boolean report = malformedReport();
+        if (report)
+        {
+            counters.increment(EngineCounter.REPORTS_IN);
+        }
         switch (decoder.malformedReason())
         {
             case TRUNCATED_DTA ->
             {
-                counters.increment(EngineCounter.REPORTS_IN);
                 counters.increment(EngineCounter.DROP_TRUNCATED);
                 trackDamaged(buffer, nowNanos);
             }
             case BAD_DTA_LENGTH ->
             {
-                counters.increment(EngineCounter.REPORTS_IN);
                 counters.increment(EngineCounter.DROP_BAD_LENGTH);
                 trackDamaged(buffer, nowNanos);
             }
             case UNKNOWN_DTA_OPCODE ->
             {
-                counters.increment(EngineCounter.REPORTS_IN);
                 counters.increment(EngineCounter.DROP_UNKNOWN_OPCODE);
                 trackDamaged(buffer, nowNanos);
             }
-            case BAD_UDP_CHECKSUM ->
-            {
-                // A RoCEv2 response with a bad checksum is no report.
-                if (toReportPort())
-                {
-                    counters.increment(EngineCounter.REPORTS_IN);
-                }
-                counters.increment(EngineCounter.DROP_BAD_CHECKSUM);
-            }
-            case BAD_UDP_LENGTH ->
-            {
-                if (toReportPort())
-                {
-                    // A report all the same (§1: counted under a named reason): cut short when its UDP length
-                    // reaches past the IP datagram, a bad length when it is shorter than the UDP header.
-                    counters.increment(EngineCounter.REPORTS_IN);
-                    counters.increment(decoder.udp().length() < UdpFlyweight.HEADER_LENGTH ?
-                        EngineCounter.DROP_BAD_LENGTH : EngineCounter.DROP_TRUNCATED);
-                }
-                else
-                {
-                    counters.increment(EngineCounter.DROP_MALFORMED);
-                }
-            }
+            // A RoCEv2 response with a bad checksum is no report, but dropped for the same reason.
+            case BAD_UDP_CHECKSUM -> counters.increment(EngineCounter.DROP_BAD_CHECKSUM);
+            // A report all the same (§1: counted under a named reason): cut short when its UDP length reaches past
+            // the IP datagram, a bad length when it is shorter than the UDP header.
+            case BAD_UDP_LENGTH -> counters.increment(!report ? EngineCounter.DROP_MALFORMED :
+                decoder.udp().length() < UdpFlyweight.HEADER_LENGTH ?
+                    EngineCounter.DROP_BAD_LENGTH : EngineCounter.DROP_TRUNCATED);
+            // The frame ends before its IP datagram does: after the UDP header of a report, a truncated report.
             case TRUNCATED_IPV4 ->
-            {
-                if (toReportPort())
-                {
-                    // The frame ends before its IP datagram does, after the UDP header of a report.
-                    counters.increment(EngineCounter.REPORTS_IN);
-                    counters.increment(EngineCounter.DROP_TRUNCATED);
-                }
-                else
-                {
-                    counters.increment(EngineCounter.DROP_MALFORMED);
-                }
-            }
+                counters.increment(report ? EngineCounter.DROP_TRUNCATED : EngineCounter.DROP_MALFORMED);
             case FRAGMENTED -> counters.increment(EngineCounter.DROP_FRAGMENTED);
             default -> counters.increment(EngineCounter.DROP_MALFORMED);
         }

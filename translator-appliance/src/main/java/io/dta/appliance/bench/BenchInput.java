@@ -18,7 +18,9 @@ import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ListConfig;
 import io.dta.config.SketchConfig;
+import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.IntArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -53,6 +55,7 @@ public final class BenchInput
     static final int DISTINCT_REPORTS = 1 << 14;
     private static final int MIN_STRIDE = 128;
     private static final int ALIGNMENT = 64;
+    private static final int INITIAL_CAPTURE_BYTES = 1 << 20;
     private static final int SKETCH_EPOCH_OFFSET = 42 + 3 + SketchColumnFlyweight.EPOCH_OFFSET;
 
     private final UnsafeBuffer frames;
@@ -222,27 +225,46 @@ public final class BenchInput
      */
     public static BenchInput capture(final Path file, final long destinationMac) throws IOException
     {
-        // Two passes: the sizes first, so that the frames go into one buffer of the exact size. The first pass reads
-        // to the end of the file, so it is the one that learns whether the file was cut short inside a record.
-        int count = 0;
-        long bytes = 0;
+        // One pass, so that a pipe or FIFO (read once) can be benched like a file; the frames go into a buffer that
+        // grows as they come, which this cold set-up path can afford.
+        final ExpandableDirectByteBuffer frames = new ExpandableDirectByteBuffer(INITIAL_CAPTURE_BYTES);
+        final IntArrayList offsets = new IntArrayList();
+        final IntArrayList lengths = new IntArrayList();
         String cutShort = null;
+        long bytes = 0;
         try (PcapReader reader = new PcapReader(file).destinationMac(destinationMac))
         {
             while (reader.next())
             {
-                if (++count > MAX_CAPTURE_FRAMES)
+                final int count = offsets.size() + 1;
+                if (count > MAX_CAPTURE_FRAMES)
                 {
                     throw new IllegalArgumentException(file + " holds more than " + MAX_CAPTURE_FRAMES +
                         " frames, more than dta bench loads into memory: bench a part of it");
                 }
-                bytes += align(reader.capturedLength());
+                final int length = reader.capturedLength();
+                final long offset = bytes;
+                bytes += align(length);
                 if (bytes > MAX_CAPTURE_BYTES)
                 {
                     throw new IllegalArgumentException("the first " + count + " frames of " + file + " take " +
                         megabytes(bytes) + " MB in memory (each padded to " + ALIGNMENT + " bytes), more than the " +
                         (MAX_CAPTURE_BYTES >> 20) + " MB dta bench loads: bench a part of it");
                 }
+                try
+                {
+                    frames.putBytes((int)offset, reader.buffer(), reader.offset(), length);
+                }
+                catch (final OutOfMemoryError ex)
+                {
+                    // Direct memory is capped apart from the heap (-XX:MaxDirectMemorySize): say so rather than die.
+                    throw new IllegalArgumentException("the first " + count + " frames of " + file + " take " +
+                        megabytes(bytes) + " MB in memory (each padded to " + ALIGNMENT + " bytes), more than this " +
+                        "JVM can allocate (" + ex.getMessage() + "; see -XX:MaxDirectMemorySize and -Xmx, " +
+                        "DTA_JAVA_OPTS with bin/dta)");
+                }
+                offsets.addInt((int)offset);
+                lengths.addInt(length);
             }
             if (reader.cutShort())
             {
@@ -251,43 +273,12 @@ public final class BenchInput
                     .warning();
             }
         }
-        if (0 == count)
+        if (offsets.isEmpty())
         {
             throw new IllegalArgumentException(file + " holds no frame: there is nothing to bench");
         }
-        final UnsafeBuffer frames;
-        final int[] offsets;
-        final int[] lengths;
-        try
-        {
-            frames = new UnsafeBuffer(ByteBuffer.allocateDirect((int)bytes));
-            offsets = new int[count];
-            lengths = new int[count];
-        }
-        catch (final OutOfMemoryError ex)
-        {
-            // Direct memory is capped apart from the heap (-XX:MaxDirectMemorySize): say so rather than die.
-            throw new IllegalArgumentException("the " + count + " frames of " + file + " take " + megabytes(bytes) +
-                " MB in memory (each padded to " + ALIGNMENT + " bytes), more than this JVM can allocate (" +
-                ex.getMessage() + "; see -XX:MaxDirectMemorySize and -Xmx, DTA_JAVA_OPTS with bin/dta)");
-        }
-        try (PcapReader reader = new PcapReader(file).destinationMac(destinationMac))
-        {
-            int offset = 0;
-            for (int i = 0; i < count; i++)
-            {
-                if (!reader.next())
-                {
-                    throw new IOException(file + " changed while it was read: it ended after " + i + " frames");
-                }
-                final int length = reader.capturedLength();
-                frames.putBytes(offset, reader.buffer(), reader.offset(), length);
-                offsets[i] = offset;
-                lengths[i] = length;
-                offset += align(length);
-            }
-        }
-        return new BenchInput(frames, offsets, lengths, null, file, cutShort, 0, 0);
+        return new BenchInput(new UnsafeBuffer(frames.byteBuffer(), 0, (int)bytes), offsets.toIntArray(),
+            lengths.toIntArray(), null, file, cutShort, 0, 0);
     }
 
     private static long megabytes(final long bytes)

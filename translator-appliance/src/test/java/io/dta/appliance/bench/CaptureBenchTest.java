@@ -12,6 +12,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,6 +77,44 @@ class CaptureBenchTest
         assertEquals(drops, bench.engine().counters().totalDrops(), "measured from the start: the whole run");
         // Frames out: one WRITE per Key-Write copy, batches, records; at least every translated report's share.
         assertTrue(r.frames() > 0 && r.frames() == r.delta(EngineCounter.ROCE_FRAMES_OUT), r.toString());
+    }
+
+    @Test
+    void shouldReadACaptureFromAFifoOnceAndHoldTheSameFramesAsFromTheFile() throws Exception
+    {
+        final ApplianceConfig config = ConfigDefaults.load();
+        final Path capture = dir.resolve("mixed.pcap");
+        final int frames = BenchCaptures.write(capture, config, BenchCaptures.mixed(11), REPORTS);
+        final Path fifo = dir.resolve("reports.fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor());
+        final Thread writer = new Thread(() ->
+        {
+            try (OutputStream out = Files.newOutputStream(fifo))
+            {
+                Files.copy(capture, out);
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException(ex);
+            }
+        });
+        writer.start();
+
+        final BenchInput streamed = BenchInput.capture(fifo, config.translator().mac());
+        writer.join();
+        final BenchInput read = BenchInput.capture(capture, config.translator().mac());
+        assertEquals(frames, streamed.count());
+        assertEquals(read.count(), streamed.count());
+        final UnsafeBuffer a = new UnsafeBuffer(new byte[read.maxLength()]);
+        final UnsafeBuffer b = new UnsafeBuffer(new byte[read.maxLength()]);
+        for (int i = 0; i < frames; i++)
+        {
+            a.setMemory(0, a.capacity(), (byte)0);
+            b.setMemory(0, b.capacity(), (byte)0);
+            final int length = read.copy(i, a, 0);
+            assertEquals(length, streamed.copy(i, b, 0), "frame " + i);
+            assertEquals(0, a.compareTo(b), "frame " + i);
+        }
     }
 
     @Test

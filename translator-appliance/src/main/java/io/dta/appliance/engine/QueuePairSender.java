@@ -3,6 +3,7 @@ package io.dta.appliance.engine;
 import io.dta.codec.Psn;
 import io.dta.codec.RepeatedHeaderIcrc;
 import io.dta.codec.RoceOpcode;
+import io.dta.codec.ShortCopy;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -926,7 +927,7 @@ public final class QueuePairSender
             return false;
         }
         final MutableDirectBuffer out = sink.buffer();
-        out.putBytes(offset, frame, frameOffset, length);
+        ShortCopy.copy(out, offset, frame, frameOffset, length);
         sink.commit(offset, length, nowNanos);
         sent(length);
         return true;

@@ -10,6 +10,7 @@ import io.dta.codec.Ipv4Flyweight;
 import io.dta.codec.RethFlyweight;
 import io.dta.codec.RoceFrameEncoder;
 import io.dta.codec.RoceOpcode;
+import io.dta.codec.ShortCopy;
 import io.dta.codec.UdpFlyweight;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -223,7 +224,7 @@ public final class RoceFrameBuilder
         final int pad = -payloadLength & 3;
         final int icrcOffset = WRITE_HEADERS + payloadLength + pad;
         final int psnWord = (ackReq ? 0x8000_0000 : 0) | psn;
-        dst.putBytes(offset, writeTemplate, 0, WRITE_HEADERS);
+        ShortCopy.copy(dst, offset, writeTemplate, 0, WRITE_HEADERS);
         ipAndUdp(dst, offset, icrcOffset + Icrc.LENGTH - IP_OFFSET, psn, writeIpSum);
         dst.putByte(offset + BTH_OFFSET + BthFlyweight.FLAGS_OFFSET, (byte)(migReqFlags | (pad << 4)));
         dst.putInt(offset + ACK_REQ_OFFSET, psnWord, ByteOrder.BIG_ENDIAN);
@@ -231,7 +232,7 @@ public final class RoceFrameBuilder
         dst.putInt(offset + EXT_OFFSET + RethFlyweight.DMA_LENGTH_OFFSET, payloadLength, ByteOrder.BIG_ENDIAN);
         if (payloadLength > 0)
         {
-            dst.putBytes(offset + WRITE_HEADERS, payload, payloadOffset, payloadLength);
+            ShortCopy.copy(dst, offset + WRITE_HEADERS, payload, payloadOffset, payloadLength);
             if (pad > 0)
             {
                 dst.setMemory(offset + WRITE_HEADERS + payloadLength, pad, (byte)0);
@@ -326,7 +327,7 @@ public final class RoceFrameBuilder
         final long addend)
     {
         final int psnWord = (ackReq ? 0x8000_0000 : 0) | psn;
-        dst.putBytes(offset, fetchAddTemplate, 0, FETCH_ADD_HEADERS);
+        ShortCopy.copy(dst, offset, fetchAddTemplate, 0, FETCH_ADD_HEADERS);
         ipAndUdp(dst, offset, fetchAddTotalLength, psn, fetchAddIpSum);
         dst.putInt(offset + ACK_REQ_OFFSET, psnWord, ByteOrder.BIG_ENDIAN);
         dst.putLong(offset + EXT_OFFSET + AtomicEthFlyweight.VIRTUAL_ADDRESS_OFFSET, address, ByteOrder.BIG_ENDIAN);

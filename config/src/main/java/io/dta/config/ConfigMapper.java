@@ -371,6 +371,13 @@ final class ConfigMapper
                 problem(lengthPath, length + " / 4 = " + entries + " entries, fewer than append.batchSize " +
                     batchSize);
             }
+            else if (batchSize > 0 && layout == ListLayout.SEQUENCED &&
+                length < ListConfig.sequencedRecordBytes(batchSize))
+            {
+                problem(lengthPath, length + " bytes hold no record of the sequenced layout (append.batchSize " +
+                    batchSize + " entries of 4 bytes + an 8-byte trailer = " +
+                    ListConfig.sequencedRecordBytes(batchSize) + " bytes)");
+            }
             else if (batchSize > 0 && layout == ListLayout.REFERENCE && entries % batchSize != 0)
             {
                 problem(lengthPath, length + " / 4 = " + entries + " entries, not a multiple of append.batchSize " +

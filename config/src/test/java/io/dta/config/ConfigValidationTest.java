@@ -120,6 +120,12 @@ class ConfigValidationTest
                 "entries, not a multiple of append.batchSize 4 (required by layout reference)"),
             Arguments.of("collectors[0].lists[1].length", 8, "collectors[0].lists[1].length: 8 / 4 = 2 entries, " +
                 "fewer than append.batchSize 4"),
+            Arguments.of("collectors[0].lists[1].length", 16, "collectors[0].lists[1].length: 16 bytes hold no " +
+                "record of the sequenced layout (append.batchSize 4 entries of 4 bytes + an 8-byte trailer = 24 " +
+                "bytes)"),
+            Arguments.of("collectors[0].lists[1].length", 20, "collectors[0].lists[1].length: 20 bytes hold no " +
+                "record of the sequenced layout (append.batchSize 4 entries of 4 bytes + an 8-byte trailer = 24 " +
+                "bytes)"),
             Arguments.of("collectors[0].lists[1].length", 4098, "collectors[0].lists[1].length: 4098 is not a " +
                 "multiple of the entry size 4"),
             Arguments.of("collectors[0].lists[0].layout", "ring", "collectors[0].lists[0].layout: \"ring\" is not " +

@@ -1,5 +1,7 @@
 package io.dta.collector.layout;
 
+import io.dta.config.ListConfig;
+
 /**
  * Where Append entries live in a list region, defined once for the translator (which computes write
  * addresses) and the collector (which reads them back).
@@ -33,7 +35,7 @@ public final class ListLayout
     /**
      * Bytes after the entries of a {@link Kind#SEQUENCED} record: the count word and the sequence word.
      */
-    public static final int RECORD_TRAILER_LENGTH = 8;
+    public static final int RECORD_TRAILER_LENGTH = ListConfig.SEQUENCED_RECORD_TRAILER_BYTES;
 
     /**
      * The list layouts.

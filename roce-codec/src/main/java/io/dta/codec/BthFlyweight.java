@@ -148,6 +148,19 @@ public final class BthFlyweight extends BufferFlyweight
     }
 
     /**
+     * The receiver's P_Key check (rocev2-reference.md §2, as rxe does it): the low 15 bits equal, and at least one
+     * side a full member (bit 15). A packet that fails it is dropped silently.
+     *
+     * @param received the packet's P_Key.
+     * @param own      the receiver's P_Key.
+     * @return true when the packet belongs to the receiver's partition.
+     */
+    public static boolean pKeysMatch(final int received, final int own)
+    {
+        return 0 == ((received ^ own) & 0x7FFF) && 0 != ((received | own) & 0x8000);
+    }
+
+    /**
      * @return P_Key.
      */
     public int pKey()

@@ -235,7 +235,7 @@ public final class SoftResponder
             count(ResponderCounter.BAD_IP_SRC);
             return;
         }
-        if (!pKeyMatches(bth.pKey(), translator.pKey()))
+        if (!BthFlyweight.pKeysMatch(bth.pKey(), translator.pKey()))
         {
             count(ResponderCounter.BAD_PKEY);
             return;
@@ -517,11 +517,6 @@ public final class SoftResponder
     {
         final long offset = va - qp.base;
         return Long.compareUnsigned(offset, qp.length) <= 0 && Long.compareUnsigned(length, qp.length - offset) <= 0;
-    }
-
-    private static boolean pKeyMatches(final int received, final int own)
-    {
-        return 0 == ((received ^ own) & 0x7FFF) && 0 != ((received | own) & 0x8000);
     }
 
     /**

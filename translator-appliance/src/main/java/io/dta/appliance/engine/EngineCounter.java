@@ -217,6 +217,11 @@ public enum EngineCounter
     RESPONSE_DROP_OTHER_DESTINATION("response dropped: destination IP not the translator's"),
     /** Response dropped: destination QPN is not one of ours. */
     RESPONSE_DROP_UNKNOWN_QPN("response dropped: unknown QPN"),
+    /**
+     * Response dropped: its P_Key is not of the translator's partition ({@code translator.pKey}); a receiver drops
+     * such a packet silently (rocev2-reference.md §3.1), so it must not rewind or acknowledge anything.
+     */
+    RESPONSE_DROP_BAD_PKEY("response dropped: P_Key mismatch"),
     /** Response dropped: ICRC invalid. */
     RESPONSE_DROP_BAD_ICRC("response dropped: bad ICRC"),
     /** Response dropped: PSN outside the QP's outstanding window. */

@@ -436,15 +436,16 @@ public final class QueuePairSender
         updateState(nowNanos);
         if (essential)
         {
+            // An essential operation is a packet of the grace period as much as a refused non-essential one, queued
+            // or refused for a full ring alike: counting only refusals would keep a QP that carries essential
+            // traffic alone in its grace period for ever (with resync.graceMicros 0), its ring filling until it
+            // drops the reports it exists to keep.
+            countGracePacket(nowNanos);
             if (essentials.isFull())
             {
                 drop(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL, EngineCounter.DROP_BACKLOG_FULL, reports);
                 return false;
             }
-            // A queued essential operation is a packet of the grace period as much as a refused one: counting only
-            // refusals would keep a QP that carries essential traffic alone in its grace period for ever (with
-            // resync.graceMicros 0), its ring filling until it drops the reports it exists to keep.
-            countGracePacket(nowNanos);
             return true;
         }
         if (!admitNonEssential(reports, nowNanos))
@@ -567,8 +568,8 @@ public final class QueuePairSender
     }
 
     /**
-     * One operation offered to the QP during a grace period (refused, or queued when essential): the packet-count
-     * condition of resync.gracePackets.
+     * One operation offered to the QP during a grace period (refused, or essential, whether queued or refused for a
+     * full ring): the packet-count condition of resync.gracePackets.
      */
     private void countGracePacket(final long nowNanos)
     {

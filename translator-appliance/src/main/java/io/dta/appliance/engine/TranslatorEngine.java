@@ -7,6 +7,7 @@ import io.dta.appliance.engine.primitive.PostcardHandler;
 import io.dta.appliance.engine.primitive.SketchMergeHandler;
 import io.dta.appliance.state.ListStateFile;
 import io.dta.codec.AethFlyweight;
+import io.dta.codec.BthFlyweight;
 import io.dta.codec.DtaBaseHeaderFlyweight;
 import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.DtaOpcode;
@@ -808,6 +809,11 @@ public final class TranslatorEngine
         if (null == sender || sender.path().collectorIp() != sourceIp || decoder.ipv4().dst() != translator.ip())
         {
             counters.increment(strayResponseReason(sender, sourceIp));
+            return;
+        }
+        if (!BthFlyweight.pKeysMatch(decoder.bth().pKey(), translator.pKey()))
+        {
+            counters.increment(EngineCounter.RESPONSE_DROP_BAD_PKEY);
             return;
         }
         if (!decoder.icrcValid(sender.responseIcrc()))

@@ -72,6 +72,30 @@ class PsnSpecAuditTest
         assertEquals(0, h.count(EngineCounter.DROP_BACKLOG_FULL));
     }
 
+    @Test
+    void shouldCountAnEssentialReportRefusedForAFullRingAsAPacketOfTheGracePeriod()
+    {
+        final Cfg cfg = new Cfg();
+        cfg.graceMicros = 0;
+        cfg.gracePackets = 3;
+        cfg.backlog = 2;
+        final EngineHarness h = new EngineHarness(cfg);
+        h.feed(kw(0));
+        h.feed(kw(1));
+        h.settle();
+        h.feed(nak(KW_QPN, 0x60, 0x101));
+        h.feed(essentialKw(10));
+        h.feed(essentialKw(11));
+        assertEquals(QueuePairSender.State.GRACE, h.sender(KW_QPN).state(), "two packets of three");
+        h.feed(essentialKw(12));
+        assertEquals(1, h.count(EngineCounter.DROP_BACKLOG_FULL), "the ring holds two");
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state(),
+            "offered to the QP, so the third packet of the grace period, refused or not");
+        h.feed(kw(13));
+        assertEquals(0, h.count(EngineCounter.DROP_GRACE_PERIOD), "after the grace period");
+        assertEquals(List.of(slotVa(10), slotVa(11), slotVa(13)), h.settle().stream().map(Request::va).toList());
+    }
+
     /**
      * §6 in a replay: essential reports that arrive during a grace period are "translated as soon as the QP is
      * healthy again", also when the capture ends before the grace period does. They went nowhere before: the replay

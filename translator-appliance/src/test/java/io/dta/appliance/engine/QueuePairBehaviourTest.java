@@ -324,6 +324,15 @@ class QueuePairBehaviourTest
         h.feed(response(COLLECTOR_A, APPLIANCE_IP + 1, KW_QPN, 0x11, 0x1F, 0x104));
         assertEquals(2, h.count(EngineCounter.RESPONSE_DROP_OTHER_DESTINATION));
         assertEquals(0, h.count(EngineCounter.NAK_SEQUENCE_ERRORS_IN), "another host's NAK rewinds nothing here");
+        // Everything right but the partition: a receiver drops it silently. A limited member of our partition
+        // (0x7FFF against our full 0xFFFF) is in it.
+        h.feed(response(COLLECTOR_A, APPLIANCE_IP, KW_QPN, 0x11, 0x60, 0x101, 0x1234));
+        h.feed(response(COLLECTOR_A, APPLIANCE_IP, KW_QPN, 0x11, 0x60, 0x101, 0x7FFE));
+        assertEquals(2, h.count(EngineCounter.RESPONSE_DROP_BAD_PKEY));
+        assertEquals(0, h.count(EngineCounter.NAK_SEQUENCE_ERRORS_IN), "another partition's NAK rewinds nothing");
+        h.feed(response(COLLECTOR_A, APPLIANCE_IP, KW_QPN, 0x11, 0x1F, 0x100, 0x7FFF));
+        assertEquals(2, h.count(EngineCounter.RESPONSE_DROP_BAD_PKEY));
+        assertEquals(0x100, h.sender(KW_QPN).lastAckedPsn(), "a limited member of our partition is believed");
         h.feed(nak(KW_QPN, 0x60, 0x50));
         h.feed(nak(KW_QPN, 0x60, 0x106));
         h.feed(ack(KW_QPN, 0x200));

@@ -380,9 +380,33 @@ public final class TestFrames
     public static byte[] response(
         final int srcIp, final int dstIp, final int destQp, final int opcode, final int syndrome, final int psn)
     {
+        return response(srcIp, dstIp, destQp, opcode, syndrome, psn, 0xFFFF);
+    }
+
+    /**
+     * A collector response with a valid ICRC, to any host, in any partition.
+     *
+     * @param srcIp    responder IPv4.
+     * @param dstIp    requester IPv4 (the appliance's is {@link #APPLIANCE_IP}).
+     * @param destQp   the requester's local QPN.
+     * @param opcode   0x11 or 0x12.
+     * @param syndrome AETH syndrome.
+     * @param psn      PSN.
+     * @param pKey     BTH P_Key (the appliance's default is 0xFFFF).
+     * @return the frame.
+     */
+    public static byte[] response(
+        final int srcIp,
+        final int dstIp,
+        final int destQp,
+        final int opcode,
+        final int syndrome,
+        final int psn,
+        final int pKey)
+    {
         final RoceFrameEncoder enc = new RoceFrameEncoder()
             .srcMac(0x02000a000033L).dstMac(0x02000a000065L).srcIp(srcIp).dstIp(dstIp).srcPort(50000)
-            .dstPort(4791).opcode(opcode).destQp(destQp).psn(psn).syndrome(syndrome).msn(1).pKey(0xFFFF)
+            .dstPort(4791).opcode(opcode).destQp(destQp).psn(psn).syndrome(syndrome).msn(1).pKey(pKey)
             .noPayload();
         if (RoceOpcode.RC_ATOMIC_ACKNOWLEDGE == opcode)
         {

@@ -144,6 +144,14 @@ public final class ReplayCommand implements Callable<Integer>
                 ex instanceof final UncheckedIOException unchecked ? FileErrors.reason(unchecked.getCause()) :
                 ex.getMessage(), files);
         }
+        catch (final RuntimeException ex)
+        {
+            // A bug, not the user's mistake: the output it cut short goes as a failed run's, and the trace is kept
+            // for the report.
+            final int status = failed("internal error (a bug: please report it with the trace below): " + ex, files);
+            ex.printStackTrace();
+            return status;
+        }
         finally
         {
             files.close();

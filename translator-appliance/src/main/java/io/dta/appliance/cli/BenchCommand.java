@@ -46,8 +46,9 @@ import java.util.function.ToLongFunction;
             "discarding sink that nobody answers (open loop, as dta replay without --responses), or with " +
             "--closed-loop the collector's ACKs and ATOMIC ACKs answered as its soft responder would. Prints " +
             "reportsPerSecond, framesPerSecond, allocatedBytesPerReport (this thread's allocation over the measured " +
-            "phase), gcCount, reportsPerCpuSecond (over the thread's CPU time: robust on a shared machine) and " +
-            "whether Agrona's bounds checks were on (bin/dta turns them off for bench; see docs/performance.md).",
+            "phase), gcCount, reportsPerCpuSecond (over the thread's CPU time: robust on a shared machine; through " +
+            "DPDK with --compare-c only) and whether Agrona's bounds checks were on (agronaBoundsChecks; bin/dta " +
+            "turns them off for bench; see docs/performance.md).",
         "The reports are synthetic ones of one --primitive, or with --in every frame of a capture (your traffic), " +
             "fed round and round in capture order; then the drops by reason over the measured phase are printed too." })
 public final class BenchCommand implements Callable<Integer>
@@ -309,6 +310,11 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: --redundancy must be 1.." + appliance.redundancy().max());
             return 2;
         }
+        if (BenchPrimitive.SKETCH != primitive && spec.commandLine().getParseResult().hasMatchedOption("--switches"))
+        {
+            System.err.println("dta bench: --switches shapes the traffic of --primitive sketch only");
+            return 2;
+        }
         if (switches < 1 || switches > SketchConfig.MAX_SWITCHES)
         {
             System.err.println("dta bench: --switches must be 1.." + SketchConfig.MAX_SWITCHES);
@@ -505,6 +511,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("gcCount", r.gcCount());
         out.put("txDropped", r.txDropped());
         out.put("drops", r.drops());
+        out.put("agronaBoundsChecks", DirectBuffer.SHOULD_BOUNDS_CHECK);
         if (null == frames)
         {
             out.put("redundancy", redundancy);
@@ -598,6 +605,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("framesPerSecond", Math.round(r.framesPerSecond()));
         out.put("referenceFramesPerSecond", Math.round(c.referenceFramesPerSecond()));
         out.put("allocatedBytesPerReport", r.allocatedBytesPerReport());
+        out.put("agronaBoundsChecks", DirectBuffer.SHOULD_BOUNDS_CHECK);
         out.put("gcCount", r.gcCount());
         out.put("txDropped", r.txDropped());
         out.put("referenceTxDropped", c.referenceTxDropped());

@@ -6,7 +6,9 @@ import io.dta.appliance.stat.CountersFile;
 import io.dta.appliance.stat.CountersFileReader;
 import org.agrona.concurrent.status.CountersReader;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -41,11 +43,15 @@ public final class StatCommand implements Callable<Integer>
         description = "whose default counters file to read when --counters is not given (default: ${DEFAULT-VALUE})")
     private String role;
 
+    @Spec
+    private CommandSpec spec;
+
     @Option(names = "--all", description = "show counters that are still zero too")
     private boolean all;
 
-    @Option(names = "--json", description = "one JSON object per sample: process, status (running, stalled, exited " +
-        "or ended), heartbeatAt, exitedAt and every counter by name")
+    @Option(names = "--json", description = "one JSON object per sample: file, role, pid, status (running, stalled, " +
+        "exited or ended), startedAt, heartbeatAt, exitedAt (once exited), counters (every counter by name) and, " +
+        "with --watch from the second sample on, ratesPerSecond")
     private boolean json;
 
     @Option(names = "--watch", description = "sample repeatedly, showing the rate per second since the last sample")
@@ -78,6 +84,23 @@ public final class StatCommand implements Callable<Integer>
             System.err.println("dta stat: no counters file at " + path + " (is the " + role +
                 " running? pass --counters FILE for another location)");
             return 1;
+        }
+        if (!watch)
+        {
+            // Options of --watch would be ignored without a word: refused.
+            for (final String option : new String[] { "--interval", "--samples" })
+            {
+                if (spec.commandLine().getParseResult().hasMatchedOption(option))
+                {
+                    System.err.println("dta stat: " + option + " needs --watch");
+                    return 2;
+                }
+            }
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--samples") && samples < 1)
+        {
+            System.err.println("dta stat: --samples must be at least 1 (leave it out to sample until interrupted)");
+            return 2;
         }
         if (intervalMillis < 10)
         {

@@ -33,6 +33,10 @@ class BenchCompareOptionsTest
         refused("--source-reports needs --io dpdk", "bench", "--primitive", "keywrite", "--source-reports", "100");
         refused("--rounds needs --compare-c", "bench", "--primitive", "keywrite", "--rounds", "3");
         refused("--rounds needs --compare-c", "bench", "--io", "dpdk", "--primitive", "keywrite", "--rounds", "3");
+        refused("--switches shapes the traffic of --primitive sketch only", "bench", "--io", "dpdk", "--primitive",
+            "postcard", "--switches", "3");
+        refused("--switches shapes the traffic of --primitive sketch only", "bench", "--primitive", "keywrite",
+            "--switches", "3");
     }
 
     @Test

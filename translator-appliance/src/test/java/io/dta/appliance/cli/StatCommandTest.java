@@ -17,6 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -168,6 +170,27 @@ class StatCommandTest
         @Override
         public void commit(final int offset, final int length, final long timeNanos)
         {
+        }
+    }
+
+    @Test
+    void shouldRefuseTheOptionsOfWatchWithoutItAndNoSamples() throws Exception
+    {
+        final Path path = dir.resolve("o.counters");
+        try (CountersFile ignored = CountersFile.create(path, "translator", EngineCounters.count(), 1L))
+        {
+            for (final String[] args : new String[][] {
+                { "--samples", "3" }, { "--interval", "50" }, { "--watch", "--samples", "0" },
+                { "--watch", "--samples", "-1" } })
+            {
+                final List<String> line = new ArrayList<>(List.of("stat", "--counters", path.toString()));
+                line.addAll(List.of(args));
+                final CliRunner.Result r = CliRunner.run(line.toArray(String[]::new));
+                assertEquals(2, r.exitCode(), String.join(" ", args) + ": " + r.err());
+                assertTrue(r.err().startsWith(args[0].equals("--watch") ?
+                    "dta stat: --samples must be at least 1" : "dta stat: " + args[0] + " needs --watch"), r.err());
+                assertEquals("", r.out());
+            }
         }
     }
 

@@ -46,6 +46,31 @@ final class EalOptions
     }
 
     /**
+     * An option that says again what the {@code --eal} line says (a file prefix, cores, memory) would leave the EAL
+     * to take whichever comes last: refused instead.
+     *
+     * @return what contradicts, or null.
+     */
+    String contradiction()
+    {
+        final List<String> line = eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+"));
+        if (null != filePrefix && line.stream().anyMatch(a -> a.startsWith("--file-prefix")))
+        {
+            return "--file-prefix and a --file-prefix in --eal contradict each other: give one";
+        }
+        if (null != lcores && line.stream().anyMatch(a -> a.equals("-l") || a.startsWith("-l") && a.length() > 2 ||
+            a.startsWith("--lcores") || a.equals("-c") || a.startsWith("--main-lcore")))
+        {
+            return "-l/--lcores and the cores in --eal contradict each other: give one";
+        }
+        if (null != memoryMb && line.stream().anyMatch(a -> a.equals("-m") || a.startsWith("--socket-mem")))
+        {
+            return "-m/--memory and the memory in --eal contradict each other: give one";
+        }
+        return null;
+    }
+
+    /**
      * The EAL arguments: the {@code --eal} line (or the virtual-device defaults), completed by the other options, and
      * a file prefix unique to this process when none is given.
      *

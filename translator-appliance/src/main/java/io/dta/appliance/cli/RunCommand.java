@@ -124,7 +124,10 @@ public final class RunCommand implements Callable<Integer>
         final String badNumber = burst < 1 || burst > 512 ? "--burst must be 1..512, was " + burst :
             poolSize < 2 * burst ? "--pool-size must be at least twice the burst (" + 2 * burst + "), was " + poolSize :
             linkWaitMillis < 0 ? "--link-wait-ms must not be negative, was " + linkWaitMillis :
-            drainMillis < 0 ? "--drain-ms must not be negative, was " + drainMillis : null;
+            drainMillis < 0 ? "--drain-ms must not be negative, was " + drainMillis :
+            reportsPort.isBlank() ? "--reports-port must name a port (an ethdev name or a port id)" :
+            null != collectorPort && collectorPort.isBlank() ?
+                "--collector-port must name a port (an ethdev name or a port id)" : eal.contradiction();
         if (null != badNumber)
         {
             System.err.println("dta run: " + badNumber);

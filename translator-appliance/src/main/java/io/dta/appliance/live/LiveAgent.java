@@ -384,13 +384,14 @@ public abstract class LiveAgent implements Agent
     {
         if (!spec.isEmpty() && spec.chars().allMatch(Character::isDigit))
         {
-            final int id = Integer.parseInt(spec);
+            // Any number of digits: one too long for a long is as much "no such port" as 99.
+            final long id = spec.length() > 18 ? Long.MAX_VALUE : Long.parseLong(spec);
             if (id >= eal.portCount())
             {
-                throw new IllegalArgumentException("port " + id + " does not exist (the EAL has " + eal.portCount() +
-                    " port(s); add --vdev or check the device binding)");
+                throw new IllegalArgumentException("port " + spec + " does not exist (the EAL has " +
+                    eal.portCount() + " port(s); add --vdev or check the device binding)");
             }
-            return id;
+            return (int)id;
         }
         return eal.portId(spec);
     }

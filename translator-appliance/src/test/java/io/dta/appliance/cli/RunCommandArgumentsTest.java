@@ -30,6 +30,20 @@ class RunCommandArgumentsTest
         assertRefused("dta run: --link-wait-ms must not be negative, was -5", "--link-wait-ms", "-5");
         assertRefused("dta run: --burst must be 1..512, was 0", "--burst", "0");
         assertRefused("dta run: --pool-size must be at least twice the burst (64), was 40", "--pool-size", "40");
+        assertRefused("dta run: --reports-port must name a port (an ethdev name or a port id)", "--reports-port", "");
+        assertRefused("dta run: --collector-port must name a port (an ethdev name or a port id)", "--collector-port",
+            " ");
+    }
+
+    @Test
+    void shouldRefuseAnEalOptionThatTheEalLineSaysAlready()
+    {
+        assertRefused("dta run: --file-prefix and a --file-prefix in --eal contradict each other: give one",
+            "--eal", "--file-prefix=a --no-huge -m 256", "--file-prefix", "b");
+        assertRefused("dta run: -l/--lcores and the cores in --eal contradict each other: give one",
+            "--eal", "-l 1 --no-huge", "-l", "0");
+        assertRefused("dta run: -m/--memory and the memory in --eal contradict each other: give one",
+            "--eal", "--no-huge -m 256", "-m", "512");
     }
 
     @Test

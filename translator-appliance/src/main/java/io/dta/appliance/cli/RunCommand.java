@@ -185,9 +185,24 @@ public final class RunCommand implements Callable<Integer>
                 }
                 printSummary(agent, drained, json, System.out);
             }
-            else if (null != agent.connections() && !json)
+            else if (null != agent.connections())
             {
-                printConnections(agent.connections(), System.out);
+                // Stopped (or failed) while the negotiated regions were being set up: no engine ever ran.
+                if (null == failure)
+                {
+                    System.err.println("dta run: stopped during connection set-up: no report was read");
+                }
+                if (json)
+                {
+                    final Map<String, Object> root = new LinkedHashMap<>();
+                    root.put("setUpComplete", false);
+                    root.put("connections", ConnectionJson.of(agent.connections()));
+                    printJson(root, System.out);
+                }
+                else
+                {
+                    printConnections(agent.connections(), System.out);
+                }
             }
             if (null != failure)
             {
@@ -268,14 +283,7 @@ public final class RunCommand implements Callable<Integer>
             {
                 root.put("connections", ConnectionJson.of(agent.connections()));
             }
-            try
-            {
-                out.println(new ObjectMapper().writeValueAsString(root));
-            }
-            catch (final JsonProcessingException ex)
-            {
-                throw new IllegalStateException(ex);
-            }
+            printJson(root, out);
             return;
         }
         EngineSummary.print(agent.engine(), false, out);
@@ -283,6 +291,18 @@ public final class RunCommand implements Callable<Integer>
         if (null != agent.connections())
         {
             printConnections(agent.connections(), out);
+        }
+    }
+
+    private static void printJson(final Map<String, Object> root, final PrintStream out)
+    {
+        try
+        {
+            out.println(new ObjectMapper().writeValueAsString(root));
+        }
+        catch (final JsonProcessingException ex)
+        {
+            throw new IllegalStateException(ex);
         }
     }
 

@@ -994,7 +994,13 @@ public final class ConnectionManager
                     .append(' ').append(c.atomicsLimit).append(" of ").append(c.atomics);
             }
         }
-        return connections.length + " negotiated region(s): " + connected + " connected, " + failed + " failed (" +
+        // After a stop the connected regions are disconnecting or disconnected: said, so that the final summary does
+        // not read as if none had ever connected.
+        final int disconnecting = regionsIn(RegionConnection.State.DISCONNECTING);
+        final int disconnected = regionsIn(RegionConnection.State.DISCONNECTED);
+        return connections.length + " negotiated region(s): " + connected + " connected, " + failed + " failed" +
+            (0 == disconnecting ? "" : ", " + disconnecting + " disconnecting") +
+            (0 == disconnected ? "" : ", " + disconnected + " disconnected") + " (" +
             counter(ConnectionCounter.REQS_SENT) + " REQs, " + counter(ConnectionCounter.RTUS_SENT) + " RTUs, " +
             counter(ConnectionCounter.ACKS_SENT) + " ACKs sent" + reduced + ")";
     }

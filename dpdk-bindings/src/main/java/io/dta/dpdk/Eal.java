@@ -50,6 +50,9 @@ public final class Eal implements AutoCloseable
     private static volatile Eal current;
     private static boolean attempted;
 
+    /** The {@code dpdk} directories above the runtime directory that this process's EAL start created. */
+    private static volatile List<Path> createdParents = List.of();
+
     private final List<String> args;
     private final String filePrefix;
     private final Path runtimeDirectory;
@@ -104,6 +107,8 @@ public final class Eal implements AutoCloseable
                 dpdk_h.dta_log_to_stderr();
                 final List<Path> candidates = runtimeDirectoryCandidates(filePrefix(args));
                 final List<Path> existedBefore = candidates.stream().filter(Files::isDirectory).toList();
+                createdParents = candidates.stream().map(Path::getParent).distinct()
+                    .filter(parent -> !Files.isDirectory(parent)).toList();
                 // Before the call: a signal during rte_eal_init must not leave the directory it is creating either.
                 Runtime.getRuntime().addShutdownHook(new Thread(
                     () -> removeRuntimeDirectoryAtExit(candidates, existedBefore), "dta-eal-exit"));
@@ -112,9 +117,11 @@ public final class Eal implements AutoCloseable
                 {
                     final int errno = dpdk_h.dta_errno();
                     removeFailedRuntimeDirectory(candidates, existedBefore);
+                    removeEmptyCreatedParents();
                     // Some failures (the file prefix locked by another process) leave errno at 0: "Success".
                     throw new DpdkException("rte_eal_init failed: " + (0 == errno ? "see the EAL's messages above" :
-                        strerror(errno)) + " (EAL arguments " + args + ")", 0 == errno ? EINVAL : errno);
+                        strerror(errno)) + " (EAL arguments " + args + ")" + unwritableParentHint(candidates),
+                        0 == errno ? EINVAL : errno);
                 }
             }
             final String dir = dpdk_h.rte_eal_get_runtime_dir().reinterpret(4096).getString(0);
@@ -379,6 +386,46 @@ public final class Eal implements AutoCloseable
             closed = true;
             dpdk_h.rte_eal_cleanup();
             deleteRecursively(runtimeDirectory);
+            removeEmptyCreatedParents();
+        }
+    }
+
+    /**
+     * A non-root EAL puts its runtime directory under {@code $XDG_RUNTIME_DIR/dpdk} or {@code /tmp/dpdk}; one that
+     * another user's EAL created (mode 0700) fails the start with no more than "Invalid argument".
+     */
+    private static String unwritableParentHint(final List<Path> candidates)
+    {
+        final boolean root = "root".equals(System.getProperty("user.name"));
+        for (final Path candidate : candidates)
+        {
+            final Path parent = candidate.getParent();
+            if ((root || !candidate.startsWith("/var/run")) && Files.isDirectory(parent) && !Files.isWritable(parent))
+            {
+                return "; " + parent + " is not writable by this user (another user's DPDK process made it): remove " +
+                    "it, or set XDG_RUNTIME_DIR to a directory of your own";
+            }
+        }
+        return "";
+    }
+
+    /**
+     * The EAL creates the {@code dpdk} directory above the runtime directory with mode 0700 when it is missing; left
+     * behind under {@code /tmp} it keeps every other non-root user's EAL from starting. Removed when this process
+     * created it and nothing else is in it now (another process's runtime directory keeps it).
+     */
+    private static void removeEmptyCreatedParents()
+    {
+        for (final Path parent : createdParents)
+        {
+            try
+            {
+                Files.deleteIfExists(parent);
+            }
+            catch (final IOException ex)
+            {
+                // Not empty (another process's runtime directory) or not ours to remove: it stays.
+            }
         }
     }
 
@@ -400,16 +447,19 @@ public final class Eal implements AutoCloseable
             if (null != eal)
             {
                 deleteRecursively(eal.runtimeDirectory);
-                return;
             }
-            for (final Path candidate : candidates)
+            else
             {
-                if (!existedBefore.contains(candidate) && Files.isDirectory(candidate) &&
-                    !lockedByAnotherProcess(candidate))
+                for (final Path candidate : candidates)
                 {
-                    deleteRecursively(candidate);
+                    if (!existedBefore.contains(candidate) && Files.isDirectory(candidate) &&
+                        !lockedByAnotherProcess(candidate))
+                    {
+                        deleteRecursively(candidate);
+                    }
                 }
             }
+            removeEmptyCreatedParents();
         }
         catch (final UncheckedIOException ex)
         {

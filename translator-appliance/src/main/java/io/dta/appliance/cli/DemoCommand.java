@@ -219,6 +219,13 @@ public final class DemoCommand implements Callable<Integer>
             System.err.println("dta demo: " + ex.getMessage());
             return 2;
         }
+        catch (final IllegalStateException ex)
+        {
+            // The engine could not reserve its preallocated memory (a sketch's merge state on the heap, an essential
+            // ring in direct memory): the message says what and the remedy, a trace would add nothing.
+            System.err.println("dta demo: " + ex.getMessage());
+            return 1;
+        }
         finally
         {
             for (final CollectorStore s : stores)

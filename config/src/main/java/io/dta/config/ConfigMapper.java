@@ -54,6 +54,7 @@ final class ConfigMapper
 
         crossChecks(translator, collectors);
         essentialRingBudget(collectors, backlog);
+        sketchStateBudget(collectors);
         autoBaseHeaderNeedsOneKeyWriteSize(reports, collectors);
 
         if (!problems.isEmpty())
@@ -443,6 +444,12 @@ final class ConfigMapper
         final int epochs = (int)s.integer("epochs", 1, SketchConfig.MAX_EPOCHS, SketchConfig.DEFAULT_EPOCHS);
         final long epochTimeout = s.integer(
             "epochTimeoutMicros", 1, MAX_MICROS, SketchConfig.DEFAULT_EPOCH_TIMEOUT_MICROS);
+        if (!hasProblem(s.pathOf("epochTimeoutMicros")) && epochTimeout < SketchConfig.MIN_EPOCH_TIMEOUT_MICROS)
+        {
+            // nackRetryMicros must be at least 1 and below the timeout, its default included: 1 leaves no value.
+            problem(s.pathOf("epochTimeoutMicros"), epochTimeout + " leaves no valid nackRetryMicros (at least 1 and " +
+                "below epochTimeoutMicros); the least epoch timeout is " + SketchConfig.MIN_EPOCH_TIMEOUT_MICROS);
+        }
         final boolean timeoutOk = !hasProblem(s.pathOf("epochTimeoutMicros"));
         final long nackRetry = s.integer("nackRetryMicros", 1, MAX_MICROS,
             SketchConfig.defaultNackRetryMicros(timeoutOk ? epochTimeout : SketchConfig.DEFAULT_EPOCH_TIMEOUT_MICROS));
@@ -582,6 +589,57 @@ final class ConfigMapper
                 "entry per run of batchColumns x rows x 4 bytes)") + ": lower essential.backlog" +
                 (null == largestPath ? "" : " or the sketches' batchColumns"));
         }
+    }
+
+    /**
+     * The translator preallocates every epoch area's merge state on its heap (every area may hold an open epoch),
+     * so all sketches together are held to {@link SketchConfig#MAX_TRANSLATOR_STATE_BYTES}, refused here rather than
+     * dying of an OutOfMemoryError at start. Reported at the largest sketch, with its numbers and the total.
+     */
+    private void sketchStateBudget(final List<CollectorConfig> collectors)
+    {
+        long total = 0;
+        long largest = -1;
+        SketchConfig largestSketch = null;
+        String largestPath = null;
+        for (int c = 0; c < collectors.size(); c++)
+        {
+            final CollectorConfig collector = collectors.get(c);
+            for (int k = 0; k < collector.sketches().size(); k++)
+            {
+                final String path = "collectors[" + c + "].sketches[" + k + "]";
+                if (hasProblem(path + ".type") || hasProblem(path + ".rows") || hasProblem(path + ".columns") ||
+                    hasProblem(path + ".epochs"))
+                {
+                    continue; // its size is unknown; its own message says why
+                }
+                final SketchConfig sketch = collector.sketches().get(k);
+                final long bytes = sketch.translatorStateBytes();
+                total += bytes;
+                if (bytes > largest)
+                {
+                    largest = bytes;
+                    largestSketch = sketch;
+                    largestPath = path;
+                }
+            }
+        }
+        if (total > SketchConfig.MAX_TRANSLATOR_STATE_BYTES)
+        {
+            problem(largestPath, largestSketch.epochs() + " epochs x " + largestSketch.columns() + " columns x (" +
+                largestSketch.rows() + " rows x " + SketchConfig.translatorCellBytes(largestSketch.type()) + " + " +
+                SketchConfig.CELL_BYTES + ") bytes = " + largest + " bytes (" + mib(largest) + " MiB) of merge " +
+                "state the translator preallocates on its heap (" + largestSketch.type().text() + " cells and " +
+                "per-column contribution counts, for every epoch area)" + (total == largest ? "" : "; all sketches " +
+                "together " + total + " bytes (" + mib(total) + " MiB)") + ", more than the " +
+                SketchConfig.MAX_TRANSLATOR_STATE_BYTES + " bytes (" + mib(SketchConfig.MAX_TRANSLATOR_STATE_BYTES) +
+                " MiB) the translator holds for sketches: lower epochs, rows or columns");
+        }
+    }
+
+    private static long mib(final long bytes)
+    {
+        return (bytes + (1L << 20) - 1) >> 20;
     }
 
     private void crossChecks(final TranslatorConfig translator, final List<CollectorConfig> collectors)

@@ -103,6 +103,18 @@ public record SketchConfig(
     public static final int MAX_NACK_RETRIES = 16;
 
     /**
+     * Most bytes of merge state the translator may hold for all sketches together (1 GiB, the order of the essential
+     * rings' {@link EssentialConfig#MAX_RING_BYTES}): it preallocates every epoch area's cells on its heap, since
+     * every area of the ring may hold an open epoch at once ({@link #translatorStateBytes()}).
+     */
+    public static final long MAX_TRANSLATOR_STATE_BYTES = 1L << 30;
+
+    /**
+     * Smallest epoch timeout: the NACK retry interval must be at least 1 us and below the timeout.
+     */
+    public static final long MIN_EPOCH_TIMEOUT_MICROS = 2;
+
+    /**
      * The epoch timeout divided by this is the default NACK retry interval.
      */
     public static final int DEFAULT_NACK_RETRY_DIVISOR = 32;
@@ -147,6 +159,42 @@ public record SketchConfig(
     public static long defaultNackRetryMicros(final long epochTimeoutMicros)
     {
         return Math.max(1, epochTimeoutMicros / DEFAULT_NACK_RETRY_DIVISOR);
+    }
+
+    /**
+     * Bytes the translator preallocates on its heap to merge this sketch: per epoch area, every cell (4 bytes; a
+     * Count sketch keeps exact 8-byte sums) and a 4-byte contribution count per column.
+     *
+     * @return {@code epochs * columns * (rows * cellBytes + 4)}.
+     */
+    public long translatorStateBytes()
+    {
+        return translatorStateBytes(type, rows, columns, epochs);
+    }
+
+    /**
+     * Bytes the translator preallocates on its heap to merge a sketch of this shape.
+     *
+     * @param type    sketch type (a Count sketch keeps 8-byte sums).
+     * @param rows    rows.
+     * @param columns columns.
+     * @param epochs  epoch areas.
+     * @return {@code epochs * columns * (rows * translatorCellBytes(type) + 4)}.
+     */
+    public static long translatorStateBytes(final SketchType type, final int rows, final int columns, final int epochs)
+    {
+        return (long)epochs * columns * ((long)rows * translatorCellBytes(type) + CELL_BYTES);
+    }
+
+    /**
+     * Bytes the translator keeps per merged cell.
+     *
+     * @param type sketch type.
+     * @return 8 for a Count sketch (exact signed sums, clamped when written), else 4.
+     */
+    public static int translatorCellBytes(final SketchType type)
+    {
+        return SketchType.COUNT_SKETCH == type ? 2 * CELL_BYTES : CELL_BYTES;
     }
 
     /**

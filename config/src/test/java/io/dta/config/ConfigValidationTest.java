@@ -209,7 +209,29 @@ class ConfigValidationTest
             Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "nackRetries", 17,
                 "collectors[0].sketches[0].nackRetries: 17 is out of range 0..16"),
             Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "nackRetries", -1,
-                "collectors[0].sketches[0].nackRetries: -1 is out of range 0..16"));
+                "collectors[0].sketches[0].nackRetries: -1 is out of range 0..16"),
+            // The derived nackRetryMicros max(1, 1 / 32) = 1 would not be below it, and no other value is either.
+            Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "epochTimeoutMicros", 1,
+                "collectors[0].sketches[0].epochTimeoutMicros: 1 leaves no valid nackRetryMicros (at least 1 and " +
+                "below epochTimeoutMicros); the least epoch timeout is 2"),
+            // The audit's F1: about 16 GiB of heap, accepted before and dead of an OutOfMemoryError in replay.
+            Arguments.of(ConfigTestSupport.sketch("count-min", 64, 65536, 17_179_934_720L), "epochs", 1024,
+                "collectors[0].sketches[0]: 1024 epochs x 65536 columns x (64 rows x 4 + 4) bytes = 17448304640 " +
+                "bytes (16640 MiB) of merge state the translator preallocates on its heap (count-min cells and " +
+                "per-column contribution counts, for every epoch area), more than the 1073741824 bytes (1024 MiB) " +
+                "the translator holds for sketches: lower epochs, rows or columns"),
+            // One epoch area past the bound (63 fit).
+            Arguments.of(ConfigTestSupport.sketch("count-min", 64, 65536, 64 * 16_777_280L), "epochs", 64,
+                "collectors[0].sketches[0]: 64 epochs x 65536 columns x (64 rows x 4 + 4) bytes = 1090519040 " +
+                "bytes (1040 MiB) of merge state the translator preallocates on its heap (count-min cells and " +
+                "per-column contribution counts, for every epoch area), more than the 1073741824 bytes (1024 MiB) " +
+                "the translator holds for sketches: lower epochs, rows or columns"),
+            // The audit's F2: a Count sketch keeps 8-byte sums, so its region understates the translator's memory.
+            Arguments.of(ConfigTestSupport.sketch("count-sketch", 64, 65536, 2_130_714_752L), "epochs", 127,
+                "collectors[0].sketches[0]: 127 epochs x 65536 columns x (64 rows x 8 + 4) bytes = 4294705152 " +
+                "bytes (4096 MiB) of merge state the translator preallocates on its heap (count-sketch cells and " +
+                "per-column contribution counts, for every epoch area), more than the 1073741824 bytes (1024 MiB) " +
+                "the translator holds for sketches: lower epochs, rows or columns"));
     }
 
     @ParameterizedTest(name = "{1} = {2}")
@@ -238,6 +260,45 @@ class ConfigValidationTest
             ConfigFormat.JSON);
         ConfigLoader.load(exampleWith("collectors[0].sketches[0]",
             ConfigTestSupport.sketch("count-sketch", 4, 1024, 32896)), ConfigFormat.JSON);
+    }
+
+    @Test
+    void shouldAcceptSketchMergeStateUpToTheBoundAndRefuseSketchesThatTogetherExceedIt()
+    {
+        final Map<String, Object> first = ConfigTestSupport.sketch("count-min", 64, 65536, 63 * 16_777_280L);
+        first.put("epochs", 63);
+        final SketchConfig fits = ConfigLoader.load(exampleWith("collectors[0].sketches[0]", first),
+            ConfigFormat.JSON).collectors().get(0).sketches().get(0);
+        assertEquals(1_073_479_680L, fits.translatorStateBytes());
+        assertTrue(fits.translatorStateBytes() <= SketchConfig.MAX_TRANSLATOR_STATE_BYTES);
+
+        // Two sketches, each well within the bound alone, exceed it together: reported at the larger one.
+        final Map<String, Object> small = ConfigTestSupport.sketch("count-min", 64, 65536, 40 * 16_777_280L);
+        small.put("epochs", 40);
+        final Map<String, Object> large = ConfigTestSupport.sketch("count-min", 64, 65536, 41 * 16_777_280L);
+        large.put("epochs", 41);
+        large.put("id", 8);
+        large.put("localQpn", "0x700");
+        large.put("qpn", "0x701");
+        large.put("address", "0x7f1000000000");
+        final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.load(exampleWith(
+            "collectors[0].sketches[0]", small, "collectors[0].sketches[1]", large), ConfigFormat.JSON));
+        assertEquals(List.of("collectors[0].sketches[1]: 41 epochs x 65536 columns x (64 rows x 4 + 4) bytes = " +
+            "698613760 bytes (667 MiB) of merge state the translator preallocates on its heap (count-min cells and " +
+            "per-column contribution counts, for every epoch area); all sketches together 1380188160 bytes " +
+            "(1317 MiB), more than the 1073741824 bytes (1024 MiB) the translator holds for sketches: lower epochs, " +
+            "rows or columns"), ex.problems());
+    }
+
+    @Test
+    void shouldAcceptTheLeastEpochTimeoutWithItsDerivedNackRetryInterval()
+    {
+        final Map<String, Object> sketch = ConfigTestSupport.sketch("count-min", 2, 8, 4096);
+        sketch.put("epochTimeoutMicros", 2);
+        final SketchConfig loaded = ConfigLoader.load(exampleWith("collectors[0].sketches[0]", sketch),
+            ConfigFormat.JSON).collectors().get(0).sketches().get(0);
+        assertEquals(1, loaded.nackRetryMicros());
+        assertTrue(loaded.nackRetryMicros() < loaded.epochTimeoutMicros());
     }
 
     @Test

@@ -219,6 +219,13 @@ public final class DemoCommand implements Callable<Integer>
             System.err.println("dta demo: " + ex.getMessage());
             return 2;
         }
+        catch (final IllegalStateException ex)
+        {
+            // The engine could not reserve its preallocated memory (a sketch's merge state on the heap, an essential
+            // ring in direct memory): the message says what and the remedy, a trace would add nothing.
+            System.err.println("dta demo: " + ex.getMessage());
+            return 1;
+        }
         finally
         {
             for (final CollectorStore s : stores)
@@ -402,11 +409,14 @@ public final class DemoCommand implements Callable<Integer>
         }
         latency.put("maxMicros", h.getMaxValue() / 1000.0);
         root.put("requestToAckLatency", latency);
-        final long outstanding = demo.essentialOutstanding();
-        root.put("essential", Map.of(
-            "reports", counters.get(EngineCounter.ESSENTIAL_REPORTS),
-            "unacknowledged", outstanding,
-            "allLanded", 0 == outstanding));
+        // Unacknowledged (still in a ring) and dropped (refused by a full ring) are different fates: a quiescent
+        // run has none of the first, yet may have lost operations, sketch WRITEs with no report in them included.
+        final Map<String, Object> essentialSummary = new LinkedHashMap<>();
+        essentialSummary.put("reports", counters.get(EngineCounter.ESSENTIAL_REPORTS));
+        essentialSummary.put("unacknowledged", demo.essentialUnacknowledged());
+        essentialSummary.put("droppedBacklogFull", demo.essentialDroppedBacklogFull());
+        essentialSummary.put("allLanded", 0 == demo.essentialOutstanding());
+        root.put("essential", essentialSummary);
         final List<Map<String, Object>> qps = new ArrayList<>();
         for (final QueuePairSender s : demo.engine().senders())
         {
@@ -529,9 +539,11 @@ public final class DemoCommand implements Callable<Integer>
         System.out.println("  collector:");
         ((Map<String, Long>)r.get("collector")).forEach((k, v) -> System.out.printf("    %-32s %,d%n", k, v));
         final Map<String, Object> e = (Map<String, Object>)r.get("essential");
-        System.out.printf("  essential reports: %,d; every one acknowledged by the collector: %s%n",
-            (Long)e.get("reports"), Boolean.TRUE.equals(e.get("allLanded")) ? "yes" :
-            "NO, " + e.get("unacknowledged") + " outstanding");
+        final long dropped = (Long)e.get("droppedBacklogFull");
+        System.out.printf("  essential reports: %,d; every essential operation (with every sketch WRITE) acknowledged " +
+            "by the collector: %s%n", (Long)e.get("reports"), Boolean.TRUE.equals(e.get("allLanded")) ? "yes" :
+            "NO, " + e.get("unacknowledged") + " unacknowledged" + (0 == dropped ? "" : ", " + dropped +
+            " dropped for a full essential backlog (OPERATIONS_DROPPED_BACKLOG_FULL): raise essential.backlog"));
         System.out.println("  queue pairs:");
         for (final Map<String, Object> qp : (List<Map<String, Object>>)r.get("queuePairs"))
         {

@@ -789,16 +789,36 @@ public final class ClosedLoopDemo
     }
 
     /**
-     * @return essential operations still unacknowledged (0 when every essential report landed).
+     * @return essential operations that did not land: still unacknowledged ({@link #essentialUnacknowledged()}) or
+     * dropped for a full backlog ({@link #essentialDroppedBacklogFull()}); 0 when every one landed.
      */
     public long essentialOutstanding()
+    {
+        return essentialUnacknowledged() + essentialDroppedBacklogFull();
+    }
+
+    /**
+     * @return essential operations (essential reports' WRITEs, every sketch WRITE) still in a QP's essential ring,
+     * sent or not, not yet acknowledged.
+     */
+    public long essentialUnacknowledged()
     {
         long sum = 0;
         for (final QueuePairSender s : senders)
         {
             sum += s.essentialBacklog();
         }
-        return sum + engine.counters().get(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL);
+        return sum;
+    }
+
+    /**
+     * @return essential operations the QPs refused for a full essential ring ({@code OPERATIONS_DROPPED_BACKLOG_FULL});
+     * they never go out. Sketch WRITEs count here even when no report was merged into them (a closing epoch's
+     * unwritten columns and its final header), so they need not show among the report drops.
+     */
+    public long essentialDroppedBacklogFull()
+    {
+        return engine.counters().get(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL);
     }
 
     /**

@@ -39,6 +39,66 @@ class DemoCommandTest
             "non-essential losses are reported");
     }
 
+    /**
+     * Audit F3: a 4096-column sketch written one column per WRITE, closed incomplete by the flush after 50 reports,
+     * offers 4096 column WRITEs and its final header at once to an essential ring of 1024. The demo used to say
+     * "quiescent: true" and "NO, 3074 outstanding" with no drop anywhere: the 3074 were WRITEs the full ring refused
+     * (no report merged into them, so no report drop), not operations waiting for an ACK. The verdict names them.
+     */
+    @Test
+    void shouldNameEssentialWritesDroppedForAFullBacklogApartFromUnacknowledgedOnes() throws Exception
+    {
+        final String sketch = """
+            translator:
+              mac: "02:00:0a:00:00:65"
+              ip: 10.0.0.101
+            %s
+            collectors:
+              - name: c
+                mac: "02:00:0a:00:00:33"
+                ip: 10.0.0.51
+                sketches:
+                  - id: 1
+                    type: count-min
+                    rows: 1
+                    columns: 4096
+                    batchColumns: 1
+                    localQpn: 0x600
+                    qpn: 0x600
+                    rkey: 1
+                    address: 0
+                    length: 32896
+            """;
+        final Path small = dir.resolve("small-backlog.yaml");
+        Files.writeString(small, sketch.formatted(""));
+        final CliRunner.Result r = CliRunner.run("demo", "--config", small.toString(), "--loss", "0", "--reports",
+            "50", "--json");
+        assertEquals(1, r.exitCode(), r.err());
+        final JsonNode n = JSON.readTree(r.out());
+        assertTrue(n.get("quiescent").asBoolean(), r.out());
+        final JsonNode essential = n.get("essential");
+        assertEquals(0, essential.get("unacknowledged").asLong(), "quiescent: nothing waits for an ACK; " + r.out());
+        assertEquals(4096 + 2 - 1024, essential.get("droppedBacklogFull").asLong(), r.out());
+        assertFalse(essential.get("allLanded").asBoolean(), r.out());
+
+        final CliRunner.Result text = CliRunner.run("demo", "--config", small.toString(), "--loss", "0", "--reports",
+            "50");
+        assertEquals(1, text.exitCode(), text.err());
+        assertTrue(text.out().contains("NO, 0 unacknowledged, 3074 dropped for a full essential backlog " +
+            "(OPERATIONS_DROPPED_BACKLOG_FULL): raise essential.backlog"),
+            text.out());
+
+        // The remedy the verdict names: a ring that holds the whole epoch lands everything, with loss too.
+        final Path large = dir.resolve("large-backlog.yaml");
+        Files.writeString(large, sketch.formatted("essential:\n  backlog: 8192"));
+        final CliRunner.Result ok = CliRunner.run("demo", "--config", large.toString(), "--loss", "0.001",
+            "--reports", "50", "--json");
+        assertEquals(0, ok.exitCode(), ok.err() + ok.out());
+        final JsonNode landed = JSON.readTree(ok.out()).get("essential");
+        assertEquals(0, landed.get("droppedBacklogFull").asLong(), ok.out());
+        assertTrue(landed.get("allLanded").asBoolean(), ok.out());
+    }
+
     @Test
     void shouldTranslateEverythingWithoutLossAndKeepTheStore() throws Exception
     {

@@ -204,19 +204,31 @@ public final class SketchMergeHandler
         cells = new int[epochs][];
         sums = new long[epochs][];
         contributions = new int[epochs][];
-        for (int a = 0; a < epochs; a++)
+        try
         {
-            // Count sketch sums mix signs, so saturating step by step would depend on arrival order: they are kept
-            // exact in 64 bits (256 switches x 2^31 cannot overflow) and clamped when written.
-            if (SketchType.COUNT_SKETCH == type)
+            for (int a = 0; a < epochs; a++)
             {
-                sums[a] = new long[rows * columns];
+                // Count sketch sums mix signs, so saturating step by step would depend on arrival order: they are
+                // kept exact in 64 bits (256 switches x 2^31 cannot overflow) and clamped when written.
+                if (SketchType.COUNT_SKETCH == type)
+                {
+                    sums[a] = new long[rows * columns];
+                }
+                else
+                {
+                    cells[a] = new int[rows * columns];
+                }
+                contributions[a] = new int[columns];
             }
-            else
-            {
-                cells[a] = new int[rows * columns];
-            }
-            contributions[a] = new int[columns];
+        }
+        catch (final OutOfMemoryError ex)
+        {
+            // Configuration keeps all sketches within SketchConfig.MAX_TRANSLATOR_STATE_BYTES; a JVM with a smaller
+            // heap than that still cannot start: say what needs the memory and the remedy, not the JVM's bare error.
+            throw new IllegalStateException("cannot allocate " + config.translatorStateBytes() + " bytes of heap for " +
+                config.region().path() + "'s merge state (" + epochs + " epochs x " + columns + " columns x (" + rows +
+                " rows x " + SketchConfig.translatorCellBytes(type) + " + 4) bytes): give the JVM a larger heap " +
+                "with DTA_JAVA_OPTS=-Xmx... or lower the sketch's epochs, rows or columns", ex);
         }
         nextColumn = new int[epochs * switches];
         nackArmed = new boolean[epochs * switches];

@@ -26,6 +26,28 @@ public final class Mempool implements AutoCloseable
         return Math.max(DEFAULT_DATA_ROOM, DpdkLayout.RTE_PKTMBUF_HEADROOM + frameLength);
     }
 
+    private static final int EEXIST = 17;
+    private static final int EINVAL = 22;
+
+    /** {@code RTE_MEMPOOL_CACHE_MAX_SIZE} (rte_config.h): the largest per-lcore cache a pool may have. */
+    public static final int MAX_CACHE_SIZE = 512;
+
+    /**
+     * The per-lcore cache a pool of {@code size} mbufs can have, at most {@code cacheSize}. DPDK refuses a pool
+     * ({@code EINVAL}) whose cache exceeds {@value #MAX_CACHE_SIZE} or whose cache flush threshold, 1.5 times the
+     * cache ({@code CALC_CACHE_FLUSHTHRESH}), exceeds the pool: a 256-mbuf cache needs a pool of 384. A small pool
+     * gets a smaller cache (none below 2 mbufs): caching is a speed-up, never what makes a pool work.
+     *
+     * @param size      mbufs in the pool.
+     * @param cacheSize the cache wanted.
+     * @return {@code min(cacheSize, 512, floor(2 x size / 3))}, never negative.
+     */
+    public static int cacheSizeFor(final int size, final int cacheSize)
+    {
+        final int fits = (int)(2L * Math.max(0, size) / 3);
+        return Math.max(0, Math.min(Math.min(cacheSize, MAX_CACHE_SIZE), fits));
+    }
+
     private final String name;
     private final MemorySegment pool;
     private boolean closed;
@@ -41,7 +63,8 @@ public final class Mempool implements AutoCloseable
      *
      * @param name          unique name (at most 25 characters).
      * @param size          number of mbufs.
-     * @param cacheSize     per-lcore cache (0..512; 256 is a good default for a data plane).
+     * @param cacheSize     per-lcore cache wanted (256 is a good default for a data plane); reduced to what the
+     *                      pool's size allows ({@link #cacheSizeFor(int, int)}), so any size of 1 or more works.
      * @param dataRoomSize  bytes per mbuf for headroom and data, e.g. {@link #DEFAULT_DATA_ROOM}.
      * @return the pool.
      * @throws DpdkException when DPDK cannot create it (too little memory, duplicate name, ...).
@@ -54,14 +77,15 @@ public final class Mempool implements AutoCloseable
         }
         try (Arena arena = Arena.ofConfined())
         {
-            final MemorySegment pool = dpdk_h.rte_pktmbuf_pool_create(arena.allocateFrom(name), size, cacheSize,
-                (short)0, (short)dataRoomSize, DpdkLayout.SOCKET_ID_ANY);
+            final MemorySegment pool = dpdk_h.rte_pktmbuf_pool_create(arena.allocateFrom(name), size,
+                cacheSizeFor(size, cacheSize), (short)0, (short)dataRoomSize, DpdkLayout.SOCKET_ID_ANY);
             if (MemorySegment.NULL.equals(pool))
             {
                 final int errno = dpdk_h.dta_errno();
+                // No memory hint where memory is not what failed: EINVAL (a bad size) or EEXIST is no matter of -m.
                 throw new DpdkException("cannot create mempool " + name + " of " + size + " mbufs: " +
-                    Eal.strerror(errno) + " (with --no-huge, -m must be at least about 2 x 2.4 KB per mbuf + 64 MB)",
-                    errno);
+                    Eal.strerror(errno) + (EINVAL != errno && EEXIST != errno ?
+                    " (with --no-huge, -m must be at least about 2 x 2.4 KB per mbuf + 64 MB)" : ""), errno);
             }
             return new Mempool(name, pool);
         }

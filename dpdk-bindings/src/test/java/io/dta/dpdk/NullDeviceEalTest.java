@@ -66,6 +66,23 @@ class NullDeviceEalTest
     }
 
     @Test
+    void shouldCreateASmallPoolWithTheDataPlanesCacheSizeAsked()
+    {
+        // rte_pktmbuf_pool_create refuses a 256-mbuf cache for pools under 384 mbufs (EINVAL): the cache shrinks.
+        for (final int size : new int[] { 64, 383, 1 })
+        {
+            try (Mempool small = Mempool.create("small_pool_" + size, size, 256, Mempool.DEFAULT_DATA_ROOM))
+            {
+                final MbufArray mbufs = new MbufArray(size);
+                assertTrue(small.allocBulk(mbufs, size), "every mbuf of a pool of " + size + " can be taken");
+                assertEquals(size, small.inUseCount());
+                Mempool.freeBulk(mbufs, size);
+                assertEquals(0, small.inUseCount());
+            }
+        }
+    }
+
+    @Test
     void shouldAllocateWriteAndFreeMbufs()
     {
         final int before = pool.availableCount();

@@ -81,7 +81,8 @@ public final class CollectorStore implements AutoCloseable
     }
 
     /**
-     * Creates (or re-creates, zero-filled) a collector's store and maps it read-write.
+     * Creates (or re-creates, zero-filled) a collector's store and maps it read-write: {@link #reserve} then {@link
+     * Reservation#create()}.
      *
      * @param storeDir  the store root.
      * @param config    the configuration.
@@ -92,40 +93,130 @@ public final class CollectorStore implements AutoCloseable
     public static CollectorStore create(
         final Path storeDir, final ApplianceConfig config, final CollectorConfig collector) throws StoreException
     {
+        try (Reservation reservation = reserve(storeDir, config, collector))
+        {
+            return reservation.create();
+        }
+    }
+
+    /**
+     * Takes a collector's store for writing without touching its data: checks that every region can be mapped,
+     * creates the directory and takes the writer's lock. A process that may still fail to start (a live collector
+     * before its EAL and port are up) reserves first and {@link Reservation#create() creates} only once nothing can
+     * fail any more, so a failed start leaves the previous run's regions as they were, and a store another collector
+     * holds is refused before anything else is started.
+     *
+     * @param storeDir  the store root.
+     * @param config    the configuration.
+     * @param collector the collector.
+     * @return the reservation, holding the lock until it is closed or its store is.
+     * @throws StoreException if a region is too large to map, the directory cannot be created, or another writer
+     *                        holds the store.
+     */
+    public static Reservation reserve(
+        final Path storeDir, final ApplianceConfig config, final CollectorConfig collector) throws StoreException
+    {
         final Path dir = directory(storeDir, collector);
         final List<RegionDescriptor> descriptors = RegionDescriptor.of(config, collector);
-        final FileChannel lock = lock(dir);
-        final Arena arena = Arena.ofShared();
-        final List<MappedRegion> mapped = new ArrayList<>();
-        try
+        for (final RegionDescriptor d : descriptors)
         {
-            // The manifest goes last, so a reader never accepts a half-created store.
-            Files.deleteIfExists(dir.resolve(MANIFEST));
-            for (final RegionDescriptor d : descriptors)
+            checkedLength(d);
+        }
+        return new Reservation(collector, dir, descriptors, lock(dir));
+    }
+
+    /**
+     * A store taken for writing by {@link #reserve} whose files are not touched yet. Closing it without {@link
+     * #create()} releases the lock and leaves the files as they were.
+     */
+    public static final class Reservation implements AutoCloseable
+    {
+        private final CollectorConfig collector;
+        private final Path dir;
+        private final List<RegionDescriptor> descriptors;
+        private FileChannel lock;
+
+        private Reservation(
+            final CollectorConfig collector,
+            final Path dir,
+            final List<RegionDescriptor> descriptors,
+            final FileChannel lock)
+        {
+            this.collector = collector;
+            this.dir = dir;
+            this.descriptors = descriptors;
+            this.lock = lock;
+        }
+
+        /**
+         * @return the collector whose store this is.
+         */
+        public CollectorConfig collector()
+        {
+            return collector;
+        }
+
+        /**
+         * Re-creates the regions zero-filled and maps them read-write; the store then holds the lock (this
+         * reservation is used up, whether this succeeds or not: a failure releases the lock).
+         *
+         * @return the open store.
+         * @throws StoreException        if a file cannot be created or mapped.
+         * @throws IllegalStateException if called twice, or after {@link #close()}.
+         */
+        public CollectorStore create() throws StoreException
+        {
+            if (null == lock)
             {
-                final int length = checkedLength(d);
-                final Path file = dir.resolve(d.name() + REGION_SUFFIX);
-                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE,
-                    StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING))
-                {
-                    final MemorySegment segment = channel.map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
-                    mapped.add(new MappedRegion(d, file, new UnsafeBuffer(segment.address(), length), true));
-                }
+                throw new IllegalStateException("store reservation " + dir + " already used or closed");
             }
-            Files.writeString(dir.resolve(MANIFEST), manifest(collector, descriptors), StandardCharsets.UTF_8);
-            return new CollectorStore(collector, dir, arena, mapped, lock);
+            final FileChannel held = lock;
+            lock = null;
+            final Arena arena = Arena.ofShared();
+            final List<MappedRegion> mapped = new ArrayList<>();
+            try
+            {
+                // The manifest goes last, so a reader never accepts a half-created store.
+                Files.deleteIfExists(dir.resolve(MANIFEST));
+                for (final RegionDescriptor d : descriptors)
+                {
+                    final int length = checkedLength(d);
+                    final Path file = dir.resolve(d.name() + REGION_SUFFIX);
+                    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE,
+                        StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING))
+                    {
+                        final MemorySegment segment = channel.map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
+                        mapped.add(new MappedRegion(d, file, new UnsafeBuffer(segment.address(), length), true));
+                    }
+                }
+                Files.writeString(dir.resolve(MANIFEST), manifest(collector, descriptors), StandardCharsets.UTF_8);
+                return new CollectorStore(collector, dir, arena, mapped, held);
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                arena.close();
+                closeQuietly(held);
+                throw new StoreException("cannot create store " + dir + ": " + reason(dir, ex), ex);
+            }
+            catch (final StoreException ex)
+            {
+                arena.close();
+                closeQuietly(held);
+                throw ex;
+            }
         }
-        catch (final IOException | RuntimeException ex)
+
+        /**
+         * Releases the lock unless {@link #create()} was called; the files are untouched.
+         */
+        @Override
+        public void close()
         {
-            arena.close();
-            closeQuietly(lock);
-            throw new StoreException("cannot create store " + dir + ": " + reason(dir, ex), ex);
-        }
-        catch (final StoreException ex)
-        {
-            arena.close();
-            closeQuietly(lock);
-            throw ex;
+            if (null != lock)
+            {
+                closeQuietly(lock);
+                lock = null;
+            }
         }
     }
 

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -142,6 +143,52 @@ class CollectorStoreTest
             final StoreException ex = assertThrows(StoreException.class,
                 () -> CollectorStore.create(dir, config, collector));
             assertTrue(ex.getMessage().contains("in use"), ex.getMessage());
+        }
+        CollectorStore.create(dir, config, collector).close();
+    }
+
+    /**
+     * A live collector reserves its store before its EAL and port start and creates it only once they are up: the
+     * reservation holds the writer's lock but leaves the previous run's data alone, and closing it unused (a failed
+     * start) leaves the store exactly as it was and free again.
+     */
+    @Test
+    void shouldLockButNotTouchAReservedStoreUntilItIsCreated() throws Exception
+    {
+        try (CollectorStore writer = CollectorStore.create(dir, config, collector))
+        {
+            writer.region(RegionType.KEY_WRITE, 0).buffer().putLong(8, 0x0102030405060708L, ByteOrder.LITTLE_ENDIAN);
+        }
+        final Path keyWrite = dir.resolve(collector.name()).resolve("keyWrite.region");
+        final byte[] before = Files.readAllBytes(keyWrite);
+        final String manifest = Files.readString(dir.resolve(collector.name()).resolve(CollectorStore.MANIFEST));
+
+        final CollectorStore.Reservation reservation = CollectorStore.reserve(dir, config, collector);
+        assertEquals(collector, reservation.collector());
+        final StoreException held = assertThrows(StoreException.class,
+            () -> CollectorStore.create(dir, config, collector));
+        assertTrue(held.getMessage().contains("in use"), held.getMessage());
+        reservation.close();
+        reservation.close();
+        assertThrows(IllegalStateException.class, reservation::create);
+
+        assertArrayEquals(before, Files.readAllBytes(keyWrite), "a reservation closed unused leaves the data");
+        assertEquals(manifest, Files.readString(dir.resolve(collector.name()).resolve(CollectorStore.MANIFEST)));
+        try (CollectorStore reader = CollectorStore.openReadOnly(dir, config, collector))
+        {
+            assertEquals(0x0102030405060708L,
+                reader.region(RegionType.KEY_WRITE, 0).buffer().getLong(8, ByteOrder.LITTLE_ENDIAN));
+        }
+
+        try (CollectorStore.Reservation again = CollectorStore.reserve(dir, config, collector))
+        {
+            try (CollectorStore writer = again.create())
+            {
+                assertEquals(0, writer.region(RegionType.KEY_WRITE, 0).buffer().getLong(8), "created zero-filled");
+                assertThrows(IllegalStateException.class, again::create);
+                assertThrows(StoreException.class, () -> CollectorStore.create(dir, config, collector),
+                    "the created store holds the lock");
+            }
         }
         CollectorStore.create(dir, config, collector).close();
     }

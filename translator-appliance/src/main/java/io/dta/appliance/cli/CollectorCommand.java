@@ -151,22 +151,31 @@ public final class CollectorCommand implements Callable<Integer>
             return outputProblem;
         }
         final Map<String, CollectorStore> stores = new HashMap<>();
+        final List<CollectorStore.Reservation> reservations = new ArrayList<>();
         try
         {
+            if (live)
+            {
+                // Locked now (a store in use is refused before the EAL starts), zero-filled only once the EAL, pool
+                // and port are up: a failed start leaves the previous run's regions as they were.
+                for (final CollectorConfig collector : appliance.collectors())
+                {
+                    reservations.add(CollectorStore.reserve(store, appliance, collector));
+                }
+                return runLive(appliance, () ->
+                {
+                    for (final CollectorStore.Reservation reservation : reservations)
+                    {
+                        stores.put(reservation.collector().name(), reservation.create());
+                    }
+                    return responder(appliance, stores);
+                }, idleStrategy);
+            }
             for (final CollectorConfig collector : appliance.collectors())
             {
                 stores.put(collector.name(), CollectorStore.create(store, appliance, collector));
             }
-            final SoftResponder responder = new SoftResponder(appliance,
-                (collector, region) -> stores.get(collector.name()).memory(region));
-            if (null != maxAtomics)
-            {
-                responder.maxResponderResources(maxAtomics);
-            }
-            if (live)
-            {
-                return runLive(appliance, responder, idleStrategy);
-            }
+            final SoftResponder responder = responder(appliance, stores);
             run(responder);
             printSummary(responder, Map.of(), json, System.out);
             return 0;
@@ -193,15 +202,33 @@ public final class CollectorCommand implements Callable<Integer>
         }
         finally
         {
+            // The data-plane thread that filled the map for a live run has ended (joined) by now.
             for (final CollectorStore s : stores.values())
             {
                 s.close();
             }
+            for (final CollectorStore.Reservation r : reservations)
+            {
+                r.close();
+            }
         }
     }
 
-    private int runLive(final ApplianceConfig appliance, final SoftResponder responder, final IdleStrategy idleStrategy)
-        throws InterruptedException
+    private SoftResponder responder(final ApplianceConfig appliance, final Map<String, CollectorStore> stores)
+    {
+        final SoftResponder responder = new SoftResponder(appliance,
+            (collector, region) -> stores.get(collector.name()).memory(region));
+        if (null != maxAtomics)
+        {
+            responder.maxResponderResources(maxAtomics);
+        }
+        return responder;
+    }
+
+    private int runLive(
+        final ApplianceConfig appliance,
+        final LiveCollectorAgent.ResponderFactory responders,
+        final IdleStrategy idleStrategy) throws InterruptedException
     {
         final LiveSettings settings = new LiveSettings(eal.args("collector"), List.of(port),
             LiveSettings.DEFAULT_BURST, LiveSettings.DEFAULT_POOL_SIZE, 0, LiveSettings.DEFAULT_DRAIN_MILLIS,
@@ -209,11 +236,19 @@ public final class CollectorCommand implements Callable<Integer>
         final Path path = null == counters ? CountersFile.defaultPath("collector") : counters;
         try (CountersFile file = CountersFile.create(path, "collector", 128, System.currentTimeMillis()))
         {
-            final LiveCollectorAgent agent = new LiveCollectorAgent(appliance, appliance.collectors(), responder,
+            final LiveCollectorAgent agent = new LiveCollectorAgent(appliance, appliance.collectors(), responders,
                 settings, file);
             System.err.println("dta collector: EAL " + String.join(" ", settings.ealArgs()) + "; counters " + path +
                 "; stop with SIGINT or SIGTERM");
             final Throwable failure = LiveRunner.run(agent, idleStrategy);
+            final SoftResponder responder = agent.responder();
+            if (null == responder)
+            {
+                // The start failed (EAL, pool, port or store): nothing ran, so no summary, as dta run prints none.
+                System.err.println("dta collector: " + (null == failure ? "the data plane did not start" :
+                    failure.getMessage()));
+                return 1;
+            }
             // The JSON carries the ports, ARP and pool counts the text prints.
             printSummary(responder, json ? RunCommand.liveSummary(agent) : Map.of(), json, System.out);
             if (!json)

@@ -5,6 +5,7 @@ import io.dta.appliance.stat.CountersFile;
 import io.dta.collector.responder.ResponderCounter;
 import io.dta.collector.responder.ResponseSink;
 import io.dta.collector.responder.SoftResponder;
+import io.dta.collector.store.StoreException;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import org.agrona.DirectBuffer;
@@ -22,6 +23,10 @@ import java.util.List;
  * on the same port; REP, REJ and the SEND go back), and the responder's set-up timers run every duty cycle
  * ({@link SoftResponder#poll(long, ResponseSink)}). The responder's
  * counters ({@link ResponderCounter}) are copied to the counters file after every duty cycle that did work.
+ * <p>
+ * The responder, and so the store under it, is made only once the EAL, the pool and the port are up ({@link
+ * ResponderFactory}): creating a store zero-fills its regions, and a start that fails (a mistyped port name, a bad EAL
+ * argument) must leave the previous run's data as it was.
  */
 public final class LiveCollectorAgent extends LiveAgent
 {
@@ -30,7 +35,22 @@ public final class LiveCollectorAgent extends LiveAgent
 
     private static final ResponderCounter[] ALL = ResponderCounter.values();
 
-    private final SoftResponder responder;
+    /**
+     * Makes the responder over freshly created stores; called on the data-plane thread once the EAL, the pool and the
+     * port are up, so that nothing that can still fail at start runs after the store was zero-filled.
+     */
+    @FunctionalInterface
+    public interface ResponderFactory
+    {
+        /**
+         * @return the responder over the created stores.
+         * @throws StoreException when a store cannot be created.
+         */
+        SoftResponder create() throws StoreException;
+    }
+
+    private final ResponderFactory responderFactory;
+    private SoftResponder responder;
     private final AtomicCounter[] responderCounters = new AtomicCounter[ALL.length];
     private final ResponseSink responses = this::onResponse;
     private LiveFrameSink sink;
@@ -40,20 +60,20 @@ public final class LiveCollectorAgent extends LiveAgent
     /**
      * @param config       validated configuration.
      * @param collectors   the collectors this process hosts (their IPs are answered for).
-     * @param responder    the responder over their opened stores.
+     * @param responderFactory makes the responder over their stores once the port is up.
      * @param settings     EAL arguments, the one port, timings.
      * @param countersFile the shared-memory counters file (the caller creates and closes it).
      */
     public LiveCollectorAgent(
         final ApplianceConfig config,
         final List<CollectorConfig> collectors,
-        final SoftResponder responder,
+        final ResponderFactory responderFactory,
         final LiveSettings settings,
         final CountersFile countersFile)
     {
         super(settings, new String[] { "collector link" }, countersFile, arpFor(collectors),
             FrameLimits.largestFrame(collectors));
-        this.responder = responder;
+        this.responderFactory = responderFactory;
         final CountersManager manager = countersFile.manager();
         for (final ResponderCounter c : ALL)
         {
@@ -80,6 +100,14 @@ public final class LiveCollectorAgent extends LiveAgent
     @Override
     protected void onStarted(final LiveFrameSink sink)
     {
+        try
+        {
+            responder = responderFactory.create();
+        }
+        catch (final StoreException ex)
+        {
+            throw new IllegalStateException(ex.getMessage(), ex);
+        }
         this.sink = sink;
         this.link = txQueue(0);
     }
@@ -158,6 +186,11 @@ public final class LiveCollectorAgent extends LiveAgent
     @Override
     protected void publish()
     {
+        if (null == responder)
+        {
+            // The start failed before the responder was made (the final tick of the close still comes here).
+            return;
+        }
         for (final ResponderCounter c : ALL)
         {
             responderCounters[c.ordinal()].setRelease(responder.counter(c));
@@ -174,7 +207,7 @@ public final class LiveCollectorAgent extends LiveAgent
     }
 
     /**
-     * @return the responder.
+     * @return the responder, or null when the start failed before it was made (EAL, pool, port or store).
      */
     public SoftResponder responder()
     {

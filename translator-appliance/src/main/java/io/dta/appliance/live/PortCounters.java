@@ -7,7 +7,9 @@ import org.agrona.concurrent.status.CountersManager;
 
 /**
  * One port's live counters in the shared-memory counters file: the device's statistics ({@code rte_eth_stats}),
- * copied at every stats tick, and the data plane's own count of frames it dropped because the tx ring was full.
+ * copied at every stats tick as totals over the run ({@link EthStatsTotals}: a driver that resets them, as
+ * {@code net_memif} does when its peer disconnects, does not make a port that carried traffic show none), and the
+ * data plane's own count of frames it dropped because the tx ring was full.
  */
 public final class PortCounters
 {
@@ -25,6 +27,7 @@ public final class PortCounters
     private final AtomicCounter txErrors;
     private final AtomicCounter rxNoMbuf;
     private final AtomicCounter txRingFull;
+    private final EthStatsTotals totals = new EthStatsTotals();
     private EthStats last;
 
     /**
@@ -50,12 +53,12 @@ public final class PortCounters
     }
 
     /**
-     * Copies the device statistics into the counters (one {@code rte_eth_stats_get}; call at the stats tick, not per
-     * packet).
+     * Copies the device statistics, as totals over the run, into the counters (one {@code rte_eth_stats_get}; call
+     * at the stats tick, not per packet).
      */
     public void update()
     {
-        final EthStats s = port.stats();
+        final EthStats s = totals.add(port.stats());
         last = s;
         rxPackets.setRelease(s.inPackets());
         txPackets.setRelease(s.outPackets());
@@ -69,7 +72,7 @@ public final class PortCounters
     }
 
     /**
-     * @return the statistics of the last {@link #update()}, or null before the first.
+     * @return the totals over the run as of the last {@link #update()}, or null before the first.
      */
     public EthStats last()
     {

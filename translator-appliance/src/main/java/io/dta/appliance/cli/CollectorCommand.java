@@ -115,6 +115,13 @@ public final class CollectorCommand implements Callable<Integer>
             System.err.println("dta collector: give either --in and --out (offline) or --port with EAL options (live)");
             return 2;
         }
+        final String badLive = !live ? null : port.isBlank() ?
+            "--port must name a port (an ethdev name or a port id)" : eal.contradiction();
+        if (null != badLive)
+        {
+            System.err.println("dta collector: " + badLive);
+            return 2;
+        }
         if (null != maxAtomics && (maxAtomics < 1 || maxAtomics > ResponderQp.SAVED_ATOMICS))
         {
             // 0 would refuse every atomic: the translator fails a region granted none, so it is no setting to offer.

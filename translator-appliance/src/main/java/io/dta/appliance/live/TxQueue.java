@@ -7,9 +7,9 @@ import io.dta.dpdk.Mempool;
 
 /**
  * The frames waiting for one port's tx queue 0: filled one mbuf at a time, sent in one tx burst when full or at
- * the end of a duty cycle. A live data plane does not wait for a full tx ring: a burst the device takes only in
- * part is offered again at once while the device keeps taking frames (at most {@link #TX_ATTEMPTS} tx bursts; a
- * link that is down costs one), and what it still does not take is freed and counted ({@link #notTaken()}).
+ * the end of a duty cycle. A live data plane does not wait for a full tx ring: what one tx burst does not take is
+ * freed and counted ({@link #notTaken()}). (Offering the unsent tail again at once, up to four bursts, was tried:
+ * it broke the two-process memif run of {@code LiveTwoProcessEalTest}, cause not found, so it is not done.)
  * <p>
  * Each frame is queued with what the engine counted for it ({@link io.dta.appliance.engine.FrameSink#commit(int,
  * int, long, int)}), in an int array beside the mbufs; a frame the device did not take goes back to the engine's
@@ -23,12 +23,6 @@ public final class TxQueue
      * The tag of a frame the engine did not build.
      */
     public static final int UNTRACKED = Integer.MIN_VALUE;
-
-    /**
-     * Tx bursts offered per flush at most: a momentarily full ring that takes part of a burst is offered the rest
-     * again (its driver reclaims completed descriptors on each call); one that takes nothing is not.
-     */
-    public static final int TX_ATTEMPTS = 4;
 
     /**
      * What a tx queue needs of a device: a tx burst that leaves the unsent mbufs to the caller, and freeing them.
@@ -141,33 +135,28 @@ public final class TxQueue
             return 0;
         }
         count = 0;
-        int left = n;
-        for (int attempt = 0; attempt < TX_ATTEMPTS; attempt++)
-        {
-            final int taken = device.txBurst(tx, left);
-            left -= taken;
-            if (0 == taken || 0 == left)
-            {
-                break;
-            }
-            // Rare: the ring filled mid-burst. Move the unsent tail to the front and offer it again.
-            for (int i = 0; i < left; i++)
-            {
-                tx.set(i, tx.get(taken + i));
-                tags[i] = tags[taken + i];
-            }
-        }
+        final int taken = device.txBurst(tx, n);
+        final int left = n - taken;
         if (left > 0)
         {
-            drop(left);
+            dropTail(taken, left);
         }
         final int accepted = n - left;
         sent += accepted;
         return accepted;
     }
 
-    private void drop(final int left)
+    private void dropTail(final int taken, final int left)
     {
+        // Rare: move the unsent tail to the front, where the bulk free and the tags' walk expect it.
+        if (taken > 0)
+        {
+            for (int i = 0; i < left; i++)
+            {
+                tx.set(i, tx.get(taken + i));
+                tags[i] = tags[taken + i];
+            }
+        }
         device.free(tx, left);
         notTaken += left;
         final EngineCounters counters = engineCounters;

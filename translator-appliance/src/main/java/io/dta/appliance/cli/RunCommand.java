@@ -344,7 +344,7 @@ public final class RunCommand implements Callable<Integer>
                 port.put("rxErrors", s.inErrors());
                 port.put("txErrors", s.outErrors());
             }
-            port.put("txDroppedRingFull", c.txRingFull());
+            port.put("txNotTaken", c.txNotTaken());
             ports.add(port);
         }
         root.put("ports", ports);
@@ -365,10 +365,10 @@ public final class RunCommand implements Callable<Integer>
         for (final PortCounters c : agent.portCounters())
         {
             final EthStats s = c.last();
-            out.printf("  %d %-24s rx %d, tx %d, rx missed %d, rx errors %d, tx errors %d, tx ring full %d%n",
+            out.printf("  %d %-24s rx %d, tx %d, rx missed %d, rx errors %d, tx errors %d, tx not taken %d%n",
                 c.port().portId(), c.port().name(), null == s ? 0 : s.inPackets(), null == s ? 0 : s.outPackets(),
                 null == s ? 0 : s.inMissed(), null == s ? 0 : s.inErrors(), null == s ? 0 : s.outErrors(),
-                c.txRingFull());
+                c.txNotTaken());
         }
         out.printf("ARP requests answered %d, frames dropped for want of an mbuf %d%n", agent.arp().requestsAnswered(),
             agent.claimFailures());

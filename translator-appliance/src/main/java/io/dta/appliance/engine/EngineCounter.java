@@ -205,7 +205,10 @@ public enum EngineCounter
     DROP_SEQUENCE_DUPLICATE("dropped: duplicate of the last in-order report"),
     /** Dropped: reporter table full, report not tracked. */
     DROP_REPORTER_TABLE_FULL("dropped: reporter table full"),
-    /** Dropped: the output could not take the frame. */
+    /**
+     * Dropped: the output could not take the frame, at its claim or (live DPDK) at the port's tx burst, when the
+     * frame is given back with {@link EngineCounters#frameNotTaken(int)}.
+     */
     DROP_TX_FULL("frames dropped: transmit full"),
 
     /** Response dropped: not from a configured collector IP. */
@@ -249,9 +252,10 @@ public enum EngineCounter
     /** FETCH_ADDs dropped because the atomic queue was full; reports in {@link #DROP_ATOMIC_QUEUE_FULL}. */
     OPERATIONS_DROPPED_ATOMIC_QUEUE_FULL("operations dropped: atomic queue full"),
     /**
-     * Reports delivered: their carrier left for the collector (handed to the output), or, when essential, was
-     * acknowledged (in an open-loop replay: sent). A report is delivered once, however often its essential
-     * carrier was re-sent; a non-essential carrier the responder loses after it left (a resync) counts delivered.
+     * Reports delivered: their carrier left for the collector (handed to the output; live, taken by the port's tx
+     * burst), or, when essential, was acknowledged (in an open-loop replay: sent). A report is delivered once, however
+     * often its essential carrier was re-sent; a non-essential carrier the responder loses after it left (a resync)
+     * counts delivered.
      */
     REPORTS_DELIVERED("reports delivered"),
     /**

@@ -10,6 +10,16 @@ import org.agrona.MutableDirectBuffer;
 public interface FrameSink
 {
     /**
+     * {@code carried} value of a reporter NACK (a NACK frame carries no reports and is not a RoCEv2 frame).
+     */
+    int REPORTER_NACK = -1;
+
+    /**
+     * {@code carried} value of a sketch NACK (no reports, not a RoCEv2 frame).
+     */
+    int SKETCH_NACK = -2;
+
+    /**
      * The buffer that {@link #claim(int)} offsets refer to.
      *
      * @return the current output buffer.
@@ -32,6 +42,23 @@ public interface FrameSink
      * @param timeNanos the engine clock when the frame left.
      */
     void commit(int offset, int length, long timeNanos);
+
+    /**
+     * Sends the claimed frame, telling the sink what the engine counted for it: a sink that learns only later
+     * whether the frame really left (a DPDK tx burst) gives the frame back to the engine's counters with
+     * {@link EngineCounters#frameNotTaken(int)} when it did not. The default forgets {@code carried}.
+     *
+     * @param offset    the offset returned by {@link #claim(int)}.
+     * @param length    the frame's final length.
+     * @param timeNanos the engine clock when the frame left.
+     * @param carried   reports the frame carries and counted delivered (a queue pair's frame, 0 for a probe or an
+     *                  essential operation), {@link #REPORTER_NACK} or
+     *                  {@link #SKETCH_NACK}.
+     */
+    default void commit(final int offset, final int length, final long timeNanos, final int carried)
+    {
+        commit(offset, length, timeNanos);
+    }
 
     /**
      * Claims room for a frame that stays uncommitted while other frames are claimed and committed: a QP's newest
@@ -60,6 +87,20 @@ public interface FrameSink
     default void commitHeld(final HeldFrame frame, final int length, final long timeNanos)
     {
         throw new UnsupportedOperationException("this sink takes no held claims");
+    }
+
+    /**
+     * Sends a frame claimed with {@link #claimHeld}, telling the sink what the engine counted for it (see
+     * {@link #commit(int, int, long, int)}). The default forgets {@code carried}.
+     *
+     * @param frame     the held frame.
+     * @param length    the frame's final length.
+     * @param timeNanos the engine clock when the frame left.
+     * @param carried   reports the frame carries and counted delivered (0 for an essential operation).
+     */
+    default void commitHeld(final HeldFrame frame, final int length, final long timeNanos, final int carried)
+    {
+        commitHeld(frame, length, timeNanos);
     }
 
     /**

@@ -896,12 +896,12 @@ public final class QueuePairSender
         }
         if (heldBySink)
         {
-            sink.commitHeld(held, heldLength, nowNanos);
+            sink.commitHeld(held, heldLength, nowNanos, heldReports);
             sent(heldLength);
             delivered(heldReports);
             return;
         }
-        if (transmit(held.buffer(), held.offset(), heldLength, nowNanos))
+        if (transmit(held.buffer(), held.offset(), heldLength, heldReports, nowNanos))
         {
             delivered(heldReports);
         }
@@ -919,7 +919,8 @@ public final class QueuePairSender
         }
     }
 
-    private boolean transmit(final DirectBuffer frame, final int frameOffset, final int length, final long nowNanos)
+    private boolean transmit(
+        final DirectBuffer frame, final int frameOffset, final int length, final int reports, final long nowNanos)
     {
         final int offset = sink.claim(length);
         if (offset < 0)
@@ -929,7 +930,7 @@ public final class QueuePairSender
         }
         final MutableDirectBuffer out = sink.buffer();
         ShortCopy.copy(out, offset, frame, frameOffset, length);
-        sink.commit(offset, length, nowNanos);
+        sink.commit(offset, length, nowNanos, reports);
         sent(length);
         return true;
     }
@@ -976,7 +977,7 @@ public final class QueuePairSender
         // its expected PSN - 1, whatever happened to the earlier ACKs and NAKs.
         final int length = builder.writeOnly(probe, HeldFrame.STAGING_OFFSET, lastAckedPsn, true, path.baseAddress(),
             probe, 0, 0);
-        transmit(probe, HeldFrame.STAGING_OFFSET, length, nowNanos);
+        transmit(probe, HeldFrame.STAGING_OFFSET, length, 0, nowNanos);
         counters.increment(EngineCounter.PROBES_OUT);
         awaitingAck = true;
         ackDeadlineNanos = nowNanos + ackTimeoutNanos;

@@ -84,7 +84,7 @@ final class ReporterNackSender implements SketchNackSink
             .updateChecksum();
         udp.wrap(out, ip + UDP_OFFSET).srcPort(reportPort).dstPort(nackPort).length(UDP_LENGTH).checksum(0);
         nack.wrap(out, ip + NACK_OFFSET).seqnum(lastInOrderSeqnum).nack(true);
-        sink.commit(offset, length, nowNanos);
+        sink.commit(offset, length, nowNanos, FrameSink.REPORTER_NACK);
         counters.increment(EngineCounter.REPORTER_NACKS_OUT);
     }
 
@@ -142,7 +142,7 @@ final class ReporterNackSender implements SketchNackSink
         out.putByte(ipHeader + NACK_OFFSET + 2, (byte)DtaNackFlyweight.NACK_FLAG);
         sketchNack.wrap(out, ipHeader + NACK_OFFSET + SKETCH_BASE_LENGTH).sketchId(sketchId).switchId(switchId)
             .epoch(epoch).column(column).reserved(0);
-        sink.commit(offset, length, nowNanos);
+        sink.commit(offset, length, nowNanos, FrameSink.SKETCH_NACK);
         counters.increment(EngineCounter.SKETCH_NACKS_OUT);
         return true;
     }

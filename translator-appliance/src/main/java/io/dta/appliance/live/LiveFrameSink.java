@@ -1,6 +1,7 @@
 package io.dta.appliance.live;
 
 import io.dta.appliance.dpdk.MbufStash;
+import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.FrameSink;
 import io.dta.appliance.engine.HeldFrame;
 import io.dta.codec.EthernetFlyweight;
@@ -67,6 +68,17 @@ public final class LiveFrameSink implements FrameSink, AutoCloseable
     }
 
     /**
+     * Queues the engine's frame with what it counted for it, so that a frame the device does not take goes back to
+     * the engine's counters ({@link #countEngineFramesIn}).
+     */
+    @Override
+    public void commit(final int offset, final int length, final long timeNanos, final int carried)
+    {
+        final TxQueue queue = isRoce(length) ? roce : other;
+        queue.add(stash.take(length), carried);
+    }
+
+    /**
      * Lends the held frame an mbuf of its own: it is built there and never copied.
      */
     @Override
@@ -82,6 +94,27 @@ public final class LiveFrameSink implements FrameSink, AutoCloseable
     public void commitHeld(final HeldFrame frame, final int length, final long timeNanos)
     {
         roce.add(stash.takeLent(frame, length));
+    }
+
+    /**
+     * Sends a held frame with what the engine counted for it (see {@link #commit(int, int, long, int)}).
+     */
+    @Override
+    public void commitHeld(final HeldFrame frame, final int length, final long timeNanos, final int carried)
+    {
+        roce.add(stash.takeLent(frame, length), carried);
+    }
+
+    /**
+     * Gives the engine's frames that a port's tx burst does not take back to the engine's counters
+     * ({@link EngineCounters#frameNotTaken(int)}), so that they count as dropped (translation.md §1), not delivered.
+     *
+     * @param counters the engine's counters.
+     */
+    public void countEngineFramesIn(final EngineCounters counters)
+    {
+        roce.countEngineFramesIn(counters);
+        other.countEngineFramesIn(counters);
     }
 
     /**

@@ -127,6 +127,7 @@ public final class LiveTranslatorAgent extends LiveAgent
     protected void onStarted(final LiveFrameSink sink)
     {
         this.sink = sink;
+        sink.countEngineFramesIn(counters);
         if (null == connectionCounters)
         {
             engine = newEngine(config);

@@ -9,7 +9,8 @@ import org.agrona.concurrent.status.CountersManager;
  * One port's live counters in the shared-memory counters file: the device's statistics ({@code rte_eth_stats}),
  * copied at every stats tick as totals over the run ({@link EthStatsTotals}: a driver that resets them, as
  * {@code net_memif} does when its peer disconnects, does not make a port that carried traffic show none), and the
- * data plane's own count of frames it dropped because the tx ring was full.
+ * data plane's own count of frames the device's tx burst did not take (tx ring full, or the link down: a
+ * {@code net_memif} port without a peer takes nothing), which it freed.
  */
 public final class PortCounters
 {
@@ -26,7 +27,7 @@ public final class PortCounters
     private final AtomicCounter rxErrors;
     private final AtomicCounter txErrors;
     private final AtomicCounter rxNoMbuf;
-    private final AtomicCounter txRingFull;
+    private final AtomicCounter txNotTaken;
     private final EthStatsTotals totals = new EthStatsTotals();
     private EthStats last;
 
@@ -49,7 +50,7 @@ public final class PortCounters
         rxErrors = manager.newCounter(prefix + "rx errors", TYPE_ID);
         txErrors = manager.newCounter(prefix + "tx errors", TYPE_ID);
         rxNoMbuf = manager.newCounter(prefix + "rx mbuf allocation failures", TYPE_ID);
-        txRingFull = manager.newCounter(prefix + "tx dropped (tx ring full)", TYPE_ID);
+        txNotTaken = manager.newCounter(prefix + "tx dropped (not taken: ring full or link down)", TYPE_ID);
     }
 
     /**
@@ -68,7 +69,7 @@ public final class PortCounters
         rxErrors.setRelease(s.inErrors());
         txErrors.setRelease(s.outErrors());
         rxNoMbuf.setRelease(s.rxNoMbuf());
-        txRingFull.setRelease(tx.dropped());
+        txNotTaken.setRelease(tx.notTaken());
     }
 
     /**
@@ -80,11 +81,11 @@ public final class PortCounters
     }
 
     /**
-     * @return frames dropped because the tx ring was full.
+     * @return frames the tx burst did not take (ring full or link down), dropped.
      */
-    public long txRingFull()
+    public long txNotTaken()
     {
-        return tx.dropped();
+        return tx.notTaken();
     }
 
     /**

@@ -14,6 +14,10 @@ import java.util.List;
  * <p>
  * Held frames are built in memory it lends, one slot per loan, as the DPDK sinks lend an mbuf each; it tracks
  * the loans so tests can check that every held frame was either sent or given back.
+ * <p>
+ * {@link #loseCommitted(EngineCounters, boolean)} simulates a live DPDK port whose tx burst does not take the frames
+ * it was given (tx ring full, a link without a peer): committed frames vanish and go back to the engine's counters
+ * as the live tx queue gives them back.
  */
 public final class FrameCollector implements FrameSink
 {
@@ -35,6 +39,9 @@ public final class FrameCollector implements FrameSink
     private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
     private final List<Frame> frames = new ArrayList<>();
     private boolean refuse;
+    private EngineCounters lateCounters;
+    private boolean lose;
+    private long lost;
     private long abandoned;
 
     /**
@@ -75,6 +82,20 @@ public final class FrameCollector implements FrameSink
     }
 
     /**
+     * Keeps the frame, or loses it after the fact when {@link #loseCommitted} says so.
+     */
+    public void commit(final int offset, final int length, final long timeNanos, final int carried)
+    {
+        if (lose)
+        {
+            lost++;
+            lateCounters.frameNotTaken(carried);
+            return;
+        }
+        commit(offset, length, timeNanos);
+    }
+
+    /**
      * {@inheritDoc}
      */
     public boolean claimHeld(final HeldFrame frame, final int maxLength)
@@ -97,6 +118,21 @@ public final class FrameCollector implements FrameSink
         final byte[] copy = new byte[length];
         loans.getBytes(slot * LOAN_SLOT, copy);
         frames.add(new Frame(copy, timeNanos));
+    }
+
+    /**
+     * Keeps the frame, or loses it after the fact when {@link #loseCommitted} says so.
+     */
+    public void commitHeld(final HeldFrame frame, final int length, final long timeNanos, final int carried)
+    {
+        if (lose)
+        {
+            returnLoan(frame);
+            lost++;
+            lateCounters.frameNotTaken(carried);
+            return;
+        }
+        commitHeld(frame, length, timeNanos);
     }
 
     /**
@@ -141,6 +177,25 @@ public final class FrameCollector implements FrameSink
     public void refuseClaims(final boolean refuse)
     {
         this.refuse = refuse;
+    }
+
+    /**
+     * @param counters the engine's counters, which lost frames go back to.
+     * @param lose     true to take every claim and commit but lose the committed frames (the engine's 4-argument
+     *                 commits; its plain commits are kept).
+     */
+    public void loseCommitted(final EngineCounters counters, final boolean lose)
+    {
+        this.lateCounters = counters;
+        this.lose = lose;
+    }
+
+    /**
+     * @return frames committed and then lost ({@link #loseCommitted}).
+     */
+    public long lost()
+    {
+        return lost;
     }
 
     /**

@@ -281,6 +281,60 @@ class ReportDropAccountingTest
         assertEquals(0, h.count(EngineCounter.REPORTS_DELIVERED));
     }
 
+    @Test
+    void shouldCountTheReportsOfFramesTheOutputTookButDidNotSend()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        h.out.loseCommitted(h.engine.counters(), true);
+        h.feed(kw(1, 1, 0));
+        h.feed(kw(2, 2, 0));
+        h.settle();
+        assertEquals(3, h.out.lost());
+        assertEquals(3, h.count(EngineCounter.DROP_TX_FULL), "each frame the port did not take");
+        assertEquals(0, h.count(EngineCounter.ROCE_FRAMES_OUT), "none left");
+        assertEquals(2, h.count(EngineCounter.REPORTS_DROPPED_TX_FULL), "one carrier per report");
+        assertEquals(0, h.count(EngineCounter.REPORTS_DELIVERED));
+        assertEquals(h.count(EngineCounter.REPORTS_TRANSLATED),
+            h.count(EngineCounter.REPORTS_DELIVERED) + reportDrops(h));
+        assertEquals(0, h.engine.counters().reportsPending());
+    }
+
+    @Test
+    void shouldCountAnEssentialFrameTheOutputDidNotSendOnceAndDeliverItsReportOnItsResend()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        h.out.loseCommitted(h.engine.counters(), true);
+        h.feed(kw(1, 1, ESSENTIAL));
+        h.settle();
+        assertEquals(1, h.out.lost());
+        assertEquals(1, h.count(EngineCounter.DROP_TX_FULL));
+        assertEquals(0, h.count(EngineCounter.REPORTS_DROPPED_TX_FULL), "its ring entry keeps the report");
+        assertEquals(0, h.count(EngineCounter.REPORTS_DELIVERED));
+        assertEquals(1, h.engine.counters().reportsPending());
+        h.out.loseCommitted(h.engine.counters(), false);
+        // The responder saw nothing: the ACK timeout's probe learns it expects the lost PSN, which is sent again.
+        int expected = 0x100;
+        for (int round = 0; round < 200 && 0 == h.count(EngineCounter.REPORTS_DELIVERED); round++)
+        {
+            h.advance(1_000_000);
+            for (final Request r : h.out.drainRequests())
+            {
+                if (r.psn() == expected && r.dmaLength() > 0)
+                {
+                    expected++;
+                }
+                if (r.ackReq())
+                {
+                    h.feed(response(COLLECTOR_A, KW_QPN, RoceOpcode.RC_ACKNOWLEDGE, 0x1F, expected - 1));
+                }
+            }
+        }
+        assertEquals(0x101, expected, "sent again");
+        assertEquals(1, h.count(EngineCounter.REPORTS_DELIVERED), "delivered once acknowledged");
+        assertEquals(0, h.count(EngineCounter.REPORTS_DROPPED_TX_FULL));
+        assertEquals(0, h.engine.counters().reportsPending());
+    }
+
     /**
      * Random traffic of every primitive, essential and not, redundancy 1..4, against a responder that loses
      * requests and responses and NAKs sequence errors, with the output refusing frames at times. At every step no
@@ -295,7 +349,7 @@ class ReportDropAccountingTest
     @Test
     void shouldAccountForEveryReportUnderRandomTrafficAndNaks()
     {
-        final long[] totals = new long[6];
+        final long[] totals = new long[7];
         for (int run = 0; run < 60; run++)
         {
             final long seed = 0x5EED_0000L + run;
@@ -307,6 +361,7 @@ class ReportDropAccountingTest
         assertTrue(totals[3] > 0, "transmit drops happened");
         assertTrue(totals[4] > 0, "resyncs happened");
         assertTrue(totals[5] > 0, "essential re-sends happened");
+        assertTrue(totals[6] > 0, "frames were lost after their commit");
     }
 
     private static void runRandom(final long seed, final long[] totals)
@@ -363,8 +418,10 @@ class ReportDropAccountingTest
                 unroutable++;
             }
             h.out.refuseClaims(random.nextInt(40) == 0);
+            h.out.loseCommitted(h.engine.counters(), random.nextInt(40) == 0);
             h.feed(frame);
             h.out.refuseClaims(false);
+            h.out.loseCommitted(h.engine.counters(), false);
             h.now += random.nextInt(20_000);
             if (random.nextInt(3) == 0)
             {
@@ -399,6 +456,7 @@ class ReportDropAccountingTest
         totals[3] += h.count(EngineCounter.REPORTS_DROPPED_TX_FULL);
         totals[4] += h.count(EngineCounter.NAK_SEQUENCE_ERRORS_IN) + h.count(EngineCounter.PROBE_RESYNCS);
         totals[5] += h.count(EngineCounter.ESSENTIAL_RESENT);
+        totals[6] += h.out.lost();
     }
 
     /**

@@ -1,19 +1,12 @@
 package io.dta.appliance.cli;
 
 import io.dta.codec.pcap.PcapWriter;
-import io.dta.dpdk.DpdkLibrary;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -23,7 +16,6 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A live collector whose start fails (a mistyped port name, a bad EAL argument) used to have zero-filled the store's
@@ -31,35 +23,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * created only once the EAL, pool and port are up: a failed start leaves every file of the store byte for byte as it
  * was, prints nothing on stdout, says why on stderr and exits 1.
  */
-class CollectorFailedStartEalTest
+class CollectorFailedStartEalTest extends LiveProcessTests
 {
     private static final long SEED = 0x5EED_C011L;
-
-    @TempDir
-    Path dir;
-
-    private final List<Process> processes = new ArrayList<>();
-    private final List<String> prefixes = new ArrayList<>();
-
-    @BeforeEach
-    void needDpdk()
-    {
-        assumeTrue(DpdkLibrary.isAvailable(), DpdkLibrary::unavailableReason);
-        assumeTrue("root".equals(System.getProperty("user.name")), "DPDK virtual devices need root here");
-    }
-
-    @AfterEach
-    void cleanUp() throws IOException
-    {
-        for (final Process p : processes)
-        {
-            p.destroyForcibly();
-        }
-        for (final String prefix : prefixes)
-        {
-            deleteTree(Path.of("/var/run/dpdk", prefix));
-        }
-    }
 
     @Test
     void shouldLeaveTheStoreAsItWasAndPrintNoSummaryWhenThePortDoesNotExist() throws Exception
@@ -157,34 +123,12 @@ class CollectorFailedStartEalTest
 
     private int run(final Path out, final Path err, final String... args) throws Exception
     {
-        final Process process = ChildDta.start(out, err, args);
-        processes.add(process);
+        final Process process = killedAtEnd(ChildDta.start(out, err, args));
         if (!process.waitFor(60, TimeUnit.SECONDS))
         {
             process.destroyForcibly();
             throw new AssertionError("dta " + String.join(" ", args) + " did not end");
         }
         return process.exitValue();
-    }
-
-    private String prefix(final String prefix)
-    {
-        prefixes.add(prefix);
-        return prefix;
-    }
-
-    private static void deleteTree(final Path root) throws IOException
-    {
-        if (!Files.isDirectory(root))
-        {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(root))
-        {
-            for (final Path p : files.sorted(Comparator.reverseOrder()).toList())
-            {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -5,23 +5,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.codec.ArpFlyweight;
 import io.dta.codec.EthernetFlyweight;
 import io.dta.codec.pcap.PcapWriter;
-import io.dta.dpdk.DpdkLibrary;
 import io.dta.dpdk.Hugepages;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -43,38 +36,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *     second collector given its store zeroed its memory.</li>
  * </ul>
  */
-class LiveOperatorAuditEalTest
+class LiveOperatorAuditEalTest extends LiveProcessTests
 {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long TIMEOUT_MILLIS = 60_000;
     private static final int TRANSLATOR_IP = 0x0A000065;
     private static final int COLLECTOR_IP = 0x0A000033;
-
-    @TempDir
-    Path dir;
-
-    private final List<Process> processes = new ArrayList<>();
-    private final List<String> prefixes = new ArrayList<>();
-
-    @BeforeEach
-    void needDpdk()
-    {
-        assumeTrue(DpdkLibrary.isAvailable(), DpdkLibrary::unavailableReason);
-        assumeTrue("root".equals(System.getProperty("user.name")), "DPDK virtual devices need root here");
-    }
-
-    @AfterEach
-    void cleanUp() throws IOException
-    {
-        for (final Process p : processes)
-        {
-            p.destroyForcibly();
-        }
-        for (final String prefix : prefixes)
-        {
-            deleteTree(Path.of("/var/run/dpdk", prefix));
-        }
-    }
 
     @Test
     void shouldWarnOfAnIgnoredSigintAndOfReportsADrainLeftAndKeepAnotherProcesssEalDirectory() throws Exception
@@ -91,9 +58,8 @@ class LiveOperatorAuditEalTest
             "--vdev", "net_pcap0,rx_pcap=" + reports + ",tx_pcap=" + dir.resolve("reports-port.pcap"),
             "--vdev", "net_pcap1,tx_pcap=" + dir.resolve("collector-link.pcap"), "-l", "0", "--file-prefix", prefix,
             "--counters", counters.toString(), "--drain-ms", "600000", "--json"));
-        final Process run = new ProcessBuilder(command).redirectOutput(dir.resolve("run.out").toFile())
-            .redirectError(dir.resolve("run.err").toFile()).start();
-        processes.add(run);
+        final Process run = killedAtEnd(new ProcessBuilder(command).redirectOutput(dir.resolve("run.out").toFile())
+            .redirectError(dir.resolve("run.err").toFile()).start());
         awaitStat(counters, run, n -> 300 == n.get("counters").path("DTA reports in").asLong());
         final Path runtime = Path.of("/var/run/dpdk", prefix);
         assertTrue(Files.isDirectory(runtime), runtime.toString());
@@ -236,37 +202,9 @@ class LiveOperatorAuditEalTest
         assertEquals(0, kill.exitValue());
     }
 
-    private String prefix(final String prefix)
-    {
-        prefixes.add(prefix);
-        return prefix;
-    }
-
-    private Process start(final String name, final String... args) throws IOException
-    {
-        final Process process = ChildDta.start(dir.resolve(name + ".out"), dir.resolve(name + ".err"), args);
-        processes.add(process);
-        return process;
-    }
-
     private JsonNode awaitStat(final Path counters, final Process process, final Predicate<JsonNode> done)
         throws Exception
     {
         return LiveStat.await(counters, process, dir, TIMEOUT_MILLIS, done);
-    }
-
-    private static void deleteTree(final Path root) throws IOException
-    {
-        if (!Files.isDirectory(root))
-        {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(root))
-        {
-            for (final Path p : files.sorted(Comparator.reverseOrder()).toList())
-            {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

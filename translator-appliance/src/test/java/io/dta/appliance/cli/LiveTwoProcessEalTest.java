@@ -10,17 +10,13 @@ import io.dta.codec.pcap.PcapReader;
 import io.dta.codec.pcap.PcapWriter;
 import io.dta.collector.layout.ListLayout;
 import io.dta.config.ConfigLoader;
-import io.dta.dpdk.DpdkLibrary;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,12 +24,10 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The live appliance as two processes over DPDK: {@code dta collector --port} (the soft collector, memif server)
@@ -45,7 +39,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * counters), {@code dta query} reads the live collector's store, and SIGTERM stops the collector. A shorter case
  * stops them the other way round: the collector first, whose DREQs the running translator answers.
  */
-class LiveTwoProcessEalTest
+class LiveTwoProcessEalTest extends LiveProcessTests
 {
     private static final long SEED = 0x2_D7A_11FEL;
     private static final int RANDOM_KEY_WRITES = 400;
@@ -55,35 +49,7 @@ class LiveTwoProcessEalTest
     private static final long TIMEOUT_MILLIS = 60_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    Path dir;
-
     private final ReportFrames reports = new ReportFrames(COLLECTOR_IP);
-    private final List<Process> processes = new ArrayList<>();
-    private final List<String> prefixes = new ArrayList<>();
-
-    @AfterEach
-    void cleanUp() throws IOException
-    {
-        for (final Process p : processes)
-        {
-            p.destroyForcibly();
-        }
-        for (final String prefix : prefixes)
-        {
-            final Path runtime = Path.of("/var/run/dpdk", prefix);
-            if (Files.isDirectory(runtime))
-            {
-                try (Stream<Path> files = Files.walk(runtime))
-                {
-                    for (final Path p : files.sorted(Comparator.reverseOrder()).toList())
-                    {
-                        Files.deleteIfExists(p);
-                    }
-                }
-            }
-        }
-    }
 
     /**
      * Three regions of {@link CollectorEndToEndTest#CONFIG} negotiated (Key-Write, Key-Increment, list 0), the
@@ -123,8 +89,6 @@ class LiveTwoProcessEalTest
     @Test
     void shouldTellTheRunningTranslatorWithADreqWhenTheCollectorStopsFirst() throws Exception
     {
-        assumeTrue(DpdkLibrary.isAvailable(), DpdkLibrary::unavailableReason);
-        assumeTrue("root".equals(System.getProperty("user.name")), "DPDK virtual devices need root here");
 
         // Set-up timeouts long enough for two cold JVMs (134 ms, 6 retries), short enough that a reconnection to the
         // gone collector fails within a second.
@@ -211,8 +175,6 @@ class LiveTwoProcessEalTest
 
     private void runTwoProcesses(final boolean negotiated) throws Exception
     {
-        assumeTrue(DpdkLibrary.isAvailable(), DpdkLibrary::unavailableReason);
-        assumeTrue("root".equals(System.getProperty("user.name")), "DPDK virtual devices need root here");
 
         // Two cold JVMs sharing two cores, each parking up to 100 us when idle: ACK round trips are far longer than
         // the default 500 us ACK timeout, and a timeout's probe would re-synchronise QPs with frames still in flight.
@@ -353,19 +315,6 @@ class LiveTwoProcessEalTest
             counters.get("cmMadsIn").asLong() + counters.get("metadataAcked").asLong() +
             counters.get("staleAcks").asLong(), collectorOut);
         assertFalse(Files.exists(socket), "memif removes its socket");
-    }
-
-    private String prefix(final String prefix)
-    {
-        prefixes.add(prefix);
-        return prefix;
-    }
-
-    private Process start(final String name, final String... args) throws IOException
-    {
-        final Process process = ChildDta.start(dir.resolve(name + ".out"), dir.resolve(name + ".err"), args);
-        processes.add(process);
-        return process;
     }
 
     private static JsonNode stat(final Path counters) throws Exception

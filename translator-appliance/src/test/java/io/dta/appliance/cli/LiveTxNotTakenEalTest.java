@@ -2,24 +2,14 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dta.dpdk.DpdkLibrary;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code dta run} whose collector link is a {@code net_memif} server that never gets a peer: its tx bursts take
@@ -27,45 +17,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * reports those frames carried as delivered). Every RoCEv2 frame the engine committed is in {@code dropTxFull},
  * the reports of the non-essential ones in {@code reportsDroppedTxFull}, none delivered.
  */
-class LiveTxNotTakenEalTest
+class LiveTxNotTakenEalTest extends LiveProcessTests
 {
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    @TempDir
-    Path dir;
-
-    private final List<Process> processes = new ArrayList<>();
-    private String prefix;
-
-    @BeforeEach
-    void needDpdk()
-    {
-        assumeTrue(DpdkLibrary.isAvailable(), DpdkLibrary::unavailableReason);
-        assumeTrue("root".equals(System.getProperty("user.name")), "DPDK virtual devices need root here");
-    }
-
-    @AfterEach
-    void cleanUp() throws IOException
-    {
-        for (final Process p : processes)
-        {
-            p.destroyForcibly();
-        }
-        if (null != prefix)
-        {
-            final Path root = Path.of("/var/run/dpdk", prefix);
-            if (Files.isDirectory(root))
-            {
-                try (Stream<Path> files = Files.walk(root))
-                {
-                    for (final Path p : files.sorted(Comparator.reverseOrder()).toList())
-                    {
-                        Files.deleteIfExists(p);
-                    }
-                }
-            }
-        }
-    }
 
     @Test
     void shouldCountTheFramesALinkWithoutPeerDidNotTakeAsEngineDrops() throws Exception
@@ -74,14 +28,13 @@ class LiveTxNotTakenEalTest
         final CliRunner.Result gen = CliRunner.run("gen", "--out", reports.toString(), "--reports", "300");
         assertEquals(0, gen.exitCode(), gen.err());
         final Path counters = dir.resolve("run.counters");
-        prefix = "dta-txacct-" + ProcessHandle.current().pid();
-        final Process run = ChildDta.start(dir.resolve("run.out"), dir.resolve("run.err"), "run",
+        final String prefix = prefix("dta-txacct-" + ProcessHandle.current().pid());
+        final Process run = killedAtEnd(ChildDta.start(dir.resolve("run.out"), dir.resolve("run.err"), "run",
             "--reports-port", "net_pcap0", "--collector-port", "net_memif0",
             "--vdev", "net_pcap0,rx_pcap=" + reports + ",tx_pcap=" + dir.resolve("reports-port.pcap"),
             "--vdev", "net_memif0,role=server,socket=" + dir.resolve("x.sock") + ",socket-abstract=no",
             "--link-wait-ms", "500", "--drain-ms", "200", "-l", "0", "--file-prefix", prefix,
-            "--counters", counters.toString(), "--state-file", dir.resolve("run.lists").toString(), "--json");
-        processes.add(run);
+            "--counters", counters.toString(), "--state-file", dir.resolve("run.lists").toString(), "--json"));
         LiveStat.await(counters, run, dir, 60_000,
             n -> 300 == n.get("counters").path("DTA reports in").asLong() &&
             n.get("counters").path("frames dropped: transmit full").asLong() > 0);

@@ -169,20 +169,6 @@ public record SketchConfig(
      */
     public long translatorStateBytes()
     {
-        return translatorStateBytes(type, rows, columns, epochs);
-    }
-
-    /**
-     * Bytes the translator preallocates on its heap to merge a sketch of this shape.
-     *
-     * @param type    sketch type (a Count sketch keeps 8-byte sums).
-     * @param rows    rows.
-     * @param columns columns.
-     * @param epochs  epoch areas.
-     * @return {@code epochs * columns * (rows * translatorCellBytes(type) + 4)}.
-     */
-    public static long translatorStateBytes(final SketchType type, final int rows, final int columns, final int epochs)
-    {
         return (long)epochs * columns * ((long)rows * translatorCellBytes(type) + CELL_BYTES);
     }
 

@@ -63,8 +63,7 @@ public final class LiveFrameSink implements FrameSink, AutoCloseable
     @Override
     public void commit(final int offset, final int length, final long timeNanos)
     {
-        final TxQueue queue = isRoce(length) ? roce : other;
-        queue.add(stash.take(length));
+        commit(offset, length, timeNanos, TxQueue.UNTRACKED);
     }
 
     /**
@@ -93,7 +92,7 @@ public final class LiveFrameSink implements FrameSink, AutoCloseable
     @Override
     public void commitHeld(final HeldFrame frame, final int length, final long timeNanos)
     {
-        roce.add(stash.takeLent(frame, length));
+        commitHeld(frame, length, timeNanos, TxQueue.UNTRACKED);
     }
 
     /**

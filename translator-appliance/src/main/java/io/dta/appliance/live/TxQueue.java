@@ -136,14 +136,12 @@ public final class TxQueue
         }
         count = 0;
         final int taken = device.txBurst(tx, n);
-        final int left = n - taken;
-        if (left > 0)
+        if (taken < n)
         {
-            dropTail(taken, left);
+            dropTail(taken, n - taken);
         }
-        final int accepted = n - left;
-        sent += accepted;
-        return accepted;
+        sent += taken;
+        return taken;
     }
 
     private void dropTail(final int taken, final int left)

@@ -227,7 +227,7 @@ public final class SketchMergeHandler
             // heap than that still cannot start: say what needs the memory and the remedy, not the JVM's bare error.
             throw new IllegalStateException("cannot allocate " + config.translatorStateBytes() + " bytes of heap for " +
                 config.region().path() + "'s merge state (" + epochs + " epochs x " + columns + " columns x (" + rows +
-                " rows x " + SketchConfig.translatorCellBytes(type) + " + 4) bytes): give the JVM a larger heap " +
+                " rows x " + SketchConfig.translatorCellBytes(type) + " + " + SketchConfig.CELL_BYTES + ") bytes): give the JVM a larger heap " +
                 "with DTA_JAVA_OPTS=-Xmx... or lower the sketch's epochs, rows or columns", ex);
         }
         nextColumn = new int[epochs * switches];

@@ -294,6 +294,8 @@ public final class ClosedLoopDemo
             }
             advanceTo(next);
         }
+        // Sketch WRITEs that never found room (the collector stopped answering) are counted, not left waiting.
+        engine.abandonPendingWrites(now);
     }
 
     /**

@@ -180,6 +180,12 @@ public enum EngineCounter
     /** Dropped: sketch column ahead of the switch's next expected column (a gap; NACKed, rate-limited). */
     DROP_SKETCH_GAP("dropped: sketch column after a gap (NACKed)"),
     /**
+     * Dropped: sketch column for a newer epoch whose area still writes the epoch it held (closed, its columns and
+     * final header waiting for room in the essential backlog). Not NACKed: the switch's next column after the area
+     * is free opens the epoch and is NACKed as a gap from column 0.
+     */
+    DROP_SKETCH_AREA_BUSY("dropped: sketch column for an epoch area still being written"),
+    /**
      * Reports dropped: their carrier was refused during a QP's grace period or while it probes, or was the held
      * frame abandoned at a resynchronisation. Operations: {@link #OPERATIONS_DROPPED_GRACE_PERIOD}.
      */

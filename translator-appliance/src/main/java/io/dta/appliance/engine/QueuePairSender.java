@@ -412,6 +412,16 @@ public final class QueuePairSender
     }
 
     /**
+     * @return true when the essential ring can take one more operation now ({@link #admit} of an essential one would
+     * not refuse it for a full backlog). A producer with work that can wait (a closing sketch epoch) asks this
+     * before each WRITE instead of having it dropped.
+     */
+    public boolean hasEssentialRoom()
+    {
+        return !essentials.isFull();
+    }
+
+    /**
      * @return true when nothing is held, waiting or unacknowledged: the QP is quiescent.
      */
     public boolean isQuiescent()

@@ -1062,6 +1062,8 @@ public final class TranslatorEngine
         {
             flush(end);
         }
+        // Nothing more will answer and no timer runs after this: sketch WRITEs still waiting for room are accounted.
+        abandonPendingWrites(end);
         return end;
     }
 
@@ -1078,7 +1080,8 @@ public final class TranslatorEngine
     }
 
     /**
-     * @return true when every QP is quiescent: nothing held, queued or awaiting acknowledgement.
+     * @return true when every QP is quiescent (nothing held, queued or awaiting acknowledgement) and no sketch has
+     * WRITEs waiting for room in its QP's essential ring (a QP in the error state excepted: nothing moves there).
      */
     public boolean isQuiescent()
     {
@@ -1089,7 +1092,43 @@ public final class TranslatorEngine
                 return false;
             }
         }
+        for (final SketchMergeHandler handler : sketchHandlers)
+        {
+            if (!handler.isQuiescent())
+            {
+                return false;
+            }
+        }
         return true;
+    }
+
+    /**
+     * The very end of a run, after the last flush and whatever drain the run allows: sketch WRITEs still waiting for
+     * room in a full essential ring are offered now, and what the ring cannot take is dropped and counted
+     * ({@link SketchMergeHandler#abandonPendingWrites}); then every QP sends what it holds, and the counters are
+     * published. Nothing is left waiting unaccounted for. Does nothing when nothing waits.
+     *
+     * @param nowNanos engine clock.
+     */
+    public void abandonPendingWrites(final long nowNanos)
+    {
+        boolean any = false;
+        for (final SketchMergeHandler handler : sketchHandlers)
+        {
+            if (0 != handler.pendingAreas())
+            {
+                handler.abandonPendingWrites(nowNanos);
+                any = true;
+            }
+        }
+        if (any)
+        {
+            for (final QueuePairSender sender : senders)
+            {
+                sender.flush(nowNanos);
+            }
+            counters.publish();
+        }
     }
 
     private static final class CollectorRoutes

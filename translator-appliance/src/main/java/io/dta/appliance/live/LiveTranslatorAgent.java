@@ -182,6 +182,11 @@ public final class LiveTranslatorAgent extends LiveAgent
     @Override
     protected long startClosing(final long nowNanos)
     {
+        if (null != engine)
+        {
+            // The drain is over (or its time is): sketch WRITEs still waiting for room in a full ring are counted.
+            engine.abandonPendingWrites(nowNanos);
+        }
         if (null == connections || null == engine)
         {
             return 0;

@@ -15,6 +15,7 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -379,23 +380,83 @@ class SketchMergeTest
     }
 
     @Test
-    void shouldCountTheColumnReportsOfARunDroppedByAFullBacklog()
+    void shouldWaitForRoomInTheBacklogInsteadOfDroppingARun()
     {
-        // A dropped run loses the merged columns (they exist nowhere else): its column reports count as dropped.
+        // A run dropped for a full ring would lose the merged columns (they exist nowhere else): it waits for an ACK.
+        fillTheBacklogWithEpoch3();
+        assertEquals(8, count(EngineCounter.REPORTS_TRANSLATED));
+        assertEquals(0, count(EngineCounter.DROP_BACKLOG_FULL));
+        assertEquals(0, count(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL));
+        assertEquals(0, count(EngineCounter.SKETCH_EPOCHS_COMPLETED), "its final header waits too");
+        assertFalse(engine.isQuiescent(), "WRITEs wait for room");
+        feed(TestFrames.ack(LOCAL_QPN, START_PSN + 1));
+        assertEquals(4, count(EngineCounter.REPORTS_DELIVERED), "the first run's reports, the header carries none");
+        advance(1);  // the timer finds room: what waited goes, the last of it held until the QP is idle
+        final List<TestFrames.Request> rest = settle();
+        assertEquals(2, rest.size(), "the run of columns 2 and 3, then the complete header");
+        assertEquals(START_PSN + 2, rest.get(0).psn());
+        assertEquals(1, count(EngineCounter.SKETCH_EPOCHS_COMPLETED));
+        feed(TestFrames.ack(LOCAL_QPN, START_PSN + 3));
+        assertEquals(8, count(EngineCounter.REPORTS_DELIVERED));
+        assertArrayEquals(new int[] {3, 3, 3, 3}, new int[] {cell(3, 0, 0), cell(3, 1, 0), cell(3, 2, 0),
+            cell(3, 3, 0)});
+        assertArrayEquals(expectedHeader(3, 2, 1, 1, 4, 2, 2, 4, 0, 1), header(3));
+        advance(1_000_000);
+        assertTrue(engine.isQuiescent());
+    }
+
+    @Test
+    void shouldTakeNoNewerEpochIntoAnAreaStillWritingTheOldOne()
+    {
+        fillTheBacklogWithEpoch3();
+        send(0, 5, 0, 7);
+        assertEquals(1, count(EngineCounter.DROP_SKETCH_AREA_BUSY), "epoch 5 shares epoch 3's area");
+        assertEquals(0, count(EngineCounter.SKETCH_EPOCHS_OPENED) - 1, "epoch 5 did not open");
+        feed(TestFrames.ack(LOCAL_QPN, START_PSN + 1));
+        advance(1);
+        settle();
+        feed(TestFrames.ack(LOCAL_QPN, START_PSN + 3));
+        assertEquals(2, header(3)[4], "epoch 3 complete in collector memory");
+        send(0, 5, 1, 8);
+        assertEquals(2, count(EngineCounter.SKETCH_EPOCHS_OPENED), "the area is free: epoch 5 opens");
+        assertEquals(1, count(EngineCounter.DROP_SKETCH_GAP), "column 0 was dropped: a gap, NACKed from 0");
+        settle();
+        assertEquals(1, nacks.size());
+        send(0, 5, 0, 7);
+        send(0, 5, 1, 8);
+        assertEquals(2, count(EngineCounter.SKETCH_COLUMNS_MERGED) - 8);
+    }
+
+    @Test
+    void shouldCountWhatStillWaitsForRoomWhenTheRunEnds()
+    {
+        fillTheBacklogWithEpoch3();
+        engine.abandonPendingWrites(now);
+        assertEquals(4, count(EngineCounter.DROP_BACKLOG_FULL), "the run of columns 2 and 3, two switches each");
+        assertEquals(2, count(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL), "that run and the complete header");
+        assertEquals(1, count(EngineCounter.SKETCH_EPOCHS_WRITE_LOST), "closed, but not complete in memory");
+        assertEquals(0, settle().size());
+        feed(TestFrames.ack(LOCAL_QPN, START_PSN + 1));
+        assertEquals(count(EngineCounter.REPORTS_TRANSLATED),
+            count(EngineCounter.REPORTS_DELIVERED) + count(EngineCounter.DROP_BACKLOG_FULL));
+        assertTrue(engine.isQuiescent());
+    }
+
+    /**
+     * Essential backlog 2, batchColumns 2, 2 switches: epoch 3 (area 1 of 2) completes; its open header and first
+     * run fill the ring, which leaves its second run and final header waiting.
+     */
+    private void fillTheBacklogWithEpoch3()
+    {
         extraYaml = "essential: {backlog: 2}";
-        setUp("count-min", 1, 4, 2, 2, 1, 1_000_000, true);
+        setUp("count-min", 1, 4, 2, 2, 2, 1_000_000, true);
         for (int c = 0; c < 4; c++)
         {
             send(0, 3, c, 1);
             send(1, 3, c, 2);
         }
-        assertEquals(8, count(EngineCounter.REPORTS_TRANSLATED));
-        assertEquals(4, count(EngineCounter.DROP_BACKLOG_FULL), "the run of columns 2 and 3, two switches each");
-        assertEquals(2, count(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL), "that run and the complete header");
         assertEquals(2, settle().size(), "open header and the run of columns 0 and 1");
         assertEquals(0, count(EngineCounter.REPORTS_DELIVERED));
-        feed(TestFrames.ack(LOCAL_QPN, START_PSN + 1));
-        assertEquals(4, count(EngineCounter.REPORTS_DELIVERED), "the first run's reports, the header carries none");
     }
 
     @Test

@@ -27,12 +27,15 @@ import java.util.Arrays;
  * what it has.
  * <p>
  * Every WRITE goes through the QP's essential path: a merged column exists nowhere else once the switches moved
- * on, and re-sending a WRITE after a resync is idempotent. Everything is preallocated from the configuration;
- * a column costs no allocation.
+ * on, and re-sending a WRITE after a resync is idempotent. A WRITE the essential ring has no room for waits, in its
+ * area's order (open header, runs, final header), and goes when ACKs make room; an area still writing a closed epoch
+ * takes no newer epoch until its final header went ({@code DROP_SKETCH_AREA_BUSY}). Only at the very end of a run
+ * ({@link #abandonPendingWrites}) is what still waits dropped, counted. Everything is preallocated from the
+ * configuration; a column costs no allocation.
  * <p>
  * Report accounting: a column-run WRITE carries the column reports merged into its columns (each merged report
- * falls in exactly one run of its epoch), so a run the QP drops (essential ring full) counts them as dropped
- * reports; headers carry none.
+ * falls in exactly one run of its epoch), so a run the QP drops (forced into a full essential ring at the end) counts
+ * them as dropped reports; headers carry none.
  * <p>
  * NACK retries: a NACK or the columns it asks for may be lost, and a switch that had already sent its last column
  * would then never be asked again. So after a {@link #NACK} outcome the engine hands the report's addressing to
@@ -95,6 +98,7 @@ public final class SketchMergeHandler
     private static final int CLOSED_TIMEOUT = 1;
     private static final int CLOSED_SUPERSEDED = 2;
     private static final int CLOSED_FLUSH = 3;
+    private static final int NOT_CLOSING = -1;
 
     // What the timer does for an (area, switch): nothing; re-send the NACK of an open gap when due (progress, seen
     // per column, restarts the interval); or watch for a missing tail (progress read by the timer at each look).
@@ -122,6 +126,15 @@ public final class SketchMergeHandler
     private final int[] areaCompleted;
     private final int[] areaWritten;
     private final boolean[] areaWriteLost;
+    // Writes wait for room in the essential ring instead of being dropped (a merged column exists nowhere else): an
+    // area's open header, the runs of its completed prefix and, once it closes, its other runs and final header go
+    // out in that order as room comes, from onColumn and then from poll. A closing area keeps why it closed until its
+    // final header is out, and takes no newer epoch before then.
+    private final boolean[] areaHeaderPending;
+    private final int[] areaCloseWhy;
+    private final boolean[] areaPending;
+    private int pendingAreas;
+    private long stalledSinceNanos;
     private final int[][] cells;
     private final long[][] sums;
     private final int[][] contributions;
@@ -201,6 +214,10 @@ public final class SketchMergeHandler
         areaCompleted = new int[epochs];
         areaWritten = new int[epochs];
         areaWriteLost = new boolean[epochs];
+        areaHeaderPending = new boolean[epochs];
+        areaCloseWhy = new int[epochs];
+        Arrays.fill(areaCloseWhy, NOT_CLOSING);
+        areaPending = new boolean[epochs];
         cells = new int[epochs][];
         sums = new long[epochs][];
         contributions = new int[epochs][];
@@ -276,6 +293,24 @@ public final class SketchMergeHandler
     }
 
     /**
+     * @return epoch areas with WRITEs waiting for room in the essential backlog (an open header, completed runs, or
+     * the rest of a closed epoch).
+     */
+    public int pendingAreas()
+    {
+        return pendingAreas;
+    }
+
+    /**
+     * @return true when no WRITE waits for room, or when none can ever get it (the QP is in the error state; a
+     * reconnection re-sends what its ring holds, and room comes after that).
+     */
+    public boolean isQuiescent()
+    {
+        return 0 == pendingAreas || QueuePairSender.State.ERROR == sender.state();
+    }
+
+    /**
      * @return after a {@link #NACK} outcome, the column the switch must resend from.
      */
     public int nackColumn()
@@ -308,6 +343,11 @@ public final class SketchMergeHandler
         if (0 != armedRetries && nextRetryNanos - due < 0)
         {
             due = nextRetryNanos;
+        }
+        // Due at once while room is there for a waiting WRITE; nothing to do while the ring stays full.
+        if (0 != pendingAreas && sender.hasEssentialRoom() && stalledSinceNanos - due < 0)
+        {
+            due = stalledSinceNanos;
         }
         return due;
     }
@@ -439,6 +479,11 @@ public final class SketchMergeHandler
             {
                 close(area, CLOSED_SUPERSEDED, nowNanos);
             }
+            if (NOT_CLOSING != areaCloseWhy[area])
+            {
+                counters.increment(EngineCounter.DROP_SKETCH_AREA_BUSY);
+                return DROPPED;
+            }
             open(area, epoch, nowNanos);
         }
         else if (STATE_OPEN != state)
@@ -521,14 +566,13 @@ public final class SketchMergeHandler
                 completed++;
             }
             areaCompleted[area] = completed;
-            while (completed - areaWritten[area] >= batchColumns)
-            {
-                writeRun(area, areaWritten[area], batchColumns, nowNanos);
-                areaWritten[area] += batchColumns;
-            }
             if (completed == columns)
             {
                 close(area, CLOSED_COMPLETE, nowNanos);
+            }
+            else if (completed - areaWritten[area] >= batchColumns)
+            {
+                writeWhatWaits(area, nowNanos);
             }
         }
         return outcome;
@@ -605,22 +649,15 @@ public final class SketchMergeHandler
             nextDeadlineNanos = nowNanos + timeoutNanos;
         }
         counters.increment(EngineCounter.SKETCH_EPOCHS_OPENED);
-        writeHeader(area, nowNanos);
+        areaHeaderPending[area] = true;
+        writeWhatWaits(area, nowNanos);
     }
 
     private void close(final int area, final int why, final long nowNanos)
     {
-        while (areaWritten[area] < columns)
-        {
-            final int n = Math.min(batchColumns, columns - areaWritten[area]);
-            writeRun(area, areaWritten[area], n, nowNanos);
-            areaWritten[area] += n;
-        }
-        // A header must not claim more than collector memory holds: a dropped WRITE of this epoch (its open header
-        // or a column run) left cells there that are not the merge, so even an epoch every switch completed closes
-        // incomplete then.
-        final boolean lost = areaWriteLost[area];
-        areaState[area] = (byte)(CLOSED_COMPLETE == why && !lost ? STATE_COMPLETE : STATE_INCOMPLETE);
+        // Tentative until the final header goes out: a WRITE of the epoch lost by then makes it incomplete.
+        areaState[area] = (byte)(CLOSED_COMPLETE == why && !areaWriteLost[area] ? STATE_COMPLETE : STATE_INCOMPLETE);
+        areaCloseWhy[area] = why;
         openAreas--;
         if (0 != armedRetries)
         {
@@ -632,15 +669,135 @@ public final class SketchMergeHandler
                 }
             }
         }
-        counters.increment(switch (why)
+        writeWhatWaits(area, nowNanos);
+    }
+
+    /**
+     * Writes what the area has waiting while the essential ring has room, and keeps the area on the pending list
+     * when the ring fills first.
+     */
+    private void writeWhatWaits(final int area, final long nowNanos)
+    {
+        final boolean done = write(area, false, nowNanos);
+        if (done == areaPending[area])
         {
-            case CLOSED_COMPLETE -> lost ? EngineCounter.SKETCH_EPOCHS_WRITE_LOST :
-                EngineCounter.SKETCH_EPOCHS_COMPLETED;
-            case CLOSED_TIMEOUT -> EngineCounter.SKETCH_EPOCHS_TIMED_OUT;
-            case CLOSED_SUPERSEDED -> EngineCounter.SKETCH_EPOCHS_SUPERSEDED;
-            default -> EngineCounter.SKETCH_EPOCHS_FLUSHED;
-        });
-        writeHeader(area, nowNanos);
+            areaPending[area] = !done;
+            pendingAreas += done ? -1 : 1;
+        }
+        if (!done)
+        {
+            stalledSinceNanos = nowNanos;
+        }
+    }
+
+    /**
+     * The area's waiting WRITEs in their order: the open header, the completed prefix's whole runs (all the columns
+     * once it closes), the final header.
+     *
+     * @param force write even into a full ring, which drops and counts what it cannot take (end of a run).
+     * @return true when nothing waits any more.
+     */
+    private boolean write(final int area, final boolean force, final long nowNanos)
+    {
+        if (areaHeaderPending[area])
+        {
+            if (!force && !sender.hasEssentialRoom())
+            {
+                return false;
+            }
+            areaHeaderPending[area] = false;
+            writeHeader(area, STATE_OPEN, nowNanos);
+        }
+        final int why = areaCloseWhy[area];
+        final boolean closing = NOT_CLOSING != why;
+        final int target = closing ? columns : areaCompleted[area];
+        final int smallest = closing ? 1 : batchColumns;
+        while (target - areaWritten[area] >= smallest)
+        {
+            if (!force && !sender.hasEssentialRoom())
+            {
+                return false;
+            }
+            final int n = Math.min(batchColumns, columns - areaWritten[area]);
+            writeRun(area, areaWritten[area], n, nowNanos);
+            areaWritten[area] += n;
+        }
+        if (closing)
+        {
+            if (!force && !sender.hasEssentialRoom())
+            {
+                return false;
+            }
+            // A header must not claim more than collector memory holds: a dropped WRITE of this epoch (its open
+            // header or a column run) left cells there that are not the merge, so even an epoch every switch
+            // completed closes incomplete then.
+            final boolean lost = areaWriteLost[area];
+            areaState[area] = (byte)(CLOSED_COMPLETE == why && !lost ? STATE_COMPLETE : STATE_INCOMPLETE);
+            areaCloseWhy[area] = NOT_CLOSING;
+            counters.increment(switch (why)
+            {
+                case CLOSED_COMPLETE -> lost ? EngineCounter.SKETCH_EPOCHS_WRITE_LOST :
+                    EngineCounter.SKETCH_EPOCHS_COMPLETED;
+                case CLOSED_TIMEOUT -> EngineCounter.SKETCH_EPOCHS_TIMED_OUT;
+                case CLOSED_SUPERSEDED -> EngineCounter.SKETCH_EPOCHS_SUPERSEDED;
+                default -> EngineCounter.SKETCH_EPOCHS_FLUSHED;
+            });
+            writeHeader(area, areaState[area], nowNanos);
+        }
+        return true;
+    }
+
+    /**
+     * Writes the waiting WRITEs of every pending area, oldest epoch first, while the ring has room.
+     *
+     * @return areas whose waiting WRITEs were all written.
+     */
+    private int writePending(final long nowNanos)
+    {
+        int work = 0;
+        int area;
+        while ((area = oldestPending()) >= 0)
+        {
+            writeWhatWaits(area, nowNanos);
+            if (areaPending[area])
+            {
+                break;
+            }
+            work++;
+        }
+        return work;
+    }
+
+    private int oldestPending()
+    {
+        int oldest = -1;
+        for (int a = 0; a < epochs; a++)
+        {
+            if (areaPending[a] && (oldest < 0 || areaEpoch[a] < areaEpoch[oldest]))
+            {
+                oldest = a;
+            }
+        }
+        return oldest;
+    }
+
+    /**
+     * End of a run (a replay's end, a live drain over, the demo's end): whatever still waits for room is written now,
+     * oldest epoch first; what the full ring cannot take is dropped and counted ({@code OPERATIONS_DROPPED_BACKLOG_FULL},
+     * the column reports merged into a dropped run as {@code DROP_BACKLOG_FULL}), and its epoch closes incomplete.
+     * Nothing stays unaccounted for.
+     *
+     * @param nowNanos engine clock.
+     */
+    public void abandonPendingWrites(final long nowNanos)
+    {
+        int area;
+        while ((area = oldestPending()) >= 0)
+        {
+            write(area, true, nowNanos);
+            areaPending[area] = false;
+            pendingAreas--;
+        }
     }
 
     private void writeRun(final int area, final int firstColumn, final int count, final long nowNanos)
@@ -685,7 +842,7 @@ public final class SketchMergeHandler
         }
     }
 
-    private void writeHeader(final int area, final long nowNanos)
+    private void writeHeader(final int area, final int state, final long nowNanos)
     {
         header.setMemory(0, SketchConfig.EPOCH_HEADER_BYTES, (byte)0);
         int contributors = 0;
@@ -700,7 +857,7 @@ public final class SketchMergeHandler
             }
         }
         header.putInt(HEADER_EPOCH_OFFSET, (int)areaEpoch[area], ByteOrder.LITTLE_ENDIAN);
-        header.putByte(HEADER_STATE_OFFSET, areaState[area]);
+        header.putByte(HEADER_STATE_OFFSET, (byte)state);
         header.putByte(HEADER_TYPE_OFFSET, (byte)typeCode);
         header.putShort(HEADER_ROWS_OFFSET, (short)rows, ByteOrder.LITTLE_ENDIAN);
         header.putInt(HEADER_COLUMNS_OFFSET, columns, ByteOrder.LITTLE_ENDIAN);
@@ -711,8 +868,8 @@ public final class SketchMergeHandler
             !sender.write(baseAddress + area * epochBytes, header, 0, SketchConfig.EPOCH_HEADER_BYTES, true, 0,
                 nowNanos))
         {
-            // Only the open header matters here: a lost final header leaves the area saying open, which no
-            // reader trusts.
+            // Only when forced at the end of a run. Only the open header matters here: a lost final header leaves the
+            // area saying open, which no reader trusts.
             areaWriteLost[area] = true;
         }
     }
@@ -720,10 +877,11 @@ public final class SketchMergeHandler
     /**
      * Runs the timers: closes, as incomplete, every epoch open for longer than {@code epochTimeoutMicros}, oldest
      * epoch first; then re-sends the NACKs whose retry is due, or gives their gaps up when {@code nackRetries}
-     * retries went unanswered, and looks at the switches watched for a missing tail. Cheap when nothing is due.
+     * retries went unanswered, and looks at the switches watched for a missing tail; then writes what waits for room
+     * in the essential ring, while it has room. Cheap when nothing is due.
      *
      * @param nowNanos engine clock.
-     * @return epochs closed plus retries and tail watches that came due.
+     * @return epochs closed plus retries and tail watches that came due plus areas whose waiting WRITEs all went.
      */
     public int poll(final long nowNanos)
     {
@@ -742,6 +900,10 @@ public final class SketchMergeHandler
         if (0 != armedRetries && nowNanos - nextRetryNanos >= 0)
         {
             work += retryNacks(nowNanos);
+        }
+        if (0 != pendingAreas && sender.hasEssentialRoom())
+        {
+            work += writePending(nowNanos);
         }
         return work;
     }
@@ -871,7 +1033,8 @@ public final class SketchMergeHandler
 
     /**
      * End of input or shutdown: closes every open epoch as incomplete (a complete epoch is already closed), oldest
-     * first, writing every column not yet written and the final header.
+     * first, writing every column not yet written and the final header as far as the essential ring has room; the
+     * rest waits for ACKs to make room ({@link #poll}), or for {@link #abandonPendingWrites} at the very end.
      *
      * @param nowNanos engine clock.
      */

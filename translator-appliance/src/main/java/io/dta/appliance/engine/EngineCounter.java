@@ -91,6 +91,13 @@ public enum EngineCounter
     NAK_RNR_IN("RNR NAKs"),
     /** Resynchronisations learned from a probe's answer or a responder ahead of us. */
     PROBE_RESYNCS("resyncs learned from probes"),
+    /**
+     * QPs that took up a restarted responder's PSN: it named a PSN outside the window (a NAK or ACK dropped as
+     * {@link #RESPONSE_DROP_OUT_OF_WINDOW}) and then answered none of {@code QueuePairSender.RESTART_EVIDENCE_PROBES}
+     * probes, so its QP lost what it knew of ours (a collector restarted under a static region resumed from the list
+     * state file); the QP continues at the PSN it named and sends its unacknowledged essential operations again.
+     */
+    RESPONDER_RESTARTS("QPs continued at a restarted responder's PSN"),
     /** Reporters re-based because their sequence gap stayed unfilled for reports.sequenceTimeoutMicros. */
     REPORTER_SEQUENCE_RESETS("reporters re-based after an unfilled gap"),
     /** Essential operations re-sent after a resync showed they were not executed. */

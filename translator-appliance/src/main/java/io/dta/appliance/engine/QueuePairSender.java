@@ -37,6 +37,13 @@ public final class QueuePairSender
     /**
      * The QP's states.
      */
+    /**
+     * Probes that must go unanswered, after a response named a PSN outside the window, before the QP takes that PSN
+     * as its responder's (a restarted responder that NAKed once and now drops everything): few enough to recover
+     * within a few ACK timeouts, enough that a late or duplicated stale response alone does not move the PSN.
+     */
+    public static final int RESTART_EVIDENCE_PROBES = 3;
+
     public enum State
     {
         /** Sending normally. */
@@ -120,6 +127,12 @@ public final class QueuePairSender
     private long pauseUntilNanos;
     private long gracePacketsLeft;
     private boolean errorLogged;
+    // What a responder that lost its QP's state (restarted) says: the PSN it expects, outside this QP's window, in
+    // a NAK or ACK that is dropped; after that it NAKs no more (a responder NAKs one sequence error per episode) and
+    // ignores our probes. Cleared by any answer inside the window.
+    private boolean strayValid;
+    private int strayExpectedPsn;
+    private int unansweredProbes;
     private int errorPsn;
     private long reconnects;
 
@@ -319,6 +332,23 @@ public final class QueuePairSender
                 "a reconnection keeps the collector, local QPN, length and path MTU of " + path.name());
         }
         final int firstNotExecuted = State.ERROR == state ? errorPsn : Psn.next(lastAckedPsn);
+        builder = newBuilder;
+        path = next;
+        pathMtu = next.pathMtu();
+        addressOffset = next.baseAddress() - configuredBaseAddress;
+        reconnects++;
+        return restartWindow(firstNotExecuted, next.startPsn(), nowNanos);
+    }
+
+    /**
+     * A new responder QP (a reconnection, a restarted responder) executed nothing from {@code firstNotExecuted} on:
+     * those essential operations go back to the unsent part of the ring, the held frame is dropped, and the window
+     * restarts at {@code startPsn}.
+     *
+     * @return essential operations that will be sent again.
+     */
+    private int restartWindow(final int firstNotExecuted, final int startPsn, final long nowNanos)
+    {
         delivered(essentials.acknowledge(Psn.add(firstNotExecuted, -1)));
         final int resend = essentials.rewindTo(firstNotExecuted);
         counters.add(EngineCounter.ESSENTIAL_RESENT, resend);
@@ -329,13 +359,9 @@ public final class QueuePairSender
             abandonHeld();
             drop(EngineCounter.OPERATIONS_DROPPED_QP_ERROR, EngineCounter.DROP_QP_ERROR, heldReports);
         }
-        builder = newBuilder;
-        path = next;
-        pathMtu = next.pathMtu();
-        addressOffset = next.baseAddress() - configuredBaseAddress;
         atomicHead = 0;
         outstandingAtomics = 0;
-        nextPsn = next.startPsn();
+        nextPsn = startPsn;
         lastAckedPsn = Psn.add(nextPsn, -1);
         highestSentPsn = lastAckedPsn;
         highestEverSentPsn = lastAckedPsn;
@@ -344,7 +370,6 @@ public final class QueuePairSender
         probeAnswered = false;
         gracePacketsLeft = 0;
         errorLogged = false;
-        reconnects++;
         state = State.ACTIVE;
         drainEssentials(nowNanos);
         return resend;
@@ -979,6 +1004,16 @@ public final class QueuePairSender
             stopSilent(nowNanos);
             return;
         }
+        else if (strayValid && unansweredProbes >= RESTART_EVIDENCE_PROBES)
+        {
+            continueAtRestartedResponder(nowNanos);
+            return;
+        }
+        if (State.PROBING != state)
+        {
+            unansweredProbes = 0;
+        }
+        unansweredProbes++;
         state = State.PROBING;
         probeAnswered = false;
         releaseHeld(true, nowNanos);
@@ -1050,9 +1085,11 @@ public final class QueuePairSender
         if (Psn.compare(psn, lastAckedPsn) < 0 || Psn.compare(psn, upper) > 0)
         {
             counters.increment(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW);
+            stray(Psn.next(psn));
             return false;
         }
         counters.increment(counter);
+        answered();
         return true;
     }
 
@@ -1137,8 +1174,13 @@ public final class QueuePairSender
         if (Psn.compare(psn, Psn.next(lastAckedPsn)) < 0 || Psn.compare(psn, Psn.next(highestSentPsn)) > 0)
         {
             counters.increment(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW);
+            if (0x60 == syndrome)
+            {
+                stray(psn);
+            }
             return;
         }
+        answered();
         if (1 == type)
         {
             // Receiver Not Ready for PSN p: the responder executed everything before p, dropped p and expects it
@@ -1162,6 +1204,40 @@ public final class QueuePairSender
             System.err.printf("dta: QP %s (local QPN 0x%06x) stopped: responder sent NAK 0x%02x at PSN 0x%06x%n",
                 path.name(), path.localQpn(), syndrome, psn);
         }
+    }
+
+    private void stray(final int expectedPsn)
+    {
+        strayValid = true;
+        strayExpectedPsn = expectedPsn;
+    }
+
+    private void answered()
+    {
+        strayValid = false;
+        unansweredProbes = 0;
+    }
+
+    /**
+     * The responder named a PSN outside the window and has answered none of {@link #RESTART_EVIDENCE_PROBES} probes
+     * since: its QP restarted with its own idea of our PSN (a collector restarted under a static region while this
+     * QP resumed from the list state file, docs/layouts.md) and drops everything after its one NAK. Spec §5 drops
+     * such a response so that a stale one never rewinds a PSN; unanswered probes after it show it is the responder's
+     * state, not a stale answer. So the QP continues at that PSN as after a reconnection: the restarted responder
+     * executed nothing of ours, so the essential operations after the last acknowledged PSN are sent again.
+     */
+    private void continueAtRestartedResponder(final long nowNanos)
+    {
+        final int expected = strayExpectedPsn;
+        final int lastAcked = lastAckedPsn;
+        answered();
+        counters.increment(EngineCounter.RESPONDER_RESTARTS);
+        restartWindow(Psn.next(lastAcked), expected, nowNanos);
+        // Rare (a restarted collector), so one line each time.
+        System.err.printf("dta: QP %s (local QPN 0x%06x): the collector expects PSN 0x%06x, outside this QP's " +
+            "window (last acknowledged 0x%06x), and answered none of %d probes since: its QP restarted; continuing " +
+            "at 0x%06x, essential operations not acknowledged sent again%n", path.name(), path.localQpn(), expected,
+            lastAcked, RESTART_EVIDENCE_PROBES, expected);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.dta.appliance.engine;
 
 import io.dta.appliance.state.ListStateFile;
 import io.dta.codec.DtaOpcode;
+import io.dta.codec.Psn;
 import io.dta.collector.responder.ResponderCounter;
 import io.dta.collector.responder.SoftResponder;
 import io.dta.config.ApplianceConfig;
@@ -154,5 +155,103 @@ class QpPsnRestartTest
         assertEquals(START_PSN, psn(out.frames().getFirst()));
         exchange(c, out);
         assertTrue(responder.counter(ResponderCounter.DUPLICATES) > 0, "the control run must be a duplicate");
+    }
+
+    /**
+     * An audit ran the docs/dpdk.md pair twice, both stopped cleanly and both restarted: the translator resumed its
+     * recorded PSNs, the restarted collector's QP expected its configured startPsn again, NAKed the first frame once
+     * (dropped: outside the window) and then ignored every probe, so the QP probed for ever and nothing landed. Now
+     * the QP takes up the PSN the responder named once RESTART_EVIDENCE_PROBES probes went unanswered after it, and
+     * its essential reports land in the restarted collector's memory.
+     */
+    @Test
+    void shouldContinueAtARestartedCollectorsPsnAndLandTheEssentialReports()
+    {
+        final int nextPsn;
+        try (ListStateFile state = open())
+        {
+            final FrameCollector out = new FrameCollector();
+            final TranslatorEngine a = new TranslatorEngine(config, out, true, new EngineCounters(), state);
+            for (int i = 0; i < 40; i++)
+            {
+                final byte[] report = kw(i, 1000 + i);
+                a.onFrame(new UnsafeBuffer(report), 0, report.length, now);
+                exchange(a, out);
+            }
+            a.flush(now);
+            exchange(a, out);
+            nextPsn = a.sender(region.localQpn()).nextPsn();
+            a.recordNextPsns();
+        }
+
+        final UnsafeBuffer fresh = new UnsafeBuffer(new byte[(int)region.length()]);
+        final SoftResponder restarted = new SoftResponder(config, (c, r) -> r == region ? fresh : null);
+        try (ListStateFile state = open())
+        {
+            assertTrue(state.psnResumed(0), state.notes().toString());
+            final FrameCollector out = new FrameCollector();
+            final EngineCounters counters = new EngineCounters();
+            final TranslatorEngine b = new TranslatorEngine(config, out, true, counters, state);
+            final QueuePairSender sender = b.sender(region.localQpn());
+            assertEquals(nextPsn, sender.nextPsn());
+            final int keys = 5;
+            for (int i = 0; i < keys; i++)
+            {
+                final byte[] report = essential(kw(0x5EED + i, 0xCAFE + i));
+                b.onFrame(new UnsafeBuffer(report), 0, report.length, now);
+            }
+            b.flush(now);
+            for (int round = 0; round < 1_000 && !(b.isQuiescent() && out.frames().isEmpty()); round++)
+            {
+                final List<byte[]> responses = new ArrayList<>();
+                for (final FrameCollector.Frame f : out.drain())
+                {
+                    restarted.onFrame(new UnsafeBuffer(f.bytes()), 0, f.bytes().length, now, (buf, o, l) ->
+                    {
+                        final byte[] r = new byte[l];
+                        buf.getBytes(o, r);
+                        responses.add(r);
+                    });
+                }
+                for (final byte[] r : responses)
+                {
+                    b.onFrame(new UnsafeBuffer(r), 0, r.length, now);
+                }
+                now += 50_000;
+                b.pollNow(now);
+            }
+            assertTrue(b.isQuiescent(), "the QP recovered; state " + sender.state());
+            assertTrue(counters.get(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW) >= 1, "the collector's one NAK");
+            assertEquals(1, counters.get(EngineCounter.RESPONDER_RESTARTS));
+            assertTrue(counters.get(EngineCounter.PROBES_OUT) >= QueuePairSender.RESTART_EVIDENCE_PROBES);
+            assertEquals(counters.get(EngineCounter.REPORTS_TRANSLATED), counters.get(EngineCounter.REPORTS_DELIVERED),
+                "every essential report acknowledged");
+            assertEquals(keys, restarted.counter(ResponderCounter.WRITE_PACKETS), "each essential WRITE executed once");
+            assertEquals(Psn.add(START_PSN, keys - 1), sender.lastAckedPsn(),
+                "the QP went on from the collector's configured PSN");
+            for (int i = 0; i < keys; i++)
+            {
+                assertTrue(containsValue(fresh, 0xCAFE + i), "key " + i + " in the restarted collector's memory");
+            }
+        }
+    }
+
+    private static boolean containsValue(final UnsafeBuffer memory, final int value)
+    {
+        for (int at = 0; at + 4 <= memory.capacity(); at += 4)
+        {
+            if (memory.getInt(at, java.nio.ByteOrder.BIG_ENDIAN) == value)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static byte[] essential(final byte[] report)
+    {
+        // DTA base header flags byte (3-byte form: opcode, seqnum, flags) after Ethernet, IPv4 and UDP.
+        report[14 + 20 + 8 + 2] |= 0x20;
+        return report;
     }
 }

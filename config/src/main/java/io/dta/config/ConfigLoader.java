@@ -118,10 +118,7 @@ public final class ConfigLoader
         }
         catch (final JsonProcessingException ex)
         {
-            final JsonLocation location = ex.getLocation();
-            final String where = null == location ? "" :
-                " at line " + location.getLineNr() + ", column " + location.getColumnNr();
-            problems.add("(document): not valid " + format + where + ": " + ex.getOriginalMessage());
+            problems.add("(document): not valid " + format + syntaxError(ex));
             return null;
         }
         catch (final IOException ex)
@@ -191,5 +188,34 @@ public final class ConfigLoader
                 return new ConfigNode.ScalarNode(ConfigNode.Kind.OTHER, String.valueOf(parser.getText()));
             }
         }
+    }
+
+    /**
+     * One line for a syntax error: SnakeYAML's message spans several lines with source snippets and carets, so its
+     * parts are put together: where the parser found the problem, what it is, and what it was parsing from where.
+     */
+    private static String syntaxError(final JsonProcessingException ex)
+    {
+        for (Throwable t = ex; null != t; t = t.getCause())
+        {
+            if (t instanceof final org.yaml.snakeyaml.error.MarkedYAMLException yaml && null != yaml.getProblemMark())
+            {
+                final org.yaml.snakeyaml.error.Mark problem = yaml.getProblemMark();
+                final org.yaml.snakeyaml.error.Mark context = yaml.getContextMark();
+                return " at line " + (problem.getLine() + 1) + ", column " + (problem.getColumn() + 1) + ": " +
+                    oneLine(yaml.getProblem()) + (null == yaml.getContext() ? "" : " (" + oneLine(yaml.getContext()) +
+                    (null == context ? "" : " started at line " + (context.getLine() + 1) + ", column " +
+                    (context.getColumn() + 1)) + ")");
+            }
+        }
+        final JsonLocation location = ex.getLocation();
+        final String where = null == location ? "" :
+            " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+        return where + ": " + oneLine(ex.getOriginalMessage());
+    }
+
+    private static String oneLine(final String text)
+    {
+        return null == text ? "" : text.strip().replaceAll("\\s*\\R\\s*", " ");
     }
 }

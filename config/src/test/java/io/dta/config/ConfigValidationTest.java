@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import static io.dta.config.ConfigTestSupport.REMOVE;
 import static io.dta.config.ConfigTestSupport.exampleWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -528,6 +529,14 @@ class ConfigValidationTest
         final ConfigException syntax = assertThrows(ConfigException.class,
             () -> ConfigLoader.load("{ \"translator\": ", ConfigFormat.JSON));
         assertTrue(syntax.problems().get(0).startsWith("(document): not valid JSON at line 1"), syntax.getMessage());
+
+        // SnakeYAML's message spans lines (snippets, carets); the problem is one line naming both positions.
+        final ConfigException unclosed = assertThrows(ConfigException.class, () -> ConfigLoader.load(
+            ConfigTestSupport.resource("translator.yaml").replace("  ttl: 64\n", "  ttl: [64\n")));
+        final String line = unclosed.problems().get(0);
+        assertFalse(line.contains("\n") || line.contains("^"), line);
+        assertTrue(line.matches("\\(document\\): not valid YAML at line \\d+, column \\d+: expected ',' or ']'.*" +
+            "\\(while parsing a flow sequence started at line \\d+, column \\d+\\)"), line);
 
         final ConfigException empty = assertThrows(ConfigException.class, () -> ConfigLoader.load("# nothing\n"));
         assertEquals(List.of("(document): empty configuration"), empty.problems());

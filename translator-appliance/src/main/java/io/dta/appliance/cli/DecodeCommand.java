@@ -38,7 +38,7 @@ import java.util.concurrent.Callable;
         "warning follows the whole frames), 1 when it is not a readable pcap." })
 public final class DecodeCommand implements Callable<Integer>
 {
-    @Parameters(index = "0", paramLabel = "FILE.pcap", description = "libpcap or pcapng capture (Ethernet)")
+    @Parameters(index = "0", paramLabel = "FILE.pcap", description = "libpcap or pcapng capture (Ethernet, Linux cooked SLL/SLL2 or raw IP)")
     private Path file;
 
     @Option(names = "--json", description = "one JSON object per frame, one per line; no summary")

@@ -195,6 +195,17 @@ public final class StatCommand implements Callable<Integer>
 
         out.printf("%s pid %d, %s, started %s (%s)%n", reader.role(), reader.pid(), status(reader),
             Instant.ofEpochMilli(reader.startMillis()), path);
+        // One column for every value: the labels' width is the longest label's (port labels carry the port's name).
+        int width = 52;
+        for (final Sample s : current)
+        {
+            if (all || 0 != s.value)
+            {
+                width = Math.max(width, s.label.length());
+            }
+        }
+        final String rated = "  %-" + width + "s %,18d  %,14.0f/s%n";
+        final String plain = "  %-" + width + "s %,18d%n";
         for (int i = 0; i < current.size(); i++)
         {
             final Sample s = current.get(i);
@@ -204,11 +215,11 @@ public final class StatCommand implements Callable<Integer>
             }
             if (null != previous && i < previous.size() && seconds > 0)
             {
-                out.printf("  %-52s %,18d  %,14.0f/s%n", s.label, s.value, (s.value - previous.get(i).value) / seconds);
+                out.printf(rated, s.label, s.value, (s.value - previous.get(i).value) / seconds);
             }
             else
             {
-                out.printf("  %-52s %,18d%n", s.label, s.value);
+                out.printf(plain, s.label, s.value);
             }
         }
         out.flush();

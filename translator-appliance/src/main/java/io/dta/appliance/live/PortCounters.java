@@ -50,7 +50,7 @@ public final class PortCounters
         rxErrors = manager.newCounter(prefix + "rx errors", TYPE_ID);
         txErrors = manager.newCounter(prefix + "tx errors", TYPE_ID);
         rxNoMbuf = manager.newCounter(prefix + "rx mbuf allocation failures", TYPE_ID);
-        txNotTaken = manager.newCounter(prefix + "tx dropped (not taken: ring full or link down)", TYPE_ID);
+        txNotTaken = manager.newCounter(prefix + "tx not taken (ring full, link down)", TYPE_ID);
     }
 
     /**

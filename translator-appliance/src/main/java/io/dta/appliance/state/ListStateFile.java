@@ -329,6 +329,7 @@ public final class ListStateFile implements AutoCloseable
     private final Region[] regions;
     private final boolean[] resumed;
     private final List<String> notes;
+    private static final String EVERY_LIST_FRESH = ": every list starts from batch 1";
     private final Qp[] qps;
     private final int[] startPsns;
     private final boolean[] psnResumed;
@@ -464,7 +465,7 @@ public final class ListStateFile implements AutoCloseable
         }
         catch (final NoSuchFileException ex)
         {
-            return new Previous(path, null, "no list state file " + path + " yet: every list starts from batch 1");
+            return new Previous(path, null, "no list state file " + path + " yet" + EVERY_LIST_FRESH);
         }
         catch (final IOException ex)
         {
@@ -490,7 +491,7 @@ public final class ListStateFile implements AutoCloseable
         }
         if (fresh)
         {
-            return new Previous(path, null, "--fresh-lists: every list starts from batch 1 (list state file " +
+            return new Previous(path, null, "--fresh-lists" + EVERY_LIST_FRESH + " (list state file " +
                 path + " replaced)");
         }
         if (header)
@@ -840,7 +841,8 @@ public final class ListStateFile implements AutoCloseable
         }
         else
         {
-            notes.addFirst(previous.why());
+            // A configuration without lists has nothing to start from batch 1: the note says only what happened.
+            notes.addFirst(0 == count ? previous.why().replace(EVERY_LIST_FRESH, "") : previous.why());
         }
         final Qp[] qpArray = qps.toArray(new Qp[0]);
         final int[] startPsns = new int[qpCount];

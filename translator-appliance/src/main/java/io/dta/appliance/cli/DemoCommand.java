@@ -25,6 +25,7 @@ import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.FileErrors;
 import io.dta.config.ListConfig;
+import io.dta.config.ListLayout;
 import io.dta.config.SketchConfig;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
@@ -153,7 +154,11 @@ public final class DemoCommand implements Callable<Integer>
             }
             final ClosedLoopDemo demo = new ClosedLoopDemo(translatorSide, collectorSide, stores, loss, seed)
                 .injectRemoteAccessError(injectAt);
-            final Samples samples = new Samples();
+            final Samples[] samples = new Samples[collectorSide.collectors().size()];
+            for (int i = 0; i < samples.length; i++)
+            {
+                samples[i] = new Samples();
+            }
             final long start = System.nanoTime();
             if (!demo.connect())
             {
@@ -188,7 +193,7 @@ public final class DemoCommand implements Callable<Integer>
                     settings.mix(mix);
                 }
                 final ReportGenerator generator = new ReportGenerator(collectorSide, settings);
-                demo.run(generatedSource(generator, reports, samples));
+                demo.run(generatedSource(generator, reports, samples, collectorSide));
             }
             final double wallSeconds = (System.nanoTime() - start) / 1e9;
             final Map<String, Object> result = summary(collectorSide, demo, stores, samples, wallSeconds);
@@ -319,10 +324,18 @@ public final class DemoCommand implements Callable<Integer>
     }
 
     private static ClosedLoopDemo.ReportSource generatedSource(
-        final ReportGenerator generator, final long count, final Samples samples)
+        final ReportGenerator generator, final long count, final Samples[] perCollector,
+        final ApplianceConfig appliance)
     {
+        final List<CollectorConfig> collectors = appliance.collectors();
         return new GeneratedReportSource(generator, count, g ->
         {
+            int collector = 0;
+            while (collector < collectors.size() - 1 && collectors.get(collector).ip() != g.collectorIp())
+            {
+                collector++;
+            }
+            final Samples samples = perCollector[collector];
             if (null == g.badKind())
             {
                 final Primitive p = g.primitive();
@@ -349,7 +362,7 @@ public final class DemoCommand implements Callable<Integer>
         final ApplianceConfig appliance,
         final ClosedLoopDemo demo,
         final List<CollectorStore> stores,
-        final Samples samples,
+        final Samples[] samples,
         final double wallSeconds)
     {
         final var counters = demo.engine().counters();
@@ -440,37 +453,55 @@ public final class DemoCommand implements Callable<Integer>
     }
 
     private static List<String> queries(
-        final ApplianceConfig appliance, final List<CollectorStore> stores, final Samples samples)
+        final ApplianceConfig appliance, final List<CollectorStore> stores, final Samples[] perCollector)
     {
         final List<String> out = new ArrayList<>();
-        final CollectorConfig collector = appliance.collectors().get(0);
-        final StoreQueries q = new StoreQueries(appliance, stores.get(0));
+        final List<CollectorConfig> collectors = appliance.collectors();
+        for (int i = 0; i < collectors.size(); i++)
+        {
+            final CollectorConfig collector = collectors.get(i);
+            // With several collectors each line names its own, as the query it shows must.
+            final String which = collectors.size() > 1 ? " --collector " + collector.name() : "";
+            queries(out, which, collector, new StoreQueries(appliance, stores.get(i)), perCollector[i]);
+        }
+        return out;
+    }
+
+    private static void queries(
+        final List<String> out, final String which, final CollectorConfig collector, final StoreQueries q,
+        final Samples samples)
+    {
         if (samples.keyWriteKey >= 0 && null != collector.keyWrite())
         {
             final KeyWriteResult r = q.keyWrite().lookup(samples.keyWriteKey, samples.keyWriteRedundancy, false);
-            out.add("dta query keywrite --key " + samples.keyWriteKey + " --redundancy " + samples.keyWriteRedundancy +
-                "  ->  " + (r.found() ? "value " + r.value() + " (" + r.agreeing() + " of " + r.matches() +
-                " copies agree)" : r.status().name().toLowerCase()));
+            out.add("dta query" + which + " keywrite --key " + samples.keyWriteKey + " --redundancy " +
+                samples.keyWriteRedundancy + "  ->  " + (r.found() ? "value " + r.value() + " (" + r.agreeing() +
+                " of " + r.matches() + " copies agree)" : r.status().name().toLowerCase()));
         }
         if (samples.counterKey >= 0 && null != collector.keyIncrement())
         {
-            out.add("dta query counter --key " + samples.counterKey + " --redundancy " + samples.counterRedundancy +
-                "  ->  " + Long.toUnsignedString(q.counters().value(samples.counterKey, samples.counterRedundancy)));
+            out.add("dta query" + which + " counter --key " + samples.counterKey + " --redundancy " +
+                samples.counterRedundancy + "  ->  " +
+                Long.toUnsignedString(q.counters().value(samples.counterKey, samples.counterRedundancy)));
         }
         for (final ListConfig list : collector.lists())
         {
             final ListReadResult r = q.list(list.id()).read(0);
             final int n = r.entries().length;
-            out.add("dta query list --id " + list.id() + "  ->  " + n + " entries retained, cursor " + r.cursor() +
-                (n > 0 ? ", newest " + Long.toUnsignedString(r.entries()[n - 1]) : ""));
+            // A reference ring has no order a reader can see once it wrapped: its last slot is not its newest entry.
+            out.add("dta query" + which + " list --id " + list.id() + "  ->  " + n + " entries retained, cursor " +
+                r.cursor() + (0 == n ? "" : ListLayout.REFERENCE == list.layout() ?
+                ", reference ring (slot order, not arrival order, once wrapped)" :
+                ", newest " + Long.toUnsignedString(r.entries()[n - 1])));
         }
         for (final SketchConfig sketch : collector.sketches())
         {
             // The generator's first epoch: complete unless the sketch's share of the reports ran out mid-epoch.
             final SketchEpoch e = q.sketch(sketch.id()).read(GeneratorSettings.DEFAULT_FIRST_EPOCH);
-            out.add("dta query sketch --id " + sketch.id() + " --epoch " + GeneratorSettings.DEFAULT_FIRST_EPOCH +
-                "  ->  " + e.state().name().toLowerCase() + (e.hasCells() ? ", " + e.contributors() + " of " +
-                e.switches() + " switches, " + e.completeColumns() + " of " + e.columns() + " columns complete" : ""));
+            out.add("dta query" + which + " sketch --id " + sketch.id() + " --epoch " +
+                GeneratorSettings.DEFAULT_FIRST_EPOCH + "  ->  " + e.state().name().toLowerCase() + (e.hasCells() ?
+                ", " + e.contributors() + " of " + e.switches() + " switches, " + e.completeColumns() + " of " +
+                e.columns() + " columns complete" : ""));
         }
         if (samples.postcardKey >= 0 && null != collector.postcards())
         {
@@ -483,10 +514,9 @@ public final class DemoCommand implements Callable<Integer>
                     path.append(h > 1 ? " " : "").append(r.hasHop(h) ? Long.toString(r.hops()[h - 1]) : "-");
                 }
             }
-            out.add("dta query postcard --key " + samples.postcardKey + "  ->  " + (r.found() ? "path [" + path + "]" :
-                r.collision() ? "slot holds flow " + r.storedKey() : "not found"));
+            out.add("dta query" + which + " postcard --key " + samples.postcardKey + "  ->  " + (r.found() ?
+                "path [" + path + "]" : r.collision() ? "slot holds flow " + r.storedKey() : "not found"));
         }
-        return out;
     }
 
     @SuppressWarnings("unchecked")

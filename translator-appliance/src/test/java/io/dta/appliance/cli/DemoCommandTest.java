@@ -11,6 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.ArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -115,6 +117,41 @@ class DemoCommandTest
         final String[] all = java.util.Arrays.copyOf(args, args.length + 1);
         all[args.length] = last;
         return all;
+    }
+
+    /**
+     * An audit found the sample queries covering only the first collector (the second's regions had none, and the
+     * lines named no collector) and calling a wrapped reference ring's last slot its "newest" entry.
+     */
+    @Test
+    void shouldShowSampleQueriesForEveryCollectorAndNoNewestOfAReferenceRing() throws Exception
+    {
+        final Path config = dir.resolve("two.yaml");
+        Files.writeString(config, """
+            translator: {mac: "02:00:0a:00:00:65", ip: 10.0.0.101}
+            collectors:
+              - name: ca
+                mac: "02:00:0a:00:00:33"
+                ip: 10.0.0.51
+                keyWrite: {localQpn: 0x539, qpn: 0x456, rkey: 1, address: 0, length: 4096, slotSize: 8}
+                lists:
+                  - {id: 0, localQpn: 0x53c, qpn: 0x459, rkey: 2, address: 0x100000, length: 96, layout: reference}
+              - name: cb
+                mac: "02:00:0a:00:00:34"
+                ip: 10.0.0.52
+                keyIncrement: {localQpn: 0x63a, qpn: 0x557, rkey: 3, address: 0x200000, length: 4096}
+            """);
+        final CliRunner.Result r = CliRunner.run("demo", "--config", config.toString(), "--loss", "0", "--reports",
+            "2000", "--json");
+        assertEquals(0, r.exitCode(), r.err() + r.out());
+        final List<String> queries = new ArrayList<>();
+        JSON.readTree(r.out()).get("queries").forEach(q -> queries.add(q.asText()));
+        assertTrue(queries.stream().anyMatch(q -> q.startsWith("dta query --collector ca keywrite --key ")), r.out());
+        assertTrue(queries.stream().anyMatch(q -> q.startsWith("dta query --collector cb counter --key ")), r.out());
+        final String list = queries.stream().filter(q -> q.startsWith("dta query --collector ca list --id 0"))
+            .findFirst().orElseThrow();
+        assertTrue(list.contains("24 entries retained") && list.contains("reference ring") && !list.contains("newest"),
+            list);
     }
 
     @Test

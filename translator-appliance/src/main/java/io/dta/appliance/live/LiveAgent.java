@@ -207,6 +207,15 @@ public abstract class LiveAgent implements Agent
      * Writes the subclass's counters that are not written as they change (called at every stats tick and at the
      * end).
      */
+    /**
+     * @return what this process's status lines start with: the command that runs it ({@code dta run},
+     * {@code dta collector}), as its EAL and drain lines do, so a log can be searched by command; {@code dta} here.
+     */
+    public String messagePrefix()
+    {
+        return "dta";
+    }
+
     protected abstract void publish();
 
     /**
@@ -561,7 +570,7 @@ public abstract class LiveAgent implements Agent
                 }
             }
             // Once, at start-up: not the hot path.
-            System.err.println(roleName() + ": link still down after " + settings.linkWaitMillis() + " ms:" + down +
+            System.err.println(messagePrefix() + ": link still down after " + settings.linkWaitMillis() + " ms:" + down +
                 "; running anyway");
         }
     }

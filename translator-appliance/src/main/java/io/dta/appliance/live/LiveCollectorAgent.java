@@ -167,7 +167,7 @@ public final class LiveCollectorAgent extends LiveAgent
         if (disconnecting > 0)
         {
             // Once, at the stop: not the hot path.
-            System.err.println(roleName() + ": disconnecting " + disconnecting + " negotiated connection(s)");
+            System.err.println(messagePrefix() + ": disconnecting " + disconnecting + " negotiated connection(s)");
         }
     }
 
@@ -195,6 +195,15 @@ public final class LiveCollectorAgent extends LiveAgent
         {
             responderCounters[c.ordinal()].setRelease(responder.counter(c));
         }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public String messagePrefix()
+    {
+        return "dta collector";
     }
 
     /**

@@ -65,7 +65,7 @@ public final class LiveRunner
         final SignalHandler handler = signal -> agent.requestStop();
         final SignalHandler oldInt = Signal.handle(new Signal("INT"), handler);
         final SignalHandler oldTerm = Signal.handle(new Signal("TERM"), handler);
-        final String ignored = ignoredSignalsWarning(agent.roleName(), SignalHandler.SIG_IGN == oldInt,
+        final String ignored = ignoredSignalsWarning(agent.messagePrefix(), SignalHandler.SIG_IGN == oldInt,
             SignalHandler.SIG_IGN == oldTerm, ProcessHandle.current().pid());
         if (null != ignored)
         {

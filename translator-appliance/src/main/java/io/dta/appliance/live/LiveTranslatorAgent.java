@@ -148,7 +148,7 @@ public final class LiveTranslatorAgent extends LiveAgent
                 ListStateFile.qps(connected), System.currentTimeMillis());
             for (final String note : listState.notes())
             {
-                System.err.println(roleName() + ": " + note);
+                System.err.println(messagePrefix() + ": " + note);
             }
         }
         return new TranslatorEngine(connected, sink, true, counters, listState);
@@ -220,7 +220,7 @@ public final class LiveTranslatorAgent extends LiveAgent
             disconnectLogged = true;
             publish();
             // Once per run, at the stop: not the hot path.
-            System.err.printf("%s: %s in %.1f ms%n", roleName(), connections.disconnectSummary(),
+            System.err.printf("%s: %s in %.1f ms%n", messagePrefix(), connections.disconnectSummary(),
                 (System.nanoTime() - disconnectStartNanos) / 1e6);
         }
         super.onClose();
@@ -266,7 +266,7 @@ public final class LiveTranslatorAgent extends LiveAgent
         engine = newEngine(connections.connectedConfig());
         reconnector = new Reconnector(connections, engine);
         // Once per run, at start-up: not the hot path.
-        System.err.printf("%s: %s in %.1f ms%n", roleName(), connections.summary(),
+        System.err.printf("%s: %s in %.1f ms%n", messagePrefix(), connections.summary(),
             (nowNanos - setUpStartNanos) / 1e6);
         return 1;
     }
@@ -341,6 +341,15 @@ public final class LiveTranslatorAgent extends LiveAgent
                 connectionCounters[c.ordinal()].setRelease(connections.counter(c));
             }
         }
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    public String messagePrefix()
+    {
+        return "dta run";
     }
 
     /**

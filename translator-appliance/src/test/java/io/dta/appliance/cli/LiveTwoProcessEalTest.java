@@ -150,7 +150,7 @@ class LiveTwoProcessEalTest extends LiveProcessTests
         final String collectorOut = Files.readString(dir.resolve("collector.out"));
         assertEquals(0, collector.exitValue(), collectorOut + readQuietly(dir.resolve("collector.err")));
         assertTrue(Files.readString(dir.resolve("collector.err"))
-            .contains("dta-collector: disconnecting 3 negotiated connection(s)"));
+            .contains("dta collector: disconnecting 3 negotiated connection(s)"));
         final JsonNode counters = JSON.readTree(collectorOut.lines().filter(l -> l.startsWith("{")).findFirst()
             .orElseThrow()).get("counters");
         assertEquals(3, counters.get("cmDreqsSent").asLong(), collectorOut);
@@ -283,7 +283,7 @@ class LiveTwoProcessEalTest extends LiveProcessTests
         // each list's position after its 10 entries (the reference ring's head exactly, however they were batched).
         final Path listState = dir.resolve("translator.lists");
         assertTrue(Files.readString(dir.resolve("translator.err"))
-            .contains("dta-translator: no list state file " + listState + " yet: every list starts from batch 1"));
+            .contains("dta run: no list state file " + listState + " yet: every list starts from batch 1"));
         final List<ListStateFile.Recorded> lists = ListStateFile.read(listState, false).lists();
         assertEquals(2, lists.size(), lists.toString());
         assertEquals(ListLayout.Kind.REFERENCE, lists.get(0).region().kind());

@@ -68,13 +68,21 @@ class QpPsnRestartTest
     /** Delivers every frame to the collector and every response back, until nothing moves. */
     private void exchange(final TranslatorEngine engine, final FrameCollector out)
     {
-        for (int round = 0; round < 100; round++)
+        exchange(engine, out, responder, 10_000, 100);
+    }
+
+    /** Delivers every frame to {@code peer} and every response back, {@code stepNanos} apart, until all is quiet. */
+    private void exchange(
+        final TranslatorEngine engine, final FrameCollector out, final SoftResponder peer, final long stepNanos,
+        final int rounds)
+    {
+        for (int round = 0; round < rounds; round++)
         {
             final List<byte[]> responses = new ArrayList<>();
             final List<FrameCollector.Frame> frames = out.drain();
             for (final FrameCollector.Frame f : frames)
             {
-                responder.onFrame(new UnsafeBuffer(f.bytes()), 0, f.bytes().length, now, (b, o, l) ->
+                peer.onFrame(new UnsafeBuffer(f.bytes()), 0, f.bytes().length, now, (b, o, l) ->
                 {
                     final byte[] r = new byte[l];
                     b.getBytes(o, r);
@@ -85,7 +93,7 @@ class QpPsnRestartTest
             {
                 engine.onFrame(new UnsafeBuffer(r), 0, r.length, now);
             }
-            now += 10_000;
+            now += stepNanos;
             engine.pollNow(now);
             if (frames.isEmpty() && responses.isEmpty() && engine.isQuiescent())
             {
@@ -201,25 +209,8 @@ class QpPsnRestartTest
                 b.onFrame(new UnsafeBuffer(report), 0, report.length, now);
             }
             b.flush(now);
-            for (int round = 0; round < 1_000 && !(b.isQuiescent() && out.frames().isEmpty()); round++)
-            {
-                final List<byte[]> responses = new ArrayList<>();
-                for (final FrameCollector.Frame f : out.drain())
-                {
-                    restarted.onFrame(new UnsafeBuffer(f.bytes()), 0, f.bytes().length, now, (buf, o, l) ->
-                    {
-                        final byte[] r = new byte[l];
-                        buf.getBytes(o, r);
-                        responses.add(r);
-                    });
-                }
-                for (final byte[] r : responses)
-                {
-                    b.onFrame(new UnsafeBuffer(r), 0, r.length, now);
-                }
-                now += 50_000;
-                b.pollNow(now);
-            }
+            // Every frame is offered to the restarted collector, 50 µs apart: its one NAK, then silence, then probes.
+            exchange(b, out, restarted, 50_000, 1_000);
             assertTrue(b.isQuiescent(), "the QP recovered; state " + sender.state());
             assertTrue(counters.get(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW) >= 1, "the collector's one NAK");
             assertEquals(1, counters.get(EngineCounter.RESPONDER_RESTARTS));

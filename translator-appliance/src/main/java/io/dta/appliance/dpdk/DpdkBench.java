@@ -258,7 +258,7 @@ public final class DpdkBench
      * Starts the EAL of this process, measures from the given input, and stops the EAL.
      *
      * @param primitive       what to drive.
-     * @param base            configuration whose first collector serves the reports.
+     * @param base            configuration; its first collector with the primitive's region serves the reports.
      * @param redundancy      N for Key-Write and Key-Increment.
      * @param batchSize       Append batch size.
      * @param warmupReports   reports before measuring.
@@ -329,7 +329,7 @@ public final class DpdkBench
      * floor feed the same ring through the same native function as the Java loop.
      *
      * @param primitive       what to drive.
-     * @param base            configuration whose first collector serves the reports.
+     * @param base            configuration; its first collector with the primitive's region serves the reports.
      * @param redundancy      N for Key-Write and Key-Increment.
      * @param batchSize       Append batch size.
      * @param warmupReports   reports before measuring (each side).

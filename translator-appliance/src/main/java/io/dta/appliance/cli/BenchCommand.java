@@ -8,6 +8,7 @@ import io.dta.appliance.bench.EngineBench;
 import io.dta.appliance.dpdk.CReference;
 import io.dta.appliance.dpdk.DpdkBench;
 import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.io.RunFiles;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.FileErrors;
 import io.dta.dpdk.DpdkException;
@@ -166,6 +167,16 @@ public final class BenchCommand implements Callable<Integer>
      */
     @Override
     public Integer call() throws Exception
+    {
+        // SIGINT and SIGTERM end the JVM through its shutdown hooks, which say so in one line as dta replay does (a
+        // bench writes no output file, and its temporary capture is deleted on exit).
+        try (RunFiles signalled = RunFiles.onSignal("bench", null, System.err))
+        {
+            return bench();
+        }
+    }
+
+    private int bench() throws Exception
     {
         if ((null == primitive) == (null == in))
         {

@@ -1348,7 +1348,8 @@ void dta_cref_fixed_clock(struct dta_cref *c, int64_t now)
 /**
  * The measured loop (DataPlaneAgent.doWork in a loop): per duty cycle the clock, the timers, one rx burst from
  * {@code rx_port} translated in place, the burst freed, the frames built in mbufs from {@code pool} sent to
- * {@code tx_port} in bursts (unsent ones freed). Runs until {@code frames} frames were received.
+ * {@code tx_port} in bursts (unsent ones freed). Runs until exactly {@code frames} frames were received (the last
+ * rx burst shortened to what is left).
  * With a feed function (the benchmark's ring input: dta_ring_feed of the shim, the same code the Java bench loop
  * calls after each DataPlaneAgent.doWork), it is called with {@code feeder} once per duty cycle, after the tx flush.
  * result[0] frames received, [1] frames sent, [2] elapsed nanoseconds, [3] frames the tx queue refused.
@@ -1375,7 +1376,9 @@ int dta_cref_run(struct dta_cref *c, uint16_t rx_port, uint16_t tx_port, uintptr
     {
         const int64_t now = 0 == c->fixed_now ? (int64_t)clock_nanos() : c->fixed_now;
         poll_timers(c, now);
-        const uint16_t n = rte_eth_rx_burst(rx_port, 0, rx, BURST);
+        /* Exactly the frames asked for, as the Java bench loop takes them: the last burst partial. */
+        const uint16_t n = rte_eth_rx_burst(rx_port, 0, rx,
+            frames - received < BURST ? (uint16_t)(frames - received) : BURST);
         for (uint16_t i = 0; i < n; i++)
         {
             if (i + 1 < n)
@@ -1402,7 +1405,7 @@ int dta_cref_run(struct dta_cref *c, uint16_t rx_port, uint16_t tx_port, uintptr
 
 /**
  * The input floor both loops pay: per duty cycle the clock and one rx burst whose frames are only touched (their
- * EtherType read) and freed, nothing translated or sent, until {@code frames} frames were received.
+ * EtherType read) and freed, nothing translated or sent, until exactly {@code frames} frames were received.
  * result[0] frames received, [2] elapsed nanoseconds. The feed function, when given, as in dta_cref_run.
  */
 int dta_cref_io_floor(uint16_t rx_port, uint64_t frames, dta_feed_fn feed, void *feeder, uint64_t *result)
@@ -1414,7 +1417,8 @@ int dta_cref_io_floor(uint16_t rx_port, uint64_t frames, dta_feed_fn feed, void 
     while (received < frames)
     {
         sink ^= (uint32_t)clock_nanos();
-        const uint16_t n = rte_eth_rx_burst(rx_port, 0, rx, BURST);
+        const uint16_t n = rte_eth_rx_burst(rx_port, 0, rx,
+            frames - received < BURST ? (uint16_t)(frames - received) : BURST);
         for (uint16_t i = 0; i < n; i++)
         {
             sink ^= be16(rte_pktmbuf_mtod(rx[i], const uint8_t *) + 12);

@@ -101,19 +101,28 @@ public final class BenchInput
     }
 
     /**
-     * The synthetic reports of one primitive, addressed to the configuration's first collector: 16384 distinct ones
-     * (for Sketch-Merge whole epochs of the first sketch, its switches' columns in turn).
+     * The synthetic reports of one primitive, addressed to the configuration's first collector that has the
+     * primitive's region ({@link BenchPrimitive#collectorIn}): 16384 distinct ones (for Sketch-Merge whole epochs of
+     * that collector's first sketch, its switches' columns in turn).
      *
      * @param primitive  what to drive.
-     * @param config     the configuration the engine runs with (its first collector serves the reports).
+     * @param config     the configuration the engine runs with.
      * @param redundancy N for Key-Write and Key-Increment.
      * @param seed       seed of the report contents.
      * @return the reports.
+     * @throws IllegalArgumentException if no collector has the primitive's region
+     *                                  ({@link BenchPrimitive#missingIn}).
      */
     public static BenchInput synthetic(
         final BenchPrimitive primitive, final ApplianceConfig config, final int redundancy, final long seed)
     {
-        final SketchConfig sketch = BenchPrimitive.SKETCH == primitive ? firstSketch(config) : null;
+        final CollectorConfig collector = primitive.collectorIn(config);
+        if (null == collector)
+        {
+            // Reports nobody hosts would all be dropped as unroutable (or, for Append, divide by no list).
+            throw new IllegalArgumentException(primitive.missingIn(config));
+        }
+        final SketchConfig sketch = BenchPrimitive.SKETCH == primitive ? collector.sketches().get(0) : null;
         final int columnsPerEpoch;
         final int epochsPerCycle;
         final int distinct;
@@ -137,7 +146,6 @@ public final class BenchInput
         final int[] offsets = new int[distinct];
         final int[] lengths = new int[distinct];
         final SplittableRandom random = new SplittableRandom(seed);
-        final CollectorConfig collector = config.collectors().get(0);
         final long[] listIds = collector.lists().stream().mapToLong(ListConfig::id).toArray();
         final int hops = config.postcards().hops();
         final int dataLength = null == collector.keyWrite() ? 4 : collector.keyWrite().slotSize() - 4;
@@ -395,15 +403,5 @@ public final class BenchInput
     public String cutShortWarning()
     {
         return cutShortWarning;
-    }
-
-    static SketchConfig firstSketch(final ApplianceConfig config)
-    {
-        final CollectorConfig collector = config.collectors().get(0);
-        if (collector.sketches().isEmpty())
-        {
-            throw new IllegalArgumentException("the first collector hosts no sketch");
-        }
-        return collector.sketches().get(0);
     }
 }

@@ -120,7 +120,7 @@ public final class EngineBench
      * A closed-loop bench (the collector answers).
      *
      * @param primitive  what to drive.
-     * @param base       configuration whose first collector serves the reports.
+     * @param base       configuration; its first collector with the primitive's region serves the reports.
      * @param redundancy N for Key-Write and Key-Increment.
      * @param batchSize  Append batch size (overrides the configuration).
      * @param seed       seed of the report contents.
@@ -139,10 +139,11 @@ public final class EngineBench
      * A closed-loop bench (the collector answers).
      *
      * @param primitive      what to drive.
-     * @param base           configuration whose first collector serves the reports.
+     * @param base           configuration; its first collector with the primitive's region serves the reports.
      * @param redundancy     N for Key-Write and Key-Increment.
      * @param batchSize      Append batch size (overrides the configuration).
-     * @param sketchSwitches switches of the benchmarked sketch (overrides the configuration's first sketch).
+     * @param sketchSwitches switches of the benchmarked sketch (overrides those of the first sketch of the
+     *                       first collector with a sketch).
      * @param seed           seed of the report contents.
      */
     public EngineBench(
@@ -158,10 +159,11 @@ public final class EngineBench
 
     /**
      * @param primitive      what to drive.
-     * @param base           configuration whose first collector serves the reports.
+     * @param base           configuration; its first collector with the primitive's region serves the reports.
      * @param redundancy     N for Key-Write and Key-Increment.
      * @param batchSize      Append batch size (overrides the configuration).
-     * @param sketchSwitches switches of the benchmarked sketch (overrides the configuration's first sketch).
+     * @param sketchSwitches switches of the benchmarked sketch (overrides those of the first sketch of the
+     *                       first collector with a sketch).
      * @param openLoop       true: nobody answers, the engine runs open loop as in a replay; false: the collector's
      *                       answers are modelled and reach the engine.
      * @param seed           seed of the report contents.
@@ -227,9 +229,10 @@ public final class EngineBench
      * Sketch-Merge its first sketch's switches.
      *
      * @param primitive      what to drive.
-     * @param base           configuration whose first collector serves the reports.
+     * @param base           configuration; its first collector with the primitive's region serves the reports.
      * @param batchSize      Append batch size (overrides the configuration).
-     * @param sketchSwitches switches of the benchmarked sketch (overrides the configuration's first sketch).
+     * @param sketchSwitches switches of the benchmarked sketch (overrides those of the first sketch of the
+     *                       first collector with a sketch).
      * @return the configuration.
      */
     public static ApplianceConfig config(
@@ -457,16 +460,22 @@ public final class EngineBench
     private static List<CollectorConfig> withSketchSwitches(final List<CollectorConfig> collectors, final int switches)
     {
         final List<CollectorConfig> out = new ArrayList<>(collectors);
-        final CollectorConfig c = out.get(0);
-        if (c.sketches().isEmpty())
+        // The collector the sketch columns go to: the first with a sketch (BenchPrimitive.collectorIn).
+        int index = 0;
+        while (index < out.size() && out.get(index).sketches().isEmpty())
+        {
+            index++;
+        }
+        if (index == out.size())
         {
             return out;
         }
+        final CollectorConfig c = out.get(index);
         final List<SketchConfig> sketches = new ArrayList<>(c.sketches());
         final SketchConfig s = sketches.get(0);
         sketches.set(0, new SketchConfig(s.id(), s.type(), s.rows(), s.columns(), switches, s.batchColumns(),
             s.epochs(), s.epochTimeoutMicros(), s.nackRetryMicros(), s.nackRetries(), s.region()));
-        out.set(0, new CollectorConfig(c.name(), c.mac(), c.ip(), c.pathMtu(), c.keyWrite(), c.keyIncrement(),
+        out.set(index, new CollectorConfig(c.name(), c.mac(), c.ip(), c.pathMtu(), c.keyWrite(), c.keyIncrement(),
             c.postcards(), c.lists(), sketches));
         return out;
     }

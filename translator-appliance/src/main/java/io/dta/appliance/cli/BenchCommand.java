@@ -8,6 +8,7 @@ import io.dta.appliance.bench.EngineBench;
 import io.dta.appliance.dpdk.CReference;
 import io.dta.appliance.dpdk.DpdkBench;
 import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.io.RunFiles;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.FileErrors;
 import io.dta.dpdk.DpdkException;
@@ -49,8 +50,11 @@ import java.util.function.ToLongFunction;
             "phase), gcCount, reportsPerCpuSecond (over the thread's CPU time: robust on a shared machine; through " +
             "DPDK with --compare-c only) and whether Agrona's bounds checks were on (agronaBoundsChecks; bin/dta " +
             "turns them off for bench; see docs/performance.md).",
-        "The reports are synthetic ones of one --primitive, or with --in every frame of a capture (your traffic), " +
-            "fed round and round in capture order; then the drops by reason over the measured phase are printed too." })
+        "The reports are synthetic ones of one --primitive, addressed to the first collector of the configuration " +
+            "that has that primitive's region (a Key-Write store, a Key-Increment counter store, a list, a postcard " +
+            "store, a sketch; refused when none has it), or with --in every frame of a capture (your traffic), fed " +
+            "round and round in capture order; then the drops by reason over the measured phase are printed too. " +
+            "drops counts what the engine dropped while measuring, never in the warm-up." })
 public final class BenchCommand implements Callable<Integer>
 {
     @Mixin
@@ -60,7 +64,9 @@ public final class BenchCommand implements Callable<Integer>
     private CommandSpec spec;
 
     @Option(names = "--primitive", paramLabel = "keywrite|keyincrement|append|postcard|sketch",
-        description = "primitive of the synthetic reports to drive (or --in)")
+        description = "primitive of the synthetic reports to drive (or --in). They go to the first collector of " +
+            "the configuration that has the primitive's region (keyWrite, keyIncrement, lists, postcards, sketches); " +
+            "a configuration where none has it is refused")
     private BenchPrimitive primitive;
 
     @Option(names = "--in", paramLabel = "REPORTS.pcap", description =
@@ -117,7 +123,8 @@ public final class BenchCommand implements Callable<Integer>
     private String input;
 
     @Option(names = "--switches", defaultValue = "" + EngineBench.DEFAULT_SKETCH_SWITCHES,
-        description = "sketch: switches contributing to the first collector's first sketch, each sending its " +
+        description = "sketch: switches contributing to the first sketch of the first collector with a sketch, " +
+            "each sending its " +
             "columns in turn, epochs rolling over (default: ${DEFAULT-VALUE}; not with --in)")
     private int switches;
 
@@ -160,6 +167,16 @@ public final class BenchCommand implements Callable<Integer>
      */
     @Override
     public Integer call() throws Exception
+    {
+        // SIGINT and SIGTERM end the JVM through its shutdown hooks, which say so in one line as dta replay does (a
+        // bench writes no output file, and its temporary capture is deleted on exit).
+        try (RunFiles signalled = RunFiles.onSignal("bench", null, System.err))
+        {
+            return bench();
+        }
+    }
+
+    private int bench() throws Exception
     {
         if ((null == primitive) == (null == in))
         {
@@ -320,10 +337,11 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: --switches must be 1.." + SketchConfig.MAX_SWITCHES);
             return 2;
         }
-        if (BenchPrimitive.SKETCH == primitive &&
-            (appliance.collectors().isEmpty() || appliance.collectors().get(0).sketches().isEmpty()))
+        final String missing = primitive.missingIn(appliance);
+        if (null != missing)
         {
-            System.err.println("dta bench: --primitive sketch needs a sketch on the first collector");
+            // Reports no collector hosts would all be dropped as unroutable, a rate of drops.
+            System.err.println("dta bench: " + missing);
             return 2;
         }
         if ("dpdk".equals(io))
@@ -385,8 +403,9 @@ public final class BenchCommand implements Callable<Integer>
     private int java(final EngineBench bench, final ApplianceConfig appliance) throws Exception
     {
         final EngineBench.Result r = bench.run(warmup, reports);
-        // Synthetic reports: every drop of the run, none expected; a capture: the measured phase's, by reason below.
-        final long drops = null == in ? bench.engine().counters().totalDrops() : totalDrops(r::delta);
+        // The measured phase's drops, as through DPDK (none expected for synthetic reports; a capture's by reason
+        // below): the warm-up's are not the measurement's.
+        final long drops = totalDrops(r::delta);
         final Map<String, Object> out = new LinkedHashMap<>();
         putSource(out, bench.input());
         out.put("reports", r.reports());
@@ -406,7 +425,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("openLoop", bench.openLoop());
         if (BenchPrimitive.SKETCH == primitive)
         {
-            final SketchConfig sketch = appliance.collectors().get(0).sketches().get(0);
+            final SketchConfig sketch = primitive.collectorIn(appliance).sketches().get(0);
             out.put("switches", switches);
             out.put("sketch", sketch.type().text() + " " + sketch.rows() + "x" + sketch.columns() +
                 ", batchColumns " + sketch.batchColumns());
@@ -433,8 +452,8 @@ public final class BenchCommand implements Callable<Integer>
         }
         if (null == in && drops > 0)
         {
-            System.err.println("dta bench: warning: the engine dropped " + drops + " reports or responses (" +
-                bench.engine().counters().get(EngineCounter.DROP_GRACE_PERIOD) + " reports in grace periods or probing)");
+            System.err.println("dta bench: warning: the engine dropped " + drops + " reports or responses while " +
+                "measuring (" + r.delta(EngineCounter.DROP_GRACE_PERIOD) + " reports in grace periods or probing)");
         }
         warnOfNoReports(r.reports(), appliance);
         return 0;

@@ -61,12 +61,25 @@ public final class DataPlaneAgent implements Agent
     @Override
     public int doWork()
     {
+        return doWork(Integer.MAX_VALUE);
+    }
+
+    /**
+     * A duty cycle that takes at most {@code maxFrames} frames over all input ports (each port's burst shortened
+     * to what is left), so that a bench receives exactly the frames it counts: its last burst partial.
+     *
+     * @param maxFrames the most frames to take, at least 1.
+     * @return the work done, as {@link #doWork()}.
+     */
+    public int doWork(final int maxFrames)
+    {
         final long now = clock.nanoTime();
         lastNanos = now;
         int work = engine.poll(now);
+        int left = maxFrames;
         for (final EthPort port : rxPorts)
         {
-            final int n = port.rxBurst(rx, rxFrames, burst);
+            final int n = left > 0 ? port.rxBurst(rx, rxFrames, Math.min(burst, left)) : 0;
             for (int i = 0; i < n; i++)
             {
                 frame.wrap(rxFrames.address(i), rxFrames.length(i));
@@ -75,6 +88,7 @@ public final class DataPlaneAgent implements Agent
             Mempool.freeBulk(rx, n);
             framesIn += n;
             work += n;
+            left -= n;
         }
         return work + sink.flush();
     }

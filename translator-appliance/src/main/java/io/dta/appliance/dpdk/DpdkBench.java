@@ -258,7 +258,7 @@ public final class DpdkBench
      * Starts the EAL of this process, measures from the given input, and stops the EAL.
      *
      * @param primitive       what to drive.
-     * @param base            configuration whose first collector serves the reports.
+     * @param base            configuration; its first collector with the primitive's region serves the reports.
      * @param redundancy      N for Key-Write and Key-Increment.
      * @param batchSize       Append batch size.
      * @param warmupReports   reports before measuring.
@@ -292,7 +292,7 @@ public final class DpdkBench
      * @param frames          the frames.
      * @param config          the configuration the engine runs with.
      * @param warmupFrames    frames received before measuring.
-     * @param measuredFrames  frames received while measuring (at least; whole bursts).
+     * @param measuredFrames  frames received while measuring (exactly: the last burst partial).
      * @param extraEalArgs    EAL arguments merged into the defaults.
      * @param sourceFrames    frames the input holds ({@link #sourceFrames}).
      * @param input           where the frames come from.
@@ -329,7 +329,7 @@ public final class DpdkBench
      * floor feed the same ring through the same native function as the Java loop.
      *
      * @param primitive       what to drive.
-     * @param base            configuration whose first collector serves the reports.
+     * @param base            configuration; its first collector with the primitive's region serves the reports.
      * @param redundancy      N for Key-Write and Key-Increment.
      * @param batchSize       Append batch size.
      * @param warmupReports   reports before measuring (each side).
@@ -486,8 +486,7 @@ public final class DpdkBench
     /**
      * The frames a {@code --compare-c} round receives: as asked for synthetic reports; for a capture rounded up to
      * whole passes of it, so that every round, Java's, C's and the input floor's, receives the capture's mix of
-     * frames (give or take the less than a burst by which a round overruns its count), wherever in the capture it
-     * starts.
+     * frames (exactly: each loop's last burst of a round is partial), wherever in the capture it starts.
      *
      * @param frames    the frames.
      * @param requested frames asked per round.
@@ -861,24 +860,26 @@ public final class DpdkBench
     }
 
     /**
-     * Duty cycles until {@code reports} more frames came in; with a ring input, the feeder once after each (the C
-     * loop does the same).
+     * Duty cycles until exactly {@code reports} more frames came in (the last burst partial); with a ring input, the
+     * feeder once after each (the C loop does the same).
      */
     private static void cycles(final DataPlaneAgent agent, final RingFeeder feeder, final long reports)
     {
-        final long before = agent.framesIn();
+        final long end = agent.framesIn() + reports;
         if (null == feeder)
         {
-            while (agent.framesIn() - before < reports)
+            long left;
+            while ((left = end - agent.framesIn()) > 0)
             {
-                agent.doWork();
+                agent.doWork((int)Math.min(BURST, left));
             }
         }
         else
         {
-            while (agent.framesIn() - before < reports)
+            long left;
+            while ((left = end - agent.framesIn()) > 0)
             {
-                agent.doWork();
+                agent.doWork((int)Math.min(BURST, left));
                 feeder.feed();
             }
         }
@@ -912,6 +913,9 @@ public final class DpdkBench
         {
             counters[c.ordinal()] = -engineCounters.get(c);
         }
+        // The allocation counter is read once outside the window, as EngineBench reads it: a first call may allocate
+        // (lazy initialisation) after it read the counter.
+        threads.getThreadAllocatedBytes(thread);
         final long allocatedBefore = threads.getThreadAllocatedBytes(thread);
         final long start = System.nanoTime();
         cycles(agent, s.feeder, measuredReports);

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -198,10 +200,10 @@ public final class ConfigLoader
     {
         for (Throwable t = ex; null != t; t = t.getCause())
         {
-            if (t instanceof final org.yaml.snakeyaml.error.MarkedYAMLException yaml && null != yaml.getProblemMark())
+            if (t instanceof final MarkedYAMLException yaml && null != yaml.getProblemMark())
             {
-                final org.yaml.snakeyaml.error.Mark problem = yaml.getProblemMark();
-                final org.yaml.snakeyaml.error.Mark context = yaml.getContextMark();
+                final Mark problem = yaml.getProblemMark();
+                final Mark context = yaml.getContextMark();
                 return " at line " + (problem.getLine() + 1) + ", column " + (problem.getColumn() + 1) + ": " +
                     oneLine(yaml.getProblem()) + (null == yaml.getContext() ? "" : " (" + oneLine(yaml.getContext()) +
                     (null == context ? "" : " started at line " + (context.getLine() + 1) + ", column " +

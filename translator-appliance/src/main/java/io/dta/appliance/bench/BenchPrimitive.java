@@ -4,6 +4,8 @@ import io.dta.codec.DtaOpcode;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 
+import java.util.Locale;
+
 /**
  * The primitives {@code dta bench} can drive. Synthetic reports of a primitive go to the first collector of the
  * configuration that has its region ({@link #collectorIn}); a configuration where none has it cannot be benched with
@@ -71,7 +73,7 @@ public enum BenchPrimitive
      */
     public String missingIn(final ApplianceConfig config)
     {
-        return null != collectorIn(config) ? null : "--primitive " + name().toLowerCase(java.util.Locale.ROOT) +
+        return null != collectorIn(config) ? null : "--primitive " + name().toLowerCase(Locale.ROOT) +
             " needs " + region + " on a collector, and no collector of the configuration has one";
     }
 

@@ -11,8 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -114,7 +115,7 @@ class DemoCommandTest
 
     private static String[] concat(final String[] args, final String last)
     {
-        final String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+        final String[] all = Arrays.copyOf(args, args.length + 1);
         all[args.length] = last;
         return all;
     }

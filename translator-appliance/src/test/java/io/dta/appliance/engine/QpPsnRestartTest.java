@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -231,7 +232,7 @@ class QpPsnRestartTest
     {
         for (int at = 0; at + 4 <= memory.capacity(); at += 4)
         {
-            if (memory.getInt(at, java.nio.ByteOrder.BIG_ENDIAN) == value)
+            if (memory.getInt(at, ByteOrder.BIG_ENDIAN) == value)
             {
                 return true;
             }

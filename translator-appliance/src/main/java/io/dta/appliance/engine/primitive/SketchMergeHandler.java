@@ -701,7 +701,7 @@ public final class SketchMergeHandler
     {
         if (areaHeaderPending[area])
         {
-            if (!force && !sender.hasEssentialRoom())
+            if (noRoom(force))
             {
                 return false;
             }
@@ -714,7 +714,7 @@ public final class SketchMergeHandler
         final int smallest = closing ? 1 : batchColumns;
         while (target - areaWritten[area] >= smallest)
         {
-            if (!force && !sender.hasEssentialRoom())
+            if (noRoom(force))
             {
                 return false;
             }
@@ -724,7 +724,7 @@ public final class SketchMergeHandler
         }
         if (closing)
         {
-            if (!force && !sender.hasEssentialRoom())
+            if (noRoom(force))
             {
                 return false;
             }
@@ -745,6 +745,11 @@ public final class SketchMergeHandler
             writeHeader(area, areaState[area], nowNanos);
         }
         return true;
+    }
+
+    private boolean noRoom(final boolean force)
+    {
+        return !force && !sender.hasEssentialRoom();
     }
 
     /**

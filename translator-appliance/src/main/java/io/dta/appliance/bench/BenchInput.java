@@ -15,6 +15,7 @@ import io.dta.codec.UdpFlyweight;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.codec.pcap.PcapWriter;
 import io.dta.config.ApplianceConfig;
+import io.dta.config.BaseHeader;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ListConfig;
 import io.dta.config.SketchConfig;
@@ -56,7 +57,7 @@ public final class BenchInput
     private static final int MIN_STRIDE = 128;
     private static final int ALIGNMENT = 64;
     private static final int INITIAL_CAPTURE_BYTES = 1 << 20;
-    private static final int SKETCH_EPOCH_OFFSET = 42 + 3 + SketchColumnFlyweight.EPOCH_OFFSET;
+    private static final int REPORT_BASE_OFFSET = 42;
 
     private final UnsafeBuffer frames;
     private final int[] offsets;
@@ -80,7 +81,8 @@ public final class BenchInput
         final Path file,
         final String cutShortWarning,
         final int columnsPerEpoch,
-        final int epochsPerCycle)
+        final int epochsPerCycle,
+        final int baseHeaderLength)
     {
         this.frames = frames;
         this.offsets = offsets;
@@ -95,7 +97,8 @@ public final class BenchInput
         this.primitive = primitive;
         this.file = file;
         this.cutShortWarning = cutShortWarning;
-        this.epochOffset = columnsPerEpoch > 0 ? SKETCH_EPOCH_OFFSET : -1;
+        this.epochOffset = columnsPerEpoch > 0 ?
+            REPORT_BASE_OFFSET + baseHeaderLength + SketchColumnFlyweight.EPOCH_OFFSET : -1;
         this.columnsPerEpoch = columnsPerEpoch;
         this.epochsPerCycle = epochsPerCycle;
     }
@@ -133,7 +136,7 @@ public final class BenchInput
             columnsPerEpoch = sketch.switches() * sketch.columns();
             epochsPerCycle = Math.max(1, DISTINCT_REPORTS / columnsPerEpoch);
             distinct = epochsPerCycle * columnsPerEpoch;
-            stride = Math.max(MIN_STRIDE, (42 + 3 + SketchColumnFlyweight.length(sketch.rows()) + 63) & ~63);
+            stride = Math.max(MIN_STRIDE, (REPORT_BASE_OFFSET + 3 + SketchColumnFlyweight.length(sketch.rows()) + 63) & ~63);
         }
         else
         {
@@ -153,11 +156,14 @@ public final class BenchInput
         final Ipv4Flyweight ip = new Ipv4Flyweight();
         final UdpFlyweight udp = new UdpFlyweight();
         final DtaBaseHeaderFlyweight base = new DtaBaseHeaderFlyweight();
+        // The form the engine expects; under auto either is taken, and the 3-byte one carries the seqnum.
+        final DtaBaseHeaderForm form = BaseHeader.TWO == config.reports().baseHeader() ?
+            DtaBaseHeaderForm.TWO : DtaBaseHeaderForm.THREE;
         for (int i = 0; i < distinct; i++)
         {
             final int offset = i * stride;
             int source = 0x0a000100 | (i & 0xFF);
-            final int subOffset = offset + 42 + 3;
+            final int subOffset = offset + 42 + form.length();
             final int subLength;
             switch (primitive)
             {
@@ -202,7 +208,7 @@ public final class BenchInput
                     subLength = PostcardFlyweight.LENGTH;
                 }
             }
-            final int udpLength = 8 + 3 + subLength;
+            final int udpLength = 8 + form.length() + subLength;
             eth.wrap(reports, offset).dstMac(collector.mac()).srcMac(0x020000000000L | (i & 0xFF))
                 .etherType(EthernetFlyweight.ETHER_TYPE_IPV4);
             ip.wrap(reports, offset + 14).versionAndIhl(5).tos(0).totalLength(20 + udpLength).identification(i)
@@ -210,11 +216,12 @@ public final class BenchInput
                 .src(source).dst(collector.ip()).updateChecksum();
             udp.wrap(reports, offset + 34).srcPort(40041).dstPort(config.reports().udpPort()).length(udpLength)
                 .checksum(0);
-            base.wrap(reports, offset + 42, DtaBaseHeaderForm.THREE).opcode(primitive.opcode()).seqnum(0).flags(0);
+            base.wrap(reports, offset + 42, form).opcode(primitive.opcode()).seqnum(0).flags(0);
             offsets[i] = offset;
             lengths[i] = 42 + udpLength;
         }
-        return new BenchInput(reports, offsets, lengths, primitive, null, null, columnsPerEpoch, epochsPerCycle);
+        return new BenchInput(
+            reports, offsets, lengths, primitive, null, null, columnsPerEpoch, epochsPerCycle, form.length());
     }
 
     /**
@@ -286,7 +293,7 @@ public final class BenchInput
             throw new IllegalArgumentException(file + " holds no frame: there is nothing to bench");
         }
         return new BenchInput(new UnsafeBuffer(frames.byteBuffer(), 0, (int)bytes), offsets.toIntArray(),
-            lengths.toIntArray(), null, file, cutShort, 0, 0);
+            lengths.toIntArray(), null, file, cutShort, 0, 0, 0);
     }
 
     private static long megabytes(final long bytes)

@@ -136,6 +136,7 @@ struct postcards
     int32_t newest;
     uint32_t keys[POSTCARD_CACHE];
     uint32_t masks[POSTCARD_CACHE];
+    uint32_t carried[POSTCARD_CACHE]; /* hops of the flow's written record (PostcardHandler's carried hops) */
     uint8_t occupied[POSTCARD_CACHE];
     int64_t updated[POSTCARD_CACHE];
     int32_t older[POSTCARD_CACHE];
@@ -723,7 +724,8 @@ static void pc_emit(struct dta_cref *c, struct postcards *pc, int32_t e, int64_t
     pc_unlink(pc, e);
     pc->occupied[e] = 0;
     const uint32_t key = pc->keys[e];
-    const uint32_t mask = pc->masks[e];
+    const uint32_t mask = pc->masks[e] | pc->carried[e];
+    pc->carried[e] = mask;
     uint8_t record[POSTCARD_SLOT];
     put_le32(record, key);
     put_le32(record + 4, mask);
@@ -745,6 +747,10 @@ static void postcard(struct dta_cref *c, struct postcards *pc, uint32_t key, uin
     }
     if (!pc->occupied[e])
     {
+        if (pc->keys[e] != key)
+        {
+            pc->carried[e] = 0;
+        }
         pc->occupied[e] = 1;
         pc->keys[e] = key;
         pc->masks[e] = 0;

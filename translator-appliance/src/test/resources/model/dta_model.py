@@ -248,15 +248,18 @@ class Postcards:
     def __init__(self, qp):
         self.qp = qp
         self.slots = qp.length // 32
-        self.cache = {}                 # cache index -> [key, {hop: data}, updated]
+        self.cache = {}                 # cache index -> [key, {hop: data} reported, updated, {hop: data} carried]
         self.lru = OrderedDict()        # cache index, oldest update first
+        self.written = {}               # cache index -> (key, {hop: data}): its last record, until another flow comes
 
     def report(self, key, hop, data, now):
         entry = cache_index(key)
         if entry in self.cache and self.cache[entry][0] != key:
             self.emit(entry, now)
         if entry not in self.cache:
-            self.cache[entry] = [key, {}, now]
+            # A flow's later postcards join the record it last wrote from this entry (layouts.md, postcard records).
+            last = self.written.pop(entry, None)
+            self.cache[entry] = [key, {}, now, dict(last[1]) if last and last[0] == key else {}]
         e = self.cache[entry]
         e[1][hop] = data
         e[2] = now
@@ -266,8 +269,10 @@ class Postcards:
             self.emit(entry, now)
 
     def emit(self, entry, now):
-        key, hops, _ = self.cache.pop(entry)
+        key, reported, _, carried = self.cache.pop(entry)
         del self.lru[entry]
+        hops = {**carried, **reported}
+        self.written[entry] = (key, hops)
         mask = sum(1 << (h - 1) for h in hops)
         record = le(key, mask, *[hops.get(h, 0) for h in range(1, HOPS + 1)])
         va = self.qp.base + (slot_hash(key, 0) & (self.slots - 1)) * 32

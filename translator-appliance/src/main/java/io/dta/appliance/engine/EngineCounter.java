@@ -74,6 +74,11 @@ public enum EngineCounter
     POSTCARD_EVICTIONS("postcard records evicted by another flow"),
     /** Postcard records written before complete because the flow went idle. */
     POSTCARD_IDLE_FLUSHES("postcard records flushed idle"),
+    /**
+     * Postcard records that repeat hops of the flow's previous record, still in its cache entry, which the new
+     * postcards did not report again: the WRITE does not replace a fuller record with a thinner one.
+     */
+    POSTCARD_CARRIED_RECORDS("postcard records rewritten with earlier hops"),
     /** Valid ACKs accepted. */
     ACKS_IN("ACKs accepted"),
     /** Valid ATOMIC ACKs accepted. */

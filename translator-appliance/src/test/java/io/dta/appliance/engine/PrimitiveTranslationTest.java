@@ -338,6 +338,129 @@ class PrimitiveTranslationTest
     }
 
     @Test
+    void shouldJoinALateHopToTheRecordTheIdleFlushWrote()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        final int key = 0x31415926;
+        for (int hop = 1; hop <= 3; hop++)
+        {
+            h.feed(report(DtaOpcode.POSTCARD, postcard(key, hop, 100 + hop)));
+        }
+        h.advance(1_000_000);
+        final List<Request> flushed = h.settle();
+        assertEquals(1, flushed.size());
+        assertArrayEquals(record(key, 0b111, 101, 102, 103, 0, 0), flushed.get(0).payload());
+        h.feed(ack(PC_QPN, flushed.get(0).psn()));
+        h.advance(400_000);
+        h.feed(report(DtaOpcode.POSTCARD, postcard(key, 4, 104)));
+        assertEquals(0, h.settle().size(), "the late hop waits for the rest of the path");
+        h.advance(1_000_000);
+        final List<Request> joined = h.settle();
+        assertEquals(1, joined.size());
+        assertEquals(flushed.get(0).va(), joined.get(0).va());
+        assertArrayEquals(record(key, 0b1111, 101, 102, 103, 104, 0), joined.get(0).payload(),
+            "the written hops and the late one, not the late one alone");
+        assertEquals(1, h.count(EngineCounter.POSTCARD_CARRIED_RECORDS));
+        assertEquals(2, h.count(EngineCounter.POSTCARD_RECORDS));
+    }
+
+    @Test
+    void shouldKeepACompletePathWhenADuplicateHopComesLate()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        final int key = 0x27182818;
+        for (int hop = 1; hop <= 5; hop++)
+        {
+            h.feed(report(DtaOpcode.POSTCARD, postcard(key, hop, 100 + hop)));
+        }
+        final List<Request> complete = h.settle();
+        assertEquals(1, complete.size());
+        h.feed(ack(PC_QPN, complete.get(0).psn()));
+        h.advance(200_000);
+        h.feed(report(DtaOpcode.POSTCARD, postcard(key, 3, 333)));
+        h.advance(1_000_000);
+        final List<Request> frames = h.settle();
+        assertEquals(1, frames.size());
+        assertArrayEquals(record(key, 0x1F, 101, 102, 333, 104, 105), frames.get(0).payload());
+        assertEquals(1, h.count(EngineCounter.POSTCARD_CARRIED_RECORDS));
+    }
+
+    @Test
+    void shouldWriteARepeatedPathOnceWithItsNewHops()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        final int key = 0x16180339;
+        for (int round = 0; round < 3; round++)
+        {
+            for (int hop = 1; hop <= 5; hop++)
+            {
+                h.feed(report(DtaOpcode.POSTCARD, postcard(key, hop, 100 * round + hop)));
+                if (hop < 5)
+                {
+                    assertEquals(0, h.settle().size(), "round " + round + " hop " + hop);
+                }
+            }
+            final List<Request> frames = h.settle();
+            assertEquals(1, frames.size(), "round " + round);
+            assertArrayEquals(record(key, 0x1F, 100 * round + 1, 100 * round + 2, 100 * round + 3, 100 * round + 4,
+                100 * round + 5), frames.get(0).payload());
+            h.advance(10_000);
+        }
+        assertEquals(0, h.count(EngineCounter.POSTCARD_CARRIED_RECORDS), "every record was the path reported anew");
+    }
+
+    @Test
+    void shouldCarryTheWrittenHopsForAsLongAsTheEntryHoldsThem()
+    {
+        final EngineHarness h = new EngineHarness(new Cfg());
+        final int key = 0x14142135;
+        for (int hop = 1; hop <= 5; hop++)
+        {
+            h.feed(report(DtaOpcode.POSTCARD, postcard(key, hop, 100 + hop)));
+        }
+        final List<Request> complete = h.settle();
+        h.feed(ack(PC_QPN, complete.get(0).psn()));
+        h.advance(30_000_000);
+        h.feed(report(DtaOpcode.POSTCARD, postcard(key, 2, 222)));
+        h.advance(1_000_000);
+        final List<Request> frames = h.settle();
+        assertEquals(1, frames.size());
+        assertArrayEquals(record(key, 0x1F, 101, 222, 103, 104, 105), frames.get(0).payload(),
+            "a late postcard updates its hop and keeps the others");
+        assertEquals(1, h.count(EngineCounter.POSTCARD_CARRIED_RECORDS));
+    }
+
+    @Test
+    void shouldNotCarryHopsOnceAnotherFlowTookTheEntry()
+    {
+        final int a = 0x0BADF00D;
+        int b = a + 1;
+        while ((mix(b) & 4095) != (mix(a) & 4095))
+        {
+            b++;
+        }
+        final EngineHarness h = new EngineHarness(new Cfg());
+        for (int hop = 1; hop <= 5; hop++)
+        {
+            h.feed(report(DtaOpcode.POSTCARD, postcard(a, hop, 10 + hop)));
+        }
+        for (int hop = 1; hop <= 5; hop++)
+        {
+            h.feed(report(DtaOpcode.POSTCARD, postcard(b, hop, 20 + hop)));
+        }
+        final List<Request> both = h.settle();
+        assertEquals(2, both.size());
+        h.feed(ack(PC_QPN, both.get(1).psn()));
+        assertEquals(0, h.count(EngineCounter.POSTCARD_EVICTIONS), "a written record is no flow in flight");
+        h.feed(report(DtaOpcode.POSTCARD, postcard(a, 4, 44)));
+        h.advance(1_000_000);
+        final List<Request> frames = h.settle();
+        assertEquals(1, frames.size());
+        assertArrayEquals(record(a, 0b1000, 0, 0, 0, 44, 0), frames.get(0).payload(),
+            "the entry holds the other flow's record: nothing of the first to carry (a documented limit)");
+    }
+
+    @Test
     void shouldDropBadHop()
     {
         final EngineHarness h = new EngineHarness(new Cfg());

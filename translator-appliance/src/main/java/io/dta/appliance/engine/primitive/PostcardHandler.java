@@ -21,11 +21,22 @@ import java.nio.ByteOrder;
  * <p>
  * A record's WRITE carries every hop report its cache entry took (a repeated hop overwrites the earlier value;
  * both reports count), so a refused record counts each of them as a dropped report.
+ * <p>
+ * A written record stays in its entry until another flow takes the entry: an RDMA WRITE replaces the whole slot, so
+ * a flow's postcards that come after its record went out (a late hop after the idle flush, a network duplicate)
+ * would otherwise overwrite the fuller record with one holding only themselves. Postcards of the flow reopen the
+ * entry with the written hops carried: the next record holds the written hops and the new ones (a new hop's value
+ * replaces a carried one). Completion still needs all H hops reported anew, so a flow that sends its whole path
+ * again writes one record per path, as before.
  */
 public final class PostcardHandler
 {
     private static final int NONE = -1;
     private static final long ESSENTIAL_BIT = 1L << 8;
+    private static final long HOPS_REPORTED = 0xFF;
+    private static final int CARRIED_SHIFT = 16;
+    private static final long CARRIED_HOPS = HOPS_REPORTED << CARRIED_SHIFT;
+    private static final long KEY_BITS = 0xFFFF_FFFFL << 32;
     private static final long LOW_WORD = 0xFFFF_FFFFL;
 
     private final QueuePairSender sender;
@@ -38,9 +49,11 @@ public final class PostcardHandler
     private final long idleFlushNanos;
     private final int cacheMask;
     /**
-     * Per entry: the flow key in the high word, the essential flag in bit 8 and the hop mask in the low byte. An
-     * entry is occupied iff its mask is not 0 (every report sets a bit), so the key test, the mask and the flag are
-     * one load and one store per report.
+     * Per entry: the flow key in the high word, the hops carried from the flow's written record in bits 16..23, the
+     * essential flag in bit 8 and the hops reported since the entry was opened in the low byte. An entry caches a
+     * flow in flight iff its low byte is not 0 (every report sets a bit); with a low byte of 0 and carried hops it
+     * holds a written record, with 0 altogether it is free. So the key test, the masks and the flag are one load
+     * and one store per report.
      */
     private final long[] flows;
     private final int[] hopData;
@@ -109,15 +122,17 @@ public final class PostcardHandler
         final int entry = mix(key) & cacheMask;
         long flow = flows[entry];
         int count = reports[entry];
-        if (0 != (int)flow && (int)(flow >>> 32) != key)
+        final boolean ownEntry = (int)(flow >>> 32) == key;
+        if (0 != (flow & HOPS_REPORTED) && !ownEntry)
         {
             counters.increment(EngineCounter.POSTCARD_EVICTIONS);
             emit(entry, flow, count, nowNanos);
             flow = 0;
         }
-        if (0 == (int)flow)
+        if (0 == (flow & HOPS_REPORTED))
         {
-            flow = (long)key << 32;
+            // Free, another flow's written record, or this flow's, whose hops the new record carries.
+            flow = ownEntry ? flow & (KEY_BITS | CARRIED_HOPS) : (long)key << 32;
             count = 0;
             linkNewest(entry);
         }
@@ -194,23 +209,31 @@ public final class PostcardHandler
     }
 
     /**
-     * Frees the entry and writes its record.
+     * Writes the entry's record and keeps it in the entry as written; frees the entry if the QP refuses it.
      *
      * @param entry    cache entry.
-     * @param flow     the entry's key, flag and mask (the caller's copy may be newer than the array's).
+     * @param flow     the entry's key, flags and masks (the caller's copy may be newer than the array's).
      * @param count    the entry's report count, likewise.
      * @param nowNanos engine clock.
      */
     private void emit(final int entry, final long flow, final int count, final long nowNanos)
     {
         unlink(entry);
-        flows[entry] = 0;
         final boolean essential = 0 != (flow & ESSENTIAL_BIT);
         if (!sender.admit(essential, count, nowNanos))
         {
+            // Nothing of it landed: a later postcard of the flow starts afresh.
+            flows[entry] = 0;
             return;
         }
-        final int mask = (int)flow & 0xFF;
+        final int reported = (int)(flow & HOPS_REPORTED);
+        final int carried = (int)((flow & CARRIED_HOPS) >>> CARRIED_SHIFT);
+        final int mask = reported | carried;
+        if (0 != (carried & ~reported))
+        {
+            counters.increment(EngineCounter.POSTCARD_CARRIED_RECORDS);
+        }
+        flows[entry] = (flow & KEY_BITS) | ((long)mask << CARRIED_SHIFT);
         final int key = (int)(flow >>> 32);
         // Key then mask, little-endian: one 8-byte store.
         record.putLong(PostcardLayout.KEY_OFFSET, (flow >>> 32) | ((long)mask << 32), ByteOrder.LITTLE_ENDIAN);

@@ -6,10 +6,14 @@ import io.dta.appliance.demo.DemoNegotiation;
 import io.dta.appliance.demo.GeneratedReportSource;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QueuePairSender;
+import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.gen.GeneratorSettings;
 import io.dta.appliance.gen.GeneratorSettingsException;
 import io.dta.appliance.gen.Primitive;
 import io.dta.appliance.gen.ReportGenerator;
+import io.dta.codec.DtaOpcode;
+import io.dta.codec.FrameDecoder;
+import io.dta.codec.FrameKind;
 import io.dta.codec.pcap.PcapFormatException;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.collector.query.KeyWriteResult;
@@ -173,7 +177,7 @@ public final class DemoCommand implements Callable<Integer>
             {
                 try (PcapReader reader = new PcapReader(in).destinationMac(translatorSide.translator().mac()))
                 {
-                    demo.run(pcapSource(reader));
+                    demo.run(pcapSource(reader, samples, collectorSide));
                     if (reader.cutShort())
                     {
                         // Like tshark: every whole report was used; the demo completes, with a warning.
@@ -256,6 +260,37 @@ public final class DemoCommand implements Callable<Integer>
         long counterKey = -1;
         int counterRedundancy;
         long postcardKey = -1;
+
+        void take(final Primitive primitive, final long key, final int redundancy, final boolean essential)
+        {
+            if (Primitive.KEY_WRITE == primitive && (essential || !keyWriteEssential))
+            {
+                keyWriteKey = key;
+                keyWriteRedundancy = redundancy;
+                keyWriteEssential = essential;
+            }
+            else if (Primitive.KEY_INCREMENT == primitive)
+            {
+                counterKey = key;
+                counterRedundancy = redundancy;
+            }
+            else if (Primitive.POSTCARD == primitive)
+            {
+                postcardKey = key;
+            }
+        }
+    }
+
+    private static int collectorIndex(final List<CollectorConfig> collectors, final int ip)
+    {
+        for (int i = 0; i < collectors.size(); i++)
+        {
+            if (collectors.get(i).ip() == ip)
+            {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private String argumentProblem()
@@ -287,16 +322,32 @@ public final class DemoCommand implements Callable<Integer>
         return null;
     }
 
-    private static ClosedLoopDemo.ReportSource pcapSource(final PcapReader reader)
+    private static ClosedLoopDemo.ReportSource pcapSource(
+        final PcapReader reader, final Samples[] perCollector, final ApplianceConfig appliance)
     {
+        final FrameDecoder decoder = TranslatorEngine.configureDecoder(new FrameDecoder(), appliance);
+        final List<CollectorConfig> collectors = appliance.collectors();
+        final int maxRedundancy = appliance.redundancy().max();
         return new ClosedLoopDemo.ReportSource()
         {
             @Override
             public boolean next() throws IOException
             {
-                return reader.next();
+                if (!reader.next())
+                {
+                    return false;
+                }
+                // The capture's own reports give the sample queries, as the generator's do.
+                if (FrameKind.DTA == decoder.decode(reader.buffer(), reader.offset(), reader.capturedLength()))
+                {
+                    final int collector = collectorIndex(collectors, decoder.ipv4().dst());
+                    if (collector >= 0)
+                    {
+                        sample(decoder, perCollector[collector], maxRedundancy);
+                    }
+                }
+                return true;
             }
-
             @Override
             public DirectBuffer buffer()
             {
@@ -323,6 +374,35 @@ public final class DemoCommand implements Callable<Integer>
         };
     }
 
+    private static void sample(final FrameDecoder decoder, final Samples samples, final int maxRedundancy)
+    {
+        final boolean essential = decoder.dtaBase().essential();
+        switch (decoder.dtaOpcode())
+        {
+            case DtaOpcode.KEY_WRITE ->
+            {
+                final int n = decoder.keyWrite().redundancy();
+                if (n >= 1 && n <= maxRedundancy)
+                {
+                    samples.take(Primitive.KEY_WRITE, decoder.keyWrite().key(), n, essential);
+                }
+            }
+            case DtaOpcode.KEY_INCREMENT ->
+            {
+                final int n = decoder.keyIncrement().redundancy();
+                if (n >= 1 && n <= maxRedundancy)
+                {
+                    samples.take(Primitive.KEY_INCREMENT, decoder.keyIncrement().key(), n, essential);
+                }
+            }
+            case DtaOpcode.POSTCARD -> samples.take(Primitive.POSTCARD, decoder.postcard().key(), 0, essential);
+            default ->
+            {
+                // Append and sketch samples come from the stores, not from the reports.
+            }
+        }
+    }
+
     private static ClosedLoopDemo.ReportSource generatedSource(
         final ReportGenerator generator, final long count, final Samples[] perCollector,
         final ApplianceConfig appliance)
@@ -335,25 +415,9 @@ public final class DemoCommand implements Callable<Integer>
             {
                 collector++;
             }
-            final Samples samples = perCollector[collector];
             if (null == g.badKind())
             {
-                final Primitive p = g.primitive();
-                if (Primitive.KEY_WRITE == p && (g.essential() || !samples.keyWriteEssential))
-                {
-                    samples.keyWriteKey = g.key();
-                    samples.keyWriteRedundancy = g.redundancy();
-                    samples.keyWriteEssential = g.essential();
-                }
-                else if (Primitive.KEY_INCREMENT == p)
-                {
-                    samples.counterKey = g.key();
-                    samples.counterRedundancy = g.redundancy();
-                }
-                else if (Primitive.POSTCARD == p)
-                {
-                    samples.postcardKey = g.key();
-                }
+                perCollector[collector].take(g.primitive(), g.key(), g.redundancy(), g.essential());
             }
         });
     }

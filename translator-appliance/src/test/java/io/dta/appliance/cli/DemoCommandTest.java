@@ -155,6 +155,28 @@ class DemoCommandTest
             list);
     }
 
+    /**
+     * With a capture ({@code --in}) the sample queries came from the stores only (lists, sketches): the capture's
+     * Key-Write, Key-Increment and postcard reports now give theirs, as generated reports do.
+     */
+    @Test
+    void shouldShowSampleQueriesOfTheCapturesReports() throws Exception
+    {
+        final Path capture = dir.resolve("mix.pcap");
+        final CliRunner.Result gen = CliRunner.run("gen", "--out", capture.toString(), "--reports", "3000",
+            "--no-progress");
+        assertEquals(0, gen.exitCode(), gen.err());
+        final CliRunner.Result r = CliRunner.run("demo", "--in", capture.toString(), "--loss", "0", "--json");
+        assertEquals(0, r.exitCode(), r.err() + r.out());
+        final List<String> queries = new ArrayList<>();
+        JSON.readTree(r.out()).get("queries").forEach(q -> queries.add(q.asText()));
+        assertTrue(queries.stream().anyMatch(q -> q.startsWith("dta query keywrite --key ") &&
+            q.contains("copies agree")), r.out());
+        assertTrue(queries.stream().anyMatch(q -> q.startsWith("dta query counter --key ")), r.out());
+        assertTrue(queries.stream().anyMatch(q -> q.startsWith("dta query postcard --key ") && q.contains("path [")),
+            r.out());
+    }
+
     @Test
     void shouldTranslateEverythingWithoutLossAndKeepTheStore() throws Exception
     {

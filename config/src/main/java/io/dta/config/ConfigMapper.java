@@ -361,28 +361,10 @@ final class ConfigMapper
         final String lengthPath = s.pathOf("length");
         if (!hasProblem(lengthPath))
         {
-            final long length = region.length();
-            final long entries = length / ListConfig.ENTRY_BYTES;
-            if (length % ListConfig.ENTRY_BYTES != 0)
+            final String lengthProblem = ListConfig.lengthProblem(region.length(), layout, batchSize);
+            if (null != lengthProblem)
             {
-                problem(lengthPath, length + " is not a multiple of the entry size 4");
-            }
-            else if (batchSize > 0 && entries < batchSize)
-            {
-                problem(lengthPath, length + " / 4 = " + entries + " entries, fewer than append.batchSize " +
-                    batchSize);
-            }
-            else if (batchSize > 0 && layout == ListLayout.SEQUENCED &&
-                length < ListConfig.sequencedRecordBytes(batchSize))
-            {
-                problem(lengthPath, length + " bytes hold no record of the sequenced layout (append.batchSize " +
-                    batchSize + " entries of 4 bytes + an 8-byte trailer = " +
-                    ListConfig.sequencedRecordBytes(batchSize) + " bytes)");
-            }
-            else if (batchSize > 0 && layout == ListLayout.REFERENCE && entries % batchSize != 0)
-            {
-                problem(lengthPath, length + " / 4 = " + entries + " entries, not a multiple of append.batchSize " +
-                    batchSize + " (required by layout reference)");
+                problem(lengthPath, lengthProblem);
             }
         }
         return new ListConfig(id, region, layout);

@@ -10,7 +10,9 @@ import io.dta.appliance.dpdk.DpdkBench;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.io.RunFiles;
 import io.dta.config.ApplianceConfig;
+import io.dta.config.CollectorConfig;
 import io.dta.config.FileErrors;
+import io.dta.config.ListConfig;
 import io.dta.dpdk.DpdkException;
 import io.dta.dpdk.DpdkLibrary;
 import io.dta.dpdk.Eal;
@@ -30,6 +32,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.ToLongFunction;
@@ -91,11 +94,13 @@ public final class BenchCommand implements Callable<Integer>
     private Long warmup;
 
     @Option(names = "--redundancy", defaultValue = "1",
-        description = "N of the synthetic Key-Write / Key-Increment reports (default: ${DEFAULT-VALUE}; not with --in)")
+        description = "N of the synthetic Key-Write / Key-Increment reports (default: ${DEFAULT-VALUE}; only with " +
+            "--primitive keywrite or keyincrement)")
     private int redundancy;
 
-    @Option(names = "--batch", defaultValue = "16", description = "Append batch size, overriding the configuration's " +
-        "(default: ${DEFAULT-VALUE}; with --in, the configuration's own unless given)")
+    @Option(names = "--batch", defaultValue = "16", description = "Append batch size of --primitive append, " +
+        "overriding the configuration's (default: ${DEFAULT-VALUE}; with --in, the configuration's own unless given; " +
+        "every list must take batches of it)")
     private int batch;
 
     @Option(names = "--closed-loop", description = "with --io java: the collector's answers are modelled, as a " +
@@ -223,6 +228,16 @@ public final class BenchCommand implements Callable<Integer>
                 "huge pages by itself, see docs/performance.md)");
             return 2;
         }
+        for (final String arg : userEalArgs())
+        {
+            if ("--vdev".equals(arg) || arg.startsWith("--vdev="))
+            {
+                // A device of the same name replaced the bench's own (and its rate was that of other traffic).
+                System.err.println("dta bench: --eal must not add devices (--vdev): the bench makes its own input " +
+                    "(net_pcap0 or net_ring0) and output (net_null0) ports; give --in CAPTURE for other traffic");
+                return 2;
+            }
+        }
         if (hugepages && userEalArgs().contains(Eal.NO_HUGE))
         {
             System.err.println("dta bench: --hugepages and --eal " + Eal.NO_HUGE + " contradict each other");
@@ -318,9 +333,38 @@ public final class BenchCommand implements Callable<Integer>
                 "loop towards the collectors and needs static regions (qpn, rkey and address configured)");
             return 2;
         }
+        final boolean batchGiven = spec.commandLine().getParseResult().hasMatchedOption("--batch");
+        if (!capture && BenchPrimitive.APPEND != primitive)
+        {
+            if (batchGiven)
+            {
+                System.err.println("dta bench: --batch sets the Append batch size of --primitive append (or of an " +
+                    "--in capture's Append reports); --primitive " + primitive.name().toLowerCase(Locale.ROOT) +
+                    " sends none");
+                return 2;
+            }
+            // No Append report is sent: the lists keep the configuration's batch size, which it was validated with.
+            batch = appliance.append().batchSize();
+        }
+        else if (!capture || batchGiven)
+        {
+            final String problem = batchProblem(appliance, batch);
+            if (null != problem)
+            {
+                System.err.println("dta bench: " + problem);
+                return 2;
+            }
+        }
         if (capture)
         {
             return benchCapture(appliance);
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--redundancy") &&
+            BenchPrimitive.KEYWRITE != primitive && BenchPrimitive.KEYINCREMENT != primitive)
+        {
+            System.err.println("dta bench: --redundancy shapes the traffic of --primitive keywrite and keyincrement " +
+                "only");
+            return 2;
         }
         if (redundancy < 1 || redundancy > appliance.redundancy().max())
         {
@@ -817,6 +861,31 @@ public final class BenchCommand implements Callable<Integer>
             out.put("inputRingDry", dry);
             out.put("inputRingLowest", lowest);
         }
+    }
+
+    /**
+     * The configuration was validated with its own Append batch size; a list it cannot take batches of {@code
+     * batchSize} in would fail the engine's start (or, for a reference ring, take a write across its end).
+     */
+    private static String batchProblem(final ApplianceConfig appliance, final int batchSize)
+    {
+        final List<CollectorConfig> collectors = appliance.collectors();
+        for (int c = 0; c < collectors.size(); c++)
+        {
+            final List<ListConfig> lists = collectors.get(c).lists();
+            for (int l = 0; l < lists.size(); l++)
+            {
+                final ListConfig list = lists.get(l);
+                final String problem = ListConfig.lengthProblem(list.region().length(), list.layout(), batchSize);
+                if (null != problem)
+                {
+                    return "--batch " + batchSize + " does not fit collectors[" + c + "].lists[" + l + "] (id " +
+                        list.id() + "): length " + problem.replace("append.batchSize", "batch size") +
+                        "; give a smaller --batch";
+                }
+            }
+        }
+        return null;
     }
 
     private static void warnOfDryRing(final long dry)

@@ -3,6 +3,8 @@ package io.dta.appliance.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.PrintWriter;
+
 /**
  * Entry point of the {@code dta} command line: one subcommand per job of the appliance.
  */
@@ -24,7 +26,19 @@ public final class DtaCommand implements Runnable
      */
     public static void main(final String[] args)
     {
-        System.exit(newCommandLine().execute(args));
+        int exitCode;
+        try
+        {
+            exitCode = newCommandLine().execute(args);
+        }
+        catch (final OutOfMemoryError ex)
+        {
+            // picocli hands only exceptions to its handlers; an error would end the JVM with a stack trace.
+            System.err.println("dta: out of memory (" + ex.getMessage() + "); raise the JVM's limits (-Xmx, " +
+                "-XX:MaxDirectMemorySize) through DTA_JAVA_OPTS with bin/dta");
+            exitCode = 1;
+        }
+        System.exit(exitCode);
     }
 
     /**
@@ -39,7 +53,23 @@ public final class DtaCommand implements Runnable
         return new CommandLine(new DtaCommand())
             .setCaseInsensitiveEnumValuesAllowed(true)
             .setUsageHelpWidth(120)
-            .setUsageHelpAutoWidth(true);
+            .setUsageHelpAutoWidth(true)
+            .setParameterExceptionHandler(DtaCommand::refuseArguments);
+    }
+
+    /**
+     * A bad command line is refused in one line, as every other bad input is (picocli printed the whole usage
+     * after it, some 70 lines that pushed the reason out of sight); {@code --help} still shows the usage.
+     */
+    private static int refuseArguments(final CommandLine.ParameterException ex, final String[] args)
+    {
+        final CommandLine command = ex.getCommandLine();
+        final PrintWriter err = command.getErr();
+        final String name = command.getCommandSpec().qualifiedName();
+        err.println(name + ": " + ex.getMessage() + " (" + name + " --help lists the options)");
+        CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+        err.flush();
+        return command.getCommandSpec().exitCodeOnInvalidInput();
     }
 
     /**

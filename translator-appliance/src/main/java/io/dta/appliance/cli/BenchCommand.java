@@ -416,6 +416,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("allocatedBytesPerReport", r.allocatedBytesPerReport());
         out.put("gcCount", r.gcCount());
         out.put("drops", drops);
+        out.put("dropsByReason", EngineSummary.nonZeroDrops(r::delta));
         if (null == in)
         {
             out.put("redundancy", redundancy);
@@ -450,10 +451,9 @@ public final class BenchCommand implements Callable<Integer>
                 r.reportsPerCpuSecond() / 1e6, DirectBuffer.SHOULD_BOUNDS_CHECK ? "on" : "off");
             printCaptureCounts(bench.input(), r.framesIn(), r.framesInPerSecond(), r.reports(), r::delta);
         }
-        if (null == in && drops > 0)
+        if (null == in)
         {
-            System.err.println("dta bench: warning: the engine dropped " + drops + " reports or responses while " +
-                "measuring (" + r.delta(EngineCounter.DROP_GRACE_PERIOD) + " reports in grace periods or probing)");
+            warnOfDrops(drops, r::delta);
         }
         warnOfNoReports(r.reports(), appliance);
         return 0;
@@ -530,6 +530,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("gcCount", r.gcCount());
         out.put("txDropped", r.txDropped());
         out.put("drops", r.drops());
+        out.put("dropsByReason", EngineSummary.nonZeroDrops(r::delta));
         out.put("agronaBoundsChecks", DirectBuffer.SHOULD_BOUNDS_CHECK);
         if (null == frames)
         {
@@ -562,7 +563,7 @@ public final class BenchCommand implements Callable<Integer>
         }
         if (null == frames)
         {
-            warnOfDrops(r.drops());
+            warnOfDrops(r.drops(), r::delta);
         }
         warnOfNoReports(r.reports(), appliance);
         warnOfDryRing(r.inputDry());
@@ -631,6 +632,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("referenceCrc", c.crc());
         out.put("ioFloorReportsPerSecond", Math.round(c.ioFloorReportsPerSecond()));
         out.put("drops", r.drops());
+        out.put("dropsByReason", EngineSummary.nonZeroDrops(r::delta));
         if (null == frames)
         {
             out.put("redundancy", redundancy);
@@ -685,7 +687,7 @@ public final class BenchCommand implements Callable<Integer>
         }
         if (null == frames)
         {
-            warnOfDrops(r.drops());
+            warnOfDrops(r.drops(), r::delta);
         }
         else
         {
@@ -768,7 +770,6 @@ public final class BenchCommand implements Callable<Integer>
         out.put("reportsTranslated", delta.applyAsLong(EngineCounter.REPORTS_TRANSLATED));
         out.put("roceFramesOut", delta.applyAsLong(EngineCounter.ROCE_FRAMES_OUT));
         out.put("otherFramesSkipped", delta.applyAsLong(EngineCounter.OTHER_FRAMES));
-        out.put("dropsByReason", EngineSummary.nonZeroDrops(delta));
     }
 
     private static void printCaptureCounts(
@@ -828,13 +829,34 @@ public final class BenchCommand implements Callable<Integer>
         }
     }
 
-    private static void warnOfDrops(final long drops)
+    /**
+     * Synthetic reports should not be dropped (open loop through DPDK nothing is): a rate that includes drops is not
+     * a translation rate, so say how many and why, by the names of {@code dropsByReason}.
+     */
+    static void warnOfDrops(final long drops, final ToLongFunction<EngineCounter> delta)
     {
         if (drops > 0)
         {
-            // Open loop through DPDK nothing should be dropped: a rate that includes drops is not a translation rate.
-            System.err.println("dta bench: warning: the engine dropped " + drops + " reports while measuring");
+            System.err.println("dta bench: warning: the engine dropped " + drops + " reports or responses while " +
+                "measuring (" + dropReasons(delta) + ")");
         }
+    }
+
+    /**
+     * @param delta each counter's growth over the measured phase.
+     * @return the non-zero drop reasons with their counts, as {@code dropsByReason} names them, largest first:
+     * {@code dropAtomicQueueFull 79631, dropGracePeriod 12}.
+     */
+    static String dropReasons(final ToLongFunction<EngineCounter> delta)
+    {
+        final List<Map.Entry<String, Long>> reasons = new ArrayList<>(EngineSummary.nonZeroDrops(delta).entrySet());
+        reasons.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+        final StringBuilder sb = new StringBuilder();
+        for (final Map.Entry<String, Long> e : reasons)
+        {
+            sb.append(sb.isEmpty() ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue());
+        }
+        return sb.toString();
     }
 
     /**

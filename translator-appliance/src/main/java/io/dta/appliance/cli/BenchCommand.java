@@ -133,7 +133,9 @@ public final class BenchCommand implements Callable<Integer>
         "and ICRC in C) in rounds alternating with the engine's on the same EAL and ports; prints both medians " +
         "(reportsPerSecond, referenceReportsPerSecond) and their ratio. With --in both read the same frames, but the " +
         "C loop translates no sequence-tracked, essential or Sketch-Merge report: its counters are printed " +
-        "(reference), with a warning when it left reports the engine translated")
+        "(reference). When the two loops did unequal work (collector responses in the capture, reports the C loop " +
+        "does not handle, reports the engine dropped after translating them, drops or frames out that differ) a " +
+        "warning says so, and unequalWork in the JSON")
     private boolean compareC;
 
     @Option(names = "--rounds", defaultValue = "5",

@@ -138,7 +138,9 @@ public final class BenchCommand implements Callable<Integer>
         "and ICRC in C) in rounds alternating with the engine's on the same EAL and ports; prints both medians " +
         "(reportsPerSecond, referenceReportsPerSecond) and their ratio. With --in both read the same frames, but the " +
         "C loop translates no sequence-tracked, essential or Sketch-Merge report: its counters are printed " +
-        "(reference), with a warning when it left reports the engine translated")
+        "(reference). When the two loops did unequal work (collector responses in the capture, reports the C loop " +
+        "does not handle, reports the engine dropped after translating them, drops or frames out that differ) a " +
+        "warning says so, and unequalWork in the JSON")
     private boolean compareC;
 
     @Option(names = "--rounds", defaultValue = "5",
@@ -460,6 +462,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("allocatedBytesPerReport", r.allocatedBytesPerReport());
         out.put("gcCount", r.gcCount());
         out.put("drops", drops);
+        out.put("dropsByReason", EngineSummary.nonZeroDrops(r::delta));
         if (null == in)
         {
             out.put("redundancy", redundancy);
@@ -494,10 +497,9 @@ public final class BenchCommand implements Callable<Integer>
                 r.reportsPerCpuSecond() / 1e6, DirectBuffer.SHOULD_BOUNDS_CHECK ? "on" : "off");
             printCaptureCounts(bench.input(), r.framesIn(), r.framesInPerSecond(), r.reports(), r::delta);
         }
-        if (null == in && drops > 0)
+        if (null == in)
         {
-            System.err.println("dta bench: warning: the engine dropped " + drops + " reports or responses while " +
-                "measuring (" + r.delta(EngineCounter.DROP_GRACE_PERIOD) + " reports in grace periods or probing)");
+            warnOfDrops(drops, r::delta);
         }
         warnOfNoReports(r.reports(), appliance);
         return 0;
@@ -574,6 +576,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("gcCount", r.gcCount());
         out.put("txDropped", r.txDropped());
         out.put("drops", r.drops());
+        out.put("dropsByReason", EngineSummary.nonZeroDrops(r::delta));
         out.put("agronaBoundsChecks", DirectBuffer.SHOULD_BOUNDS_CHECK);
         if (null == frames)
         {
@@ -606,7 +609,7 @@ public final class BenchCommand implements Callable<Integer>
         }
         if (null == frames)
         {
-            warnOfDrops(r.drops());
+            warnOfDrops(r.drops(), r::delta);
         }
         warnOfNoReports(r.reports(), appliance);
         warnOfDryRing(r.inputDry());
@@ -648,6 +651,7 @@ public final class BenchCommand implements Callable<Integer>
             return 1;
         }
         final DpdkBench.Result r = c.java();
+        final Map<String, String> unequalWork = DpdkBench.unequalWork(r, c.reference());
         final Map<String, Object> out = new LinkedHashMap<>();
         putSource(out, frames);
         out.put("io", "dpdk");
@@ -660,6 +664,8 @@ public final class BenchCommand implements Callable<Integer>
         out.put("reportsPerCpuSecond", Math.round(c.reportsPerCpuSecond()));
         out.put("referenceReportsPerCpuSecond", Math.round(c.referenceReportsPerCpuSecond()));
         out.put("cpuRatio", ratio(c.cpuRatio()));
+        out.put("unequalWork", !unequalWork.isEmpty());
+        out.put("unequalWorkReasons", List.copyOf(unequalWork.keySet()));
         out.put("rounds", rounds);
         out.put(null == frames ? "sourceReports" : "sourceFrames", null == frames ? sourceReports : sourceFrames);
         out.put(null == frames ? "reportsPerRound" : "framesPerRound", perRound);
@@ -675,6 +681,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("referenceCrc", c.crc());
         out.put("ioFloorReportsPerSecond", Math.round(c.ioFloorReportsPerSecond()));
         out.put("drops", r.drops());
+        out.put("dropsByReason", EngineSummary.nonZeroDrops(r::delta));
         if (null == frames)
         {
             out.put("redundancy", redundancy);
@@ -695,6 +702,7 @@ public final class BenchCommand implements Callable<Integer>
             reference.put("otherFramesSkipped", counts.other());
             reference.put("malformed", counts.malformed());
             reference.put("responses", counts.responses());
+            reference.put("roceFramesOut", counts.framesOut());
             out.put("reference", reference);
         }
         putRing(out, c.inputDry(), c.inputLowest());
@@ -723,40 +731,23 @@ public final class BenchCommand implements Callable<Integer>
                 final DpdkBench.ReferenceCounts counts = c.reference();
                 System.out.printf("  C reference over its rounds: %d frames in, %d reports in, %d translated, %d " +
                     "unsupported (sequence-tracked, essential, Sketch-Merge), %d dropped, %d other frames, %d " +
-                    "malformed, %d responses%n", counts.framesIn(), counts.reportsIn(), counts.reportsTranslated(),
-                    counts.unsupported(), counts.drops(), counts.other(), counts.malformed(), counts.responses());
+                    "malformed, %d responses, %d RoCEv2 frames out%n", counts.framesIn(), counts.reportsIn(),
+                    counts.reportsTranslated(), counts.unsupported(), counts.drops(), counts.other(), counts.malformed(),
+                    counts.responses(), counts.framesOut());
             }
         }
         if (null == frames)
         {
-            warnOfDrops(r.drops());
+            warnOfDrops(r.drops(), r::delta);
         }
-        else
+        if (!unequalWork.isEmpty())
         {
-            warnOfUnequalWork(r, c.reference());
+            System.err.println("dta bench: warning: the ratio compares unequal work (unequalWork in the JSON): " +
+                String.join("; ", unequalWork.values()));
         }
         warnOfNoReports(r.reports(), appliance);
         warnOfDryRing(c.inputDry());
         return 0;
-    }
-
-    /**
-     * With {@code --in} the two loops read the same frames but may not do the same work with them: the C loop
-     * translates the four fixed primitives only. Compared per frame received, the Java engine translated this share
-     * of its reports and the C loop that share of its own.
-     */
-    private static void warnOfUnequalWork(final DpdkBench.Result java, final DpdkBench.ReferenceCounts c)
-    {
-        final double javaShare = java.framesIn() > 0 ?
-            (double)java.delta(EngineCounter.REPORTS_TRANSLATED) / java.framesIn() : 0;
-        final double referenceShare = c.framesIn() > 0 ? (double)c.reportsTranslated() / c.framesIn() : 0;
-        if (c.unsupported() > 0 || referenceShare + 1e-3 < javaShare)
-        {
-            System.err.printf("dta bench: warning: the C reference loop translated %.1f %% of the frames it " +
-                "received, the engine %.1f %% (%d reports the C loop does not handle: sequence-tracked, essential " +
-                "or Sketch-Merge; %d it dropped): the ratio compares unequal work%n", 100 * referenceShare,
-                100 * javaShare, c.unsupported(), c.drops());
-        }
     }
 
     /**
@@ -812,7 +803,6 @@ public final class BenchCommand implements Callable<Integer>
         out.put("reportsTranslated", delta.applyAsLong(EngineCounter.REPORTS_TRANSLATED));
         out.put("roceFramesOut", delta.applyAsLong(EngineCounter.ROCE_FRAMES_OUT));
         out.put("otherFramesSkipped", delta.applyAsLong(EngineCounter.OTHER_FRAMES));
-        out.put("dropsByReason", EngineSummary.nonZeroDrops(delta));
     }
 
     private static void printCaptureCounts(
@@ -897,13 +887,34 @@ public final class BenchCommand implements Callable<Integer>
         }
     }
 
-    private static void warnOfDrops(final long drops)
+    /**
+     * Synthetic reports should not be dropped (open loop through DPDK nothing is): a rate that includes drops is not
+     * a translation rate, so say how many and why, by the names of {@code dropsByReason}.
+     */
+    static void warnOfDrops(final long drops, final ToLongFunction<EngineCounter> delta)
     {
         if (drops > 0)
         {
-            // Open loop through DPDK nothing should be dropped: a rate that includes drops is not a translation rate.
-            System.err.println("dta bench: warning: the engine dropped " + drops + " reports while measuring");
+            System.err.println("dta bench: warning: the engine dropped " + drops + " reports or responses while " +
+                "measuring (" + dropReasons(delta) + ")");
         }
+    }
+
+    /**
+     * @param delta each counter's growth over the measured phase.
+     * @return the non-zero drop reasons with their counts, as {@code dropsByReason} names them, largest first:
+     * {@code dropAtomicQueueFull 79631, dropGracePeriod 12}.
+     */
+    static String dropReasons(final ToLongFunction<EngineCounter> delta)
+    {
+        final List<Map.Entry<String, Long>> reasons = new ArrayList<>(EngineSummary.nonZeroDrops(delta).entrySet());
+        reasons.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+        final StringBuilder sb = new StringBuilder();
+        for (final Map.Entry<String, Long> e : reasons)
+        {
+            sb.append(sb.isEmpty() ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue());
+        }
+        return sb.toString();
     }
 
     /**

@@ -28,7 +28,12 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code dta bench --io dpdk}: the engine behind DPDK on one core. The reports of {@link EngineBench} come from one of
@@ -47,6 +52,14 @@ public final class DpdkBench
 {
     private static final int BURST = 32;
     private static final EngineCounter[] COUNTERS = EngineCounter.values();
+    /** The collector's responses the engine took (the dropped ones are the RESPONSE_DROP_ counters). */
+    private static final Set<EngineCounter> RESPONSE_COUNTERS = EnumSet.of(
+        EngineCounter.ACKS_IN, EngineCounter.ATOMIC_ACKS_IN, EngineCounter.NAK_SEQUENCE_ERRORS_IN,
+        EngineCounter.NAK_FATAL_IN, EngineCounter.NAK_RNR_IN);
+    /** Reports dropped after they were routed to a primitive (counted in REPORTS_TRANSLATED too). */
+    private static final Set<EngineCounter> AFTER_TRANSLATION = EnumSet.of(
+        EngineCounter.DROP_GRACE_PERIOD, EngineCounter.DROP_QP_ERROR, EngineCounter.DROP_BACKLOG_FULL,
+        EngineCounter.DROP_ATOMIC_QUEUE_FULL);
     /**
      * Distinct reports in the replayed capture by default. {@code net_pcap} copies each from its stored mbuf (about
      * 2.4 KB apart), so 4096 of them (about 10 MB) are read from beyond the caches.
@@ -104,7 +117,7 @@ public final class DpdkBench
          */
         public String text()
         {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
 
         /**
@@ -123,8 +136,11 @@ public final class DpdkBench
      *                                {@code REPORTS_IN}; every frame received for synthetic reports).
      * @param frames                  frames sent in the measured phase.
      * @param seconds                 measured wall time.
-     * @param reportsPerSecond        reports per second.
-     * @param framesPerSecond         frames per second.
+     * @param reportsPerSecond        reports per second (over several rounds, {@link #overRounds}, the median of
+     *                                the rounds' rates).
+     * @param framesPerSecond         frames sent per second (likewise).
+     * @param framesInPerSecond       frames received per second (likewise): never below {@code reportsPerSecond},
+     *                                the reports being among the frames received.
      * @param allocatedBytesPerReport bytes the data-plane thread allocated per report while measuring (per frame
      *                                received when none was a report).
      * @param gcCount                 garbage collections while measuring.
@@ -145,6 +161,7 @@ public final class DpdkBench
         double seconds,
         double reportsPerSecond,
         double framesPerSecond,
+        double framesInPerSecond,
         double allocatedBytesPerReport,
         long gcCount,
         long txDropped,
@@ -170,6 +187,7 @@ public final class DpdkBench
      * @param other             frames neither DTA nor RoCEv2.
      * @param malformed         malformed frames.
      * @param responses         collector responses (ignored: open loop).
+     * @param framesOut         RoCEv2 frames sent.
      */
     public record ReferenceCounts(
         long framesIn,
@@ -179,11 +197,12 @@ public final class DpdkBench
         long unsupported,
         long other,
         long malformed,
-        long responses)
+        long responses,
+        long framesOut)
     {
         private static final int[] INDEXES = { CReference.FRAMES_IN, CReference.REPORTS_IN,
             CReference.REPORTS_TRANSLATED, CReference.DROPS, CReference.UNSUPPORTED, CReference.OTHER,
-            CReference.MALFORMED, CReference.RESPONSES };
+            CReference.MALFORMED, CReference.RESPONSES, CReference.FRAMES_OUT };
 
         static long[] read(final CReference reference)
         {
@@ -202,7 +221,7 @@ public final class DpdkBench
             {
                 d[i] = after[i] - before[i];
             }
-            return new ReferenceCounts(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
+            return new ReferenceCounts(d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8]);
         }
     }
 
@@ -210,7 +229,8 @@ public final class DpdkBench
      * The result of a run with {@code --compare-c}: Java and C rounds measured alternately on the same EAL, ports
      * and mempool.
      *
-     * @param java                      the Java engine over all its rounds (allocation and GCs included).
+     * @param java                      the Java engine over all its rounds (allocation and GCs included; its rates
+     *                                  the medians of the rounds', {@link #overRounds}).
      * @param javaRounds                reports per second of each Java round (the engine's {@code REPORTS_IN}).
      * @param referenceRounds           reports per second of each C round (the C loop's own reports-in counter).
      * @param reportsPerSecond          median of the Java rounds.
@@ -399,7 +419,7 @@ public final class DpdkBench
                 final double[] floorRounds = new double[rounds];
                 final double[] javaCpuRounds = new double[rounds];
                 final double[] referenceCpuRounds = new double[rounds];
-                final double[] javaFrameRounds = new double[rounds];
+                final Result[] javaResults = new Result[rounds];
                 final double[] referenceFrameRounds = new double[rounds];
                 final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
                 // One round measured and discarded, as the measuring loop's own warm-up: the first round counted
@@ -408,15 +428,6 @@ public final class DpdkBench
                 measure(s, Math.max(1, reportsPerRound / 10));
                 final long dryBefore = dry(s);
                 final long[] referenceBefore = ReferenceCounts.read(reference);
-                final long[] counters = new long[EngineCounter.values().length];
-                long javaFramesIn = 0;
-                long javaReports = 0;
-                long javaFrames = 0;
-                double javaSeconds = 0;
-                double allocated = 0;
-                long gcs = 0;
-                long dropped = 0;
-                long engineDrops = 0;
                 long referenceReports = 0;
                 long referenceDropped = 0;
                 for (int r = 0; r < rounds; r++)
@@ -428,20 +439,7 @@ public final class DpdkBench
                     // the reports among the frames of the part of the capture that round received).
                     javaCpuRounds[r] = java.reports() * 1e9 / (threads.getCurrentThreadCpuTime() - javaCpuBefore);
                     javaRounds[r] = java.reportsPerSecond();
-                    javaFrameRounds[r] = java.framesPerSecond();
-                    javaReports += java.reports();
-                    javaFrames += java.frames();
-                    javaSeconds += java.seconds();
-                    allocated += java.allocatedBytesPerReport() * (java.reports() > 0 ? java.reports() :
-                        java.framesIn());
-                    gcs += java.gcCount();
-                    dropped += java.txDropped();
-                    engineDrops += java.drops();
-                    javaFramesIn += java.framesIn();
-                    for (int i = 0; i < counters.length; i++)
-                    {
-                        counters[i] += java.counters()[i];
-                    }
+                    javaResults[r] = java;
                     final long cReportsBefore = reference.counter(CReference.REPORTS_IN);
                     final long cFramesBefore = reference.counter(CReference.FRAMES_IN);
                     final long referenceCpuBefore = threads.getCurrentThreadCpuTime();
@@ -464,16 +462,13 @@ public final class DpdkBench
                 final long inputDry = dry(s) - dryBefore;
                 final ReferenceCounts counts =
                     ReferenceCounts.between(referenceBefore, ReferenceCounts.read(reference));
-                // Frame rates are medians of the rounds, as the report rates are: a slow round must not weigh more.
-                final Result java = new Result(javaReports, javaFrames, javaSeconds, javaReports / javaSeconds,
-                    median(javaFrameRounds), allocated / (javaReports > 0 ? javaReports : javaFramesIn), gcs, dropped,
-                    engineDrops, inputDry, lowest(s), javaFramesIn, counters);
-                final double javaMedian = median(javaRounds);
+                final Result java = overRounds(javaResults, inputDry, lowest(s));
+                final double javaMedian = java.reportsPerSecond();
                 final double referenceMedian = median(referenceRounds);
                 final double javaCpuMedian = median(javaCpuRounds);
                 final double referenceCpuMedian = median(referenceCpuRounds);
                 // No ratio when a side counted no report (a capture without any): 0 / 0 is no comparison.
-                final boolean comparable = javaReports > 0 && referenceReports > 0;
+                final boolean comparable = java.reports() > 0 && referenceReports > 0;
                 return new Comparison(java, javaRounds, referenceRounds, javaMedian, referenceMedian,
                     comparable ? javaMedian / referenceMedian : Double.NaN, median(referenceFrameRounds),
                     referenceDropped, reference.crcName(), median(floorRounds), javaCpuRounds, referenceCpuRounds,
@@ -481,6 +476,161 @@ public final class DpdkBench
                     inputDry, lowest(s), counts);
             }
         });
+    }
+
+    /**
+     * Why the two loops of a {@code --compare-c} run did unequal work with the same frames, which makes their ratio
+     * compare unequal work; empty when nothing says so. The keys (in this order) name the reasons in
+     * {@code dta bench}'s JSON ({@code unequalWorkReasons}), the values say them with their counts:
+     * <ul>
+     *     <li>{@code responses}: collector responses among the frames (ACK, NAK, ATOMIC ACK). The engine acts on
+     *     them (a NAK resynchronises its QP and drops reports in the grace period that follows), the C loop counts
+     *     and skips them.</li>
+     *     <li>{@code unsupportedReports}: reports the C loop does not handle (sequence-tracked, essential,
+     *     Sketch-Merge).</li>
+     *     <li>{@code fewerTranslated}: the C loop translated a smaller share of the frames it received.</li>
+     *     <li>{@code droppedAfterTranslation}: the engine dropped reports after routing them (grace period or
+     *     probing, QP in error, essential backlog or atomic queue full), which {@code reportsTranslated} counts as
+     *     translated; the C loop has none of these states.</li>
+     *     <li>{@code dropsDiffer}: the reports the engine dropped before translating them (every other reason but a
+     *     full transmit queue) are not the C loop's drops and malformed frames, as they are for equal work; more
+     *     than a thousandth of the frames received apart.</li>
+     *     <li>{@code roceFramesOutDiffer}: the RoCEv2 frames sent differ by more than 1 % (for equal work they
+     *     differ by a few held frames and idle flushes, which depend on the clock).</li>
+     * </ul>
+     *
+     * @param java the Java engine over its rounds.
+     * @param c    the C loop's counts over its rounds.
+     * @return reason name to its description, in the order above.
+     */
+    public static Map<String, String> unequalWork(final Result java, final ReferenceCounts c)
+    {
+        final Map<String, String> reasons = new LinkedHashMap<>();
+        long javaResponses = 0;
+        long dropsBefore = 0;
+        long dropsAfter = 0;
+        final StringBuilder after = new StringBuilder();
+        for (final EngineCounter counter : COUNTERS)
+        {
+            final long n = java.delta(counter);
+            if (RESPONSE_COUNTERS.contains(counter) || counter.name().startsWith("RESPONSE_DROP_"))
+            {
+                javaResponses += n;
+            }
+            else if (AFTER_TRANSLATION.contains(counter))
+            {
+                dropsAfter += n;
+                if (n > 0)
+                {
+                    after.append(after.isEmpty() ? "" : ", ").append(camel(counter)).append(' ').append(n);
+                }
+            }
+            else if (counter.isDrop() && EngineCounter.DROP_TX_FULL != counter)
+            {
+                dropsBefore += n;
+            }
+        }
+        if (c.responses() > 0 || javaResponses > 0)
+        {
+            reasons.put("responses", "the frames hold " + Math.max(c.responses(), javaResponses) + " collector " +
+                "responses, which the engine acts on (NAK resyncs, grace periods) and the C loop skips");
+        }
+        if (c.unsupported() > 0)
+        {
+            reasons.put("unsupportedReports", c.unsupported() + " reports the C loop does not handle " +
+                "(sequence-tracked, essential or Sketch-Merge)");
+        }
+        final double javaShare = java.framesIn() > 0 ?
+            (double)java.delta(EngineCounter.REPORTS_TRANSLATED) / java.framesIn() : 0;
+        final double referenceShare = c.framesIn() > 0 ? (double)c.reportsTranslated() / c.framesIn() : 0;
+        if (referenceShare + 1e-3 < javaShare)
+        {
+            reasons.put("fewerTranslated", String.format(Locale.ROOT, "the C loop translated %.1f %% of " +
+                "the frames it received, the engine %.1f %%", 100 * referenceShare, 100 * javaShare));
+        }
+        if (dropsAfter > 0)
+        {
+            reasons.put("droppedAfterTranslation", "the engine dropped " + dropsAfter + " of the reports it " +
+                "translated (" + after + "), which reportsTranslated counts");
+        }
+        final long referenceDrops = c.drops() + c.malformed();
+        if (Math.abs(dropsBefore - referenceDrops) * 1000 > Math.max(java.framesIn(), c.framesIn()))
+        {
+            reasons.put("dropsDiffer", "the engine dropped " + dropsBefore + " reports before translating them, " +
+                "the C loop " + referenceDrops + " (drops and malformed frames)");
+        }
+        final long javaOut = java.delta(EngineCounter.ROCE_FRAMES_OUT);
+        if (Math.abs(javaOut - c.framesOut()) * 100 > Math.max(javaOut, c.framesOut()))
+        {
+            reasons.put("roceFramesOutDiffer", "the engine sent " + javaOut + " RoCEv2 frames, the C loop " +
+                c.framesOut());
+        }
+        return reasons;
+    }
+
+    /**
+     * @param counter an engine counter.
+     * @return its name as {@code dta replay --json} and {@code dropsByReason} spell it ({@code dropGracePeriod}).
+     */
+    private static String camel(final EngineCounter counter)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final String word : counter.name().toLowerCase(Locale.ROOT).split("_"))
+        {
+            sb.append(sb.isEmpty() ? word : Character.toUpperCase(word.charAt(0)) + word.substring(1));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The Java engine over its {@code --compare-c} rounds: counts summed, allocation per report over all of them, and
+     * every rate the median of the rounds' rates, as the ratio's is (a slow round must not weigh more). Each rate of
+     * the result is on that one basis: a total over the total time beside medians compared a mean-like rate with a
+     * median, and showed more reports per second than frames received per second though every report was a frame
+     * received. The median being monotone, a round's reports never outnumbering its frames received keeps
+     * {@code reportsPerSecond <= framesInPerSecond}.
+     *
+     * @param rounds      each round's measurement (at least one).
+     * @param inputDry    ring input: feeds that found the ring empty over the measured rounds.
+     * @param inputLowest ring input: the fewest mbufs a feed found; -1 for pcap.
+     * @return the rounds as one result.
+     */
+    public static Result overRounds(final Result[] rounds, final long inputDry, final int inputLowest)
+    {
+        final double[] reportRates = new double[rounds.length];
+        final double[] frameRates = new double[rounds.length];
+        final double[] frameInRates = new double[rounds.length];
+        final long[] counters = new long[COUNTERS.length];
+        long reports = 0;
+        long frames = 0;
+        long framesIn = 0;
+        double seconds = 0;
+        double allocated = 0;
+        long gcs = 0;
+        long txDropped = 0;
+        long drops = 0;
+        for (int r = 0; r < rounds.length; r++)
+        {
+            final Result round = rounds[r];
+            reportRates[r] = round.reportsPerSecond();
+            frameRates[r] = round.framesPerSecond();
+            frameInRates[r] = round.framesInPerSecond();
+            reports += round.reports();
+            frames += round.frames();
+            framesIn += round.framesIn();
+            seconds += round.seconds();
+            allocated += round.allocatedBytesPerReport() * (round.reports() > 0 ? round.reports() : round.framesIn());
+            gcs += round.gcCount();
+            txDropped += round.txDropped();
+            drops += round.drops();
+            for (int i = 0; i < counters.length; i++)
+            {
+                counters[i] += round.counters()[i];
+            }
+        }
+        return new Result(reports, frames, seconds, median(reportRates), median(frameRates), median(frameInRates),
+            allocated / (reports > 0 ? reports : framesIn), gcs, txDropped, drops, inputDry, inputLowest, framesIn,
+            counters);
     }
 
     /**
@@ -930,7 +1080,7 @@ public final class DpdkBench
         final long frames = counters[EngineCounter.ROCE_FRAMES_OUT.ordinal()];
         final long reports = counters[EngineCounter.REPORTS_IN.ordinal()];
         final double seconds = elapsed / 1e9;
-        return new Result(reports, frames, seconds, reports / seconds, frames / seconds,
+        return new Result(reports, frames, seconds, reports / seconds, frames / seconds, framesIn / seconds,
             (double)allocated / (reports > 0 ? reports : framesIn), gcCount() - gcBefore,
             sink.framesDropped() - droppedBefore, engineCounters.totalDrops() - dropsBefore, dry(s) - dryBefore,
             lowest(s), framesIn, counters);

@@ -1,8 +1,8 @@
-package io.dta.appliance.dpdk;
+package io.dta.perf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dta.appliance.cli.ChildDta;
+import io.dta.appliance.dpdk.CReference;
 import io.dta.appliance.gen.GeneratorSettings;
 import io.dta.appliance.gen.ReportGenerator;
 import io.dta.appliance.replay.Replay;
@@ -18,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,7 +35,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * so a capture of reports alone has as many reports as frames received per second (it showed more reports than
  * frames per second). Synthetic runs name their drops ({@code dropsByReason}) as capture runs do.
  */
-class DpdkCompareBenchEalTest
+class CompareBenchEalTest
 {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int REPORTS = 20_000;
@@ -198,7 +200,24 @@ class DpdkCompareBenchEalTest
     {
         final Path stdout = dir.resolve(name + ".out");
         final Path stderr = dir.resolve(name + ".err");
-        final Process process = ChildDta.start(stdout, stderr, args);
+        // A JVM of its own, with the shim and the C loop this module built (one EAL per process).
+        final List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElseThrow());
+        for (final String flag : System.getProperty("dta.jvm.flags", "").trim().split("\\s+"))
+        {
+            if (!flag.isEmpty())
+            {
+                command.add(flag);
+            }
+        }
+        command.add("-Ddta.shim=" + System.getProperty("dta.shim"));
+        command.add("-Ddta.cref=" + System.getProperty("dta.cref"));
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add("io.dta.appliance.cli.DtaCommand");
+        command.addAll(List.of(args));
+        final Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile()).start();
         if (!process.waitFor(120, TimeUnit.SECONDS))
         {
             process.destroyForcibly();

@@ -12,11 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -51,7 +47,7 @@ class CaptureCompareEalTest
         // A quarter of the frames are reports, all at the end: a round of part of the capture would see another mix.
         final Path reports = dir.resolve("reports.pcap");
         assertEquals(0, dta("gen", "gen", "--reports", Integer.toString(REPORTS), "--mix", "append=1", "--out",
-            reports.toString(), "--no-progress").exitCode);
+            reports.toString(), "--no-progress").exitCode());
         final Path capture = dir.resolve("arp-then-reports.pcap");
         try (PcapWriter writer = new PcapWriter(capture); PcapReader reader = new PcapReader(reports))
         {
@@ -65,10 +61,10 @@ class CaptureCompareEalTest
                 writer.write(reader.timestampNanos(), reader.buffer(), reader.offset(), reader.capturedLength());
             }
         }
-        final Run run = dta("mixed", "bench", "--io", "dpdk", "--in", capture.toString(), "--compare-c",
+        final ChildDta.Run run = dta("mixed", "bench", "--io", "dpdk", "--in", capture.toString(), "--compare-c",
             "--reports", "150000", "--rounds", "3", "--warmup", "50000", "--json");
-        assertEquals(0, run.exitCode, run.err);
-        final JsonNode r = JSON.readTree(run.out);
+        assertEquals(0, run.exitCode(), run.err());
+        final JsonNode r = JSON.readTree(run.out());
         final String ctx = r.toString();
         final int frames = ARPS + REPORTS;
         assertEquals(frames, r.get("sourceFrames").asInt(), ctx);
@@ -105,25 +101,25 @@ class CaptureCompareEalTest
                 writer.write(i * 1000L, arp, 0, arp.capacity());
             }
         }
-        final Run json = dta("none-json", "bench", "--io", "dpdk", "--in", capture.toString(), "--compare-c",
+        final ChildDta.Run json = dta("none-json", "bench", "--io", "dpdk", "--in", capture.toString(), "--compare-c",
             "--reports", "100000", "--rounds", "2", "--warmup", "10000", "--json");
-        assertEquals(0, json.exitCode, json.err);
-        final JsonNode r = JSON.readTree(json.out);
+        assertEquals(0, json.exitCode(), json.err());
+        final JsonNode r = JSON.readTree(json.out());
         assertTrue(r.get("ratio").isNull(), r.toString());
         assertTrue(r.get("cpuRatio").isNull(), r.toString());
         assertEquals(0, r.get("reports").asLong(), r.toString());
         assertEquals(0, r.get("reference").get("reportsIn").asLong(), r.toString());
         // Per frame when none was a report: the measured loop allocates nothing per frame.
         assertTrue(r.get("allocatedBytesPerReport").asDouble() < 1, r.toString());
-        assertTrue(json.err.contains("dta bench: warning: no frame fed from " + capture + " was a DTA report"),
-            json.err);
+        assertTrue(json.err().contains("dta bench: warning: no frame fed from " + capture + " was a DTA report"),
+            json.err());
 
-        final Run text = dta("none-text", "bench", "--io", "dpdk", "--in", capture.toString(), "--compare-c",
+        final ChildDta.Run text = dta("none-text", "bench", "--io", "dpdk", "--in", capture.toString(), "--compare-c",
             "--reports", "100000", "--rounds", "2", "--warmup", "10000");
-        assertEquals(0, text.exitCode, text.err);
-        assertTrue(text.out.contains("  no ratio Java / C: a side counted no DTA report\n"), text.out);
-        assertFalse(text.out.contains("NaN"), text.out);
-        assertTrue(text.err.contains("was a DTA report"), text.err);
+        assertEquals(0, text.exitCode(), text.err());
+        assertTrue(text.out().contains("  no ratio Java / C: a side counted no DTA report\n"), text.out());
+        assertFalse(text.out().contains("NaN"), text.out());
+        assertTrue(text.err().contains("was a DTA report"), text.err());
     }
 
     private static UnsafeBuffer arp()
@@ -134,36 +130,8 @@ class CaptureCompareEalTest
         return arp;
     }
 
-    private record Run(int exitCode, String out, String err)
+    private ChildDta.Run dta(final String name, final String... args) throws Exception
     {
-    }
-
-    private Run dta(final String name, final String... args) throws Exception
-    {
-        final List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElseThrow());
-        for (final String flag : System.getProperty("dta.jvm.flags", "").trim().split("\\s+"))
-        {
-            if (!flag.isEmpty())
-            {
-                command.add(flag);
-            }
-        }
-        command.add("-Ddta.shim=" + System.getProperty("dta.shim"));
-        command.add("-Ddta.cref=" + System.getProperty("dta.cref"));
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add("io.dta.appliance.cli.DtaCommand");
-        command.addAll(List.of(args));
-        final Path stdout = dir.resolve(name + ".out");
-        final Path stderr = dir.resolve(name + ".err");
-        final Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile())
-            .redirectError(stderr.toFile()).start();
-        if (!process.waitFor(180, TimeUnit.SECONDS))
-        {
-            process.destroyForcibly();
-            throw new AssertionError(name + ": dta did not finish in 180 s\nstderr: " + Files.readString(stderr));
-        }
-        return new Run(process.exitValue(), Files.readString(stdout), Files.readString(stderr));
+        return ChildDta.run(dir, name, 180, args);
     }
 }

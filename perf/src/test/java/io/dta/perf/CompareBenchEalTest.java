@@ -16,11 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -198,32 +194,8 @@ class CompareBenchEalTest
 
     private String[] run(final String name, final int exitCode, final String... args) throws Exception
     {
-        final Path stdout = dir.resolve(name + ".out");
-        final Path stderr = dir.resolve(name + ".err");
-        // A JVM of its own, with the shim and the C loop this module built (one EAL per process).
-        final List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElseThrow());
-        for (final String flag : System.getProperty("dta.jvm.flags", "").trim().split("\\s+"))
-        {
-            if (!flag.isEmpty())
-            {
-                command.add(flag);
-            }
-        }
-        command.add("-Ddta.shim=" + System.getProperty("dta.shim"));
-        command.add("-Ddta.cref=" + System.getProperty("dta.cref"));
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add("io.dta.appliance.cli.DtaCommand");
-        command.addAll(List.of(args));
-        final Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile())
-            .redirectError(stderr.toFile()).start();
-        if (!process.waitFor(120, TimeUnit.SECONDS))
-        {
-            process.destroyForcibly();
-            throw new AssertionError(name + ": dta did not finish in 120 s\nstderr: " + Files.readString(stderr));
-        }
-        assertEquals(exitCode, process.exitValue(), name + ": " + Files.readString(stderr));
-        return new String[] { Files.readString(stdout), Files.readString(stderr) };
+        final ChildDta.Run run = ChildDta.run(dir, name, 120, args);
+        assertEquals(exitCode, run.exitCode(), name + ": " + run.err());
+        return new String[] { run.out(), run.err() };
     }
 }

@@ -31,7 +31,7 @@
 #include <rte_net_crc.h>
 #include <rte_vect.h>
 
-#define CREF_VERSION 1
+#define CREF_VERSION 2
 
 /* The ring input's feeder (dta_ring_feed in libdta_shim.so), passed in by address. */
 typedef uint32_t (*dta_feed_fn)(void *feeder);
@@ -58,7 +58,7 @@ typedef uint32_t (*dta_feed_fn)(void *feeder);
 #define FETCH_ADD_HEADERS 82
 #define ICRC_LEN 4
 
-#define POSTCARD_CACHE 4096
+#define MAX_POSTCARD_CACHE (1u << 20)
 #define POSTCARD_SLOT 32
 #define NONE (-1)
 #define TIMER_GRANULARITY_NANOS 1000
@@ -134,13 +134,14 @@ struct postcards
     uint32_t slot_mask;
     int32_t oldest;
     int32_t newest;
-    uint32_t keys[POSTCARD_CACHE];
-    uint32_t masks[POSTCARD_CACHE];
-    uint32_t carried[POSTCARD_CACHE]; /* hops of the flow's written record (PostcardHandler's carried hops) */
-    uint8_t occupied[POSTCARD_CACHE];
-    int64_t updated[POSTCARD_CACHE];
-    int32_t older[POSTCARD_CACHE];
-    int32_t newer[POSTCARD_CACHE];
+    uint32_t cache_mask; /* postcards.cacheEntries - 1 */
+    uint32_t *keys;
+    uint32_t *masks;
+    uint32_t *carried; /* hops of the flow's written record (PostcardHandler's carried hops) */
+    uint8_t *occupied;
+    int64_t *updated;
+    int32_t *older;
+    int32_t *newer;
     uint32_t *hop_data;
 };
 
@@ -740,7 +741,7 @@ static void pc_emit(struct dta_cref *c, struct postcards *pc, int32_t e, int64_t
 
 static void postcard(struct dta_cref *c, struct postcards *pc, uint32_t key, uint32_t hop, uint32_t data, int64_t now)
 {
-    const int32_t e = (int32_t)(mix(key) & (POSTCARD_CACHE - 1));
+    const int32_t e = (int32_t)(mix(key) & pc->cache_mask);
     if (pc->occupied[e] && pc->keys[e] != key)
     {
         pc_emit(c, pc, e, now);
@@ -1154,7 +1155,9 @@ struct dta_cref *dta_cref_create(const uint8_t *config, uint32_t length)
     c->n_lists = (int)word(config, 12);
     c->n_qps = (int)word(config, 13);
     const int crc_mode = (int)word(config, 14);
+    const uint64_t cache_entries = word(config, 15);
     if (c->n_collectors > MAX_COLLECTORS || c->n_lists > MAX_LISTS || c->n_qps > MAX_QPS || c->hops > 6 ||
+        0 == cache_entries || cache_entries > MAX_POSTCARD_CACHE || 0 != (cache_entries & (cache_entries - 1)) ||
         length < (uint32_t)(HDR_WORDS + c->n_collectors * COLLECTOR_WORDS + c->n_lists * LIST_WORDS +
         c->n_qps * QP_WORDS) * 8)
     {
@@ -1194,16 +1197,25 @@ struct dta_cref *dta_cref_create(const uint8_t *config, uint32_t length)
             pc->slot_mask = (uint32_t)(word(config, w + 10) / POSTCARD_SLOT) - 1;
             pc->oldest = NONE;
             pc->newest = NONE;
-            pc->hop_data = calloc((size_t)POSTCARD_CACHE * (c->hops ? c->hops : 1), sizeof(uint32_t));
-            for (int e = 0; e < POSTCARD_CACHE; e++)
-            {
-                pc->older[e] = NONE;
-                pc->newer[e] = NONE;
-            }
-            if (NULL == pc->hop_data)
+            pc->cache_mask = cache_entries - 1;
+            pc->keys = calloc(cache_entries, sizeof(uint32_t));
+            pc->masks = calloc(cache_entries, sizeof(uint32_t));
+            pc->carried = calloc(cache_entries, sizeof(uint32_t));
+            pc->occupied = calloc(cache_entries, sizeof(uint8_t));
+            pc->updated = calloc(cache_entries, sizeof(int64_t));
+            pc->older = calloc(cache_entries, sizeof(int32_t));
+            pc->newer = calloc(cache_entries, sizeof(int32_t));
+            pc->hop_data = calloc((size_t)cache_entries * (c->hops ? c->hops : 1), sizeof(uint32_t));
+            if (NULL == pc->keys || NULL == pc->masks || NULL == pc->carried || NULL == pc->occupied ||
+                NULL == pc->updated || NULL == pc->older || NULL == pc->newer || NULL == pc->hop_data)
             {
                 dta_cref_destroy(c);
                 return NULL;
+            }
+            for (uint32_t e = 0; e < cache_entries; e++)
+            {
+                pc->older[e] = NONE;
+                pc->newer[e] = NONE;
             }
         }
     }
@@ -1270,8 +1282,16 @@ void dta_cref_destroy(struct dta_cref *c)
     {
         if (NULL != c->collectors[i].pc)
         {
-            free(c->collectors[i].pc->hop_data);
-            free(c->collectors[i].pc);
+            struct postcards *pc = c->collectors[i].pc;
+            free(pc->keys);
+            free(pc->masks);
+            free(pc->carried);
+            free(pc->occupied);
+            free(pc->updated);
+            free(pc->older);
+            free(pc->newer);
+            free(pc->hop_data);
+            free(pc);
         }
     }
     free(c->qps);

@@ -30,7 +30,7 @@ from scapy.packet import Raw
 from scapy.contrib.roce import BTH
 
 HOLD_NS = 20_000            # TranslatorEngine.HOLD_NANOS: idle time before the held frame leaves with AckReq
-POSTCARD_CACHE = 4096       # TranslatorEngine.POSTCARD_CACHE_ENTRIES (direct-mapped)
+POSTCARD_CACHE = 256        # postcards.cacheEntries of the generated configuration (direct-mapped)
 DTA_PORT = 40040
 REQUEST_INTERVAL = 8
 APPEND_IDLE_US = 100
@@ -323,7 +323,7 @@ translator: {{mac: "{APP_MAC}", ip: {APP_IP}, dscp: {DSCP}, ecn: {ECN}, ttl: {TT
 reports: {{udpPort: {DTA_PORT}, baseHeader: "auto"}}
 redundancy: {{max: 4}}
 append: {{batchSize: {batch}, idleFlushMicros: {APPEND_IDLE_US}}}
-postcards: {{hops: {HOPS}, idleFlushMicros: {POSTCARD_IDLE_US}}}
+postcards: {{hops: {HOPS}, idleFlushMicros: {POSTCARD_IDLE_US}, cacheEntries: {POSTCARD_CACHE}}}
 acks: {{requestInterval: {REQUEST_INTERVAL}, timeoutMicros: 3000000000}}
 collectors:
   - name: a

@@ -123,8 +123,14 @@ final class ConfigMapper
     {
         final int hops = (int)s.integer("hops", 1, PostcardsConfig.MAX_HOPS, PostcardsConfig.DEFAULT_HOPS);
         final long idle = s.integer("idleFlushMicros", 1, MAX_MICROS, PostcardsConfig.DEFAULT_IDLE_FLUSH_MICROS);
+        final int cacheEntries = (int)s.integer(
+            "cacheEntries", 1, PostcardsConfig.MAX_CACHE_ENTRIES, PostcardsConfig.DEFAULT_CACHE_ENTRIES);
+        if (!hasProblem(s.pathOf("cacheEntries")) && Integer.bitCount(cacheEntries) != 1)
+        {
+            problem(s.pathOf("cacheEntries"), cacheEntries + " is not a power of two");
+        }
         s.finish();
-        return new PostcardsConfig(hops, idle);
+        return new PostcardsConfig(hops, idle, cacheEntries);
     }
 
     private AcksConfig acks(final Section s)

@@ -41,7 +41,7 @@ class ConfigLoaderTest
         assertEquals(new ReportsConfig(40040, BaseHeader.THREE, false, 40044, 100_000), config.reports());
         assertEquals(new RedundancyConfig(4), config.redundancy());
         assertEquals(new AppendConfig(4, 1000), config.append());
-        assertEquals(new PostcardsConfig(5, 1000), config.postcards());
+        assertEquals(new PostcardsConfig(5, 1000, 4096), config.postcards());
         assertEquals(new AcksConfig(64, 500), config.acks());
         assertEquals(new ResyncConfig(1000, 0), config.resync());
         assertEquals(new EssentialConfig(1024), config.essential());
@@ -134,6 +134,17 @@ class ConfigLoaderTest
     }
 
     @Test
+    void shouldTakeAPostcardCacheSize()
+    {
+        final ApplianceConfig config = ConfigLoader.load(MINIMAL + """
+            postcards:
+              cacheEntries: 0x10000
+            """);
+
+        assertEquals(new PostcardsConfig(5, 1000, 65536), config.postcards());
+    }
+
+    @Test
     void shouldApplyDefaultsForOmittedKeys()
     {
         final ApplianceConfig config = ConfigLoader.load(MINIMAL);
@@ -142,7 +153,7 @@ class ConfigLoaderTest
         assertEquals(new ReportsConfig(40040, BaseHeader.THREE, false, 40044, 100_000), config.reports());
         assertEquals(new RedundancyConfig(4), config.redundancy());
         assertEquals(new AppendConfig(4, 1000), config.append());
-        assertEquals(new PostcardsConfig(5, 1000), config.postcards());
+        assertEquals(new PostcardsConfig(5, 1000, 4096), config.postcards());
         assertEquals(new AcksConfig(64, 500), config.acks());
         assertEquals(new ResyncConfig(1000, 0), config.resync());
         assertEquals(new EssentialConfig(1024), config.essential());

@@ -64,6 +64,10 @@ class ConfigValidationTest
             Arguments.of("append.batchSize", 32, "append.batchSize: 32 is not one of {1, 2, 4, 8, 16}"),
             Arguments.of("append.idleFlushMicros", 0, "append.idleFlushMicros: 0 is out of range 1..3600000000"),
             Arguments.of("postcards.hops", 7, "postcards.hops: 7 is out of range 1..6"),
+            Arguments.of("postcards.cacheEntries", 3000, "postcards.cacheEntries: 3000 is not a power of two"),
+            Arguments.of("postcards.cacheEntries", 0, "postcards.cacheEntries: 0 is out of range 1..1048576"),
+            Arguments.of("postcards.cacheEntries", 1 << 21, "postcards.cacheEntries: 2097152 is out of range " +
+                "1..1048576"),
             Arguments.of("acks.requestInterval", 0, "acks.requestInterval: 0 is out of range 1..65536"),
             Arguments.of("resync.gracePackets", -1, "resync.gracePackets: -1 is out of range 0x0..0xffffffff"),
             Arguments.of("essential.backlog", 0, "essential.backlog: 0 is out of range 1..1048576"),

@@ -4,6 +4,7 @@ import io.dta.appliance.bench.BenchPrimitive;
 import io.dta.appliance.bench.EngineBench;
 import io.dta.appliance.dpdk.CReference;
 import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.FrameSink;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.codec.pcap.PcapReader;
@@ -70,6 +71,22 @@ final class CReferenceFramesTest
     }
 
     @Test
+    void shouldEvictPostcardsFromACacheOfTheConfiguredSize() throws IOException
+    {
+        // The flows' postcards shuffled over a cache of 64 entries: many flows' entries are taken by another flow
+        // before their path is complete, and their later postcards join or replace records.
+        final ApplianceConfig smallCache =
+            ConfigLoader.load(ConfigDefaults.yaml() + "\npostcards:\n  cacheEntries: 64\n");
+        final long seed = 8;
+        final EngineBench source = new EngineBench(BenchPrimitive.POSTCARD, smallCache, 1, 16, seed);
+        final List<byte[]> postcards = shuffled(reports(source, REPORTS), seed);
+        final EngineCounters counters = run(source.config(), postcards, seed, 0.0, "postcards, 64-entry cache");
+        assertTrue(counters.get(EngineCounter.POSTCARD_EVICTIONS) > REPORTS / 20,
+            "evictions " + counters.get(EngineCounter.POSTCARD_EVICTIONS));
+        assertTrue(counters.get(EngineCounter.POSTCARD_CARRIED_RECORDS) > 0, "no record carried earlier hops");
+    }
+
+    @Test
     void shouldTreatCorruptedReportsAsTheEngineDoes() throws IOException
     {
         final ApplianceConfig strict = ConfigLoader.load(ConfigDefaults.yaml()
@@ -92,18 +109,24 @@ final class CReferenceFramesTest
         {
             mixed.addAll(reports(new EngineBench(primitive, base, 2, 16, seed), REPORTS / 2));
         }
-        final SplittableRandom random = new SplittableRandom(seed);
-        for (int i = mixed.size() - 1; i > 0; i--)
-        {
-            final int j = random.nextInt(i + 1);
-            final byte[] t = mixed.get(i);
-            mixed.set(i, mixed.get(j));
-            mixed.set(j, t);
-        }
-        run(new EngineBench(BenchPrimitive.APPEND, base, 2, 16, seed).config(), mixed, seed, 0.02, "mixed");
+        run(new EngineBench(BenchPrimitive.APPEND, base, 2, 16, seed).config(), shuffled(mixed, seed), seed, 0.02,
+            "mixed");
     }
 
-    private void compare(
+    private static List<byte[]> shuffled(final List<byte[]> frames, final long seed)
+    {
+        final SplittableRandom random = new SplittableRandom(seed);
+        for (int i = frames.size() - 1; i > 0; i--)
+        {
+            final int j = random.nextInt(i + 1);
+            final byte[] t = frames.get(i);
+            frames.set(i, frames.get(j));
+            frames.set(j, t);
+        }
+        return frames;
+    }
+
+    private EngineCounters compare(
         final ApplianceConfig base,
         final BenchPrimitive primitive,
         final int redundancy,
@@ -112,7 +135,7 @@ final class CReferenceFramesTest
         final double corruption) throws IOException
     {
         final EngineBench source = new EngineBench(primitive, base, redundancy, batch, seed);
-        run(source.config(), reports(source, REPORTS), seed, corruption,
+        return run(source.config(), reports(source, REPORTS), seed, corruption,
             primitive + " N=" + redundancy + " B=" + batch);
     }
 
@@ -136,7 +159,7 @@ final class CReferenceFramesTest
         return frames;
     }
 
-    private static void run(
+    private static EngineCounters run(
         final ApplianceConfig config,
         final List<byte[]> input,
         final long seed,
@@ -207,6 +230,7 @@ final class CReferenceFramesTest
                 reference.counter(CReference.REPORTS_TRANSLATED), context + ": reports translated");
             assertEquals(engine.counters().get(EngineCounter.REPORTS_IN), reference.counter(CReference.REPORTS_IN),
                 context + ": reports in");
+            return engine.counters();
         }
     }
 

@@ -83,7 +83,7 @@ public final class CReference implements AutoCloseable
     /** Counter: buffer-mode frames that did not fit the output. */
     public static final int OUTPUT_OVERFLOW = 14;
 
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;
     private static final int HEADER_WORDS = 16;
     private static final int COLLECTOR_WORDS = 12;
     private static final int LIST_WORDS = 8;
@@ -344,7 +344,7 @@ public final class CReference implements AutoCloseable
         out.putLong(listWords.size());
         out.putLong(qps.size());
         out.putLong(crcMode);
-        out.putLong(0);
+        out.putLong(config.postcards().cacheEntries());
         collectorWords.forEach(w -> putAll(out, w));
         listWords.forEach(w -> putAll(out, w));
         final var translator = config.translator();

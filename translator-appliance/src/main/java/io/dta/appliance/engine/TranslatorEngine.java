@@ -46,11 +46,6 @@ public final class TranslatorEngine
     public static final long HOLD_NANOS = 20_000;
 
     /**
-     * Flows the postcard cache of each collector holds at once.
-     */
-    public static final int POSTCARD_CACHE_ENTRIES = 4096;
-
-    /**
      * Reporters whose sequence numbers are tracked at once (three quarters of the table).
      */
     public static final int REPORTER_TABLE_SIZE = 1 << 16;
@@ -194,7 +189,7 @@ public final class TranslatorEngine
                 final RegionConfig r = collector.postcards().region();
                 final QueuePairSender s = sender(config, collector, r, "postcards", 16, 1, sink, hold);
                 routes.postcards = new PostcardHandler(s, counters, r.address(), r.length(), postcardHops,
-                    config.postcards().idleFlushMicros() * 1000, POSTCARD_CACHE_ENTRIES);
+                    config.postcards().idleFlushMicros() * 1000, config.postcards().cacheEntries());
                 allPostcards.add(routes.postcards);
                 allSenders.add(s);
             }

@@ -149,6 +149,7 @@ public final class PcapReader implements AutoCloseable
     private static final byte[] EMPTY = new byte[0];
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final long MAX_OFFSET_SECONDS = Long.MAX_VALUE / NANOS_PER_SECOND;
+    private static final int SWAPPED_LENGTHS_BEFORE_MINOR = 3;
 
     private final Path path;
     private final FileChannel channel;
@@ -160,6 +161,7 @@ public final class PcapReader implements AutoCloseable
     private final boolean pcapng;
     private ByteOrder fileByteOrder;
     private boolean nanosecondResolution;
+    private LengthOrder lengthOrder = LengthOrder.STANDARD;
     private int snapLength;
     private int linkType = LINKTYPE_ETHERNET;
 
@@ -562,11 +564,14 @@ public final class PcapReader implements AutoCloseable
 
         final int major = buffer.getShort(VERSION_MAJOR_OFFSET, fileByteOrder) & 0xFFFF;
         final int minor = buffer.getShort(VERSION_MINOR_OFFSET, fileByteOrder) & 0xFFFF;
-        if (VERSION_MAJOR != major || VERSION_MINOR != minor)
+        if (VERSION_MAJOR != major || minor > VERSION_MINOR)
         {
             throw failure(0, "unsupported pcap version " + major + "." + minor + " at byte offset 0: only " +
-                VERSION_MAJOR + "." + VERSION_MINOR + " is supported");
+                VERSION_MAJOR + ".0 to " + VERSION_MAJOR + "." + VERSION_MINOR + " are supported");
         }
+        // As libpcap reads them: writers before 2.3 put the original length first, and some 2.3 writers did too.
+        lengthOrder = minor < SWAPPED_LENGTHS_BEFORE_MINOR ? LengthOrder.SWAPPED :
+            minor == SWAPPED_LENGTHS_BEFORE_MINOR ? LengthOrder.MAYBE_SWAPPED : LengthOrder.STANDARD;
 
         final long network = buffer.getInt(NETWORK_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
         // The upper bits of the field (FCS length, class) must be clear: none of the supported types has an FCS.
@@ -634,8 +639,12 @@ public final class PcapReader implements AutoCloseable
         }
         final long offset = bufferFileOffset + readIndex;
 
-        final long included = buffer.getInt(readIndex + INCL_LEN_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
-        final long original = buffer.getInt(readIndex + ORIG_LEN_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+        final long first = buffer.getInt(readIndex + INCL_LEN_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+        final long second = buffer.getInt(readIndex + ORIG_LEN_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
+        final boolean swapped = LengthOrder.SWAPPED == lengthOrder ||
+            (LengthOrder.MAYBE_SWAPPED == lengthOrder && first > second);
+        final long included = swapped ? second : first;
+        final long original = swapped ? first : second;
         final long seconds = buffer.getInt(readIndex + TS_SEC_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
         final long fraction = buffer.getInt(readIndex + TS_FRACTION_OFFSET, fileByteOrder) & 0xFFFF_FFFFL;
 
@@ -1201,5 +1210,18 @@ public final class PcapReader implements AutoCloseable
     {
         final String digits = Integer.toHexString(value);
         return "0".repeat(8 - digits.length()) + digits;
+    }
+
+    /**
+     * Where a classic pcap record header has its captured length: libpcap's reading of the versions before 2.4.
+     */
+    private enum LengthOrder
+    {
+        /** Captured length, then original length (2.4). */
+        STANDARD,
+        /** Original length first (2.0 to 2.2). */
+        SWAPPED,
+        /** Either (2.3): the smaller of the two is the captured length. */
+        MAYBE_SWAPPED
     }
 }

@@ -183,7 +183,69 @@ class PcapReaderFormatTest
             .toByteArray();
 
         final PcapFormatException ex = assertThrows(PcapFormatException.class, () -> open(file));
-        assertContains(ex, "unsupported pcap version 3.0 at byte offset 0");
+        assertContains(ex, "unsupported pcap version 3.0 at byte offset 0: only 2.0 to 2.4 are supported");
+    }
+
+    @Test
+    void shouldRefuseVersionsLibpcapRefuses() throws Exception
+    {
+        for (final int[] version : new int[][] {{1, 0}, {2, 5}, {543, 0}})
+        {
+            final byte[] file = new PcapFileBuilder(ByteOrder.LITTLE_ENDIAN)
+                .globalHeader(PcapFormat.MAGIC_MICROSECONDS, version[0], version[1], 65535, 1)
+                .toByteArray();
+
+            final PcapFormatException ex = assertThrows(PcapFormatException.class, () -> open(file));
+            assertContains(ex, "unsupported pcap version " + version[0] + "." + version[1] +
+                " at byte offset 0: only 2.0 to 2.4 are supported");
+        }
+    }
+
+    @Test
+    void shouldReadTheSwappedLengthsOfVersionsBefore23() throws Exception
+    {
+        // Before 2.3 a record header held the original length first, then the captured one.
+        for (int minor = 0; minor <= 2; minor++)
+        {
+            final byte[] packet = PcapFileBuilder.pattern(60, minor);
+            final byte[] file = new PcapFileBuilder(ByteOrder.BIG_ENDIAN)
+                .globalHeader(PcapFormat.MAGIC_MICROSECONDS, 2, minor, 65535, 1)
+                .record(5, 6, 1514, 60, packet)
+                .record(7, 8, 60, 60, packet)
+                .toByteArray();
+
+            try (PcapReader reader = open(file))
+            {
+                assertTrue(reader.next(), "2." + minor);
+                assertEquals(60, reader.capturedLength(), "2." + minor);
+                assertEquals(1514, reader.originalLength(), "2." + minor);
+                assertTrue(reader.next(), "2." + minor);
+                assertEquals(60, reader.capturedLength(), "2." + minor);
+                assertFalse(reader.next(), "2." + minor);
+            }
+        }
+    }
+
+    @Test
+    void shouldTakeTheSmallerLengthAsCapturedInVersion23() throws Exception
+    {
+        final byte[] packet = PcapFileBuilder.pattern(60, 3);
+        final byte[] file = new PcapFileBuilder(ByteOrder.LITTLE_ENDIAN)
+            .globalHeader(PcapFormat.MAGIC_MICROSECONDS, 2, 3, 65535, 1)
+            .record(5, 6, 1514, 60, packet) // swapped
+            .record(7, 8, 60, 1514, packet) // standard
+            .toByteArray();
+
+        try (PcapReader reader = open(file))
+        {
+            for (int i = 0; i < 2; i++)
+            {
+                assertTrue(reader.next());
+                assertEquals(60, reader.capturedLength());
+                assertEquals(1514, reader.originalLength());
+            }
+            assertFalse(reader.next());
+        }
     }
 
     @Test

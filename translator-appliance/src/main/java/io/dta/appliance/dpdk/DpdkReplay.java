@@ -4,6 +4,7 @@ import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.io.OutputFile;
 import io.dta.appliance.io.RunFiles;
+import io.dta.appliance.replay.CaptureMerge;
 import io.dta.appliance.replay.CutShortCapture;
 import io.dta.codec.pcap.PcapFormat;
 import io.dta.codec.pcap.PcapNormalizer;
@@ -404,46 +405,7 @@ public final class DpdkReplay
             {
                 sink.logTimes(times);
                 engine = new TranslatorEngine(config, sink, null != responses);
-                boolean haveIn = in.next();
-                boolean haveBack = null != answers && answers.next();
-                if (null != answers && !haveBack)
-                {
-                    engine.responsesEnded();
-                }
-                long now = Long.MIN_VALUE;
-                while (haveIn || haveBack)
-                {
-                    final boolean takeBack = haveBack && (!haveIn || answers.timestampNanos() <= in.timestampNanos());
-                    final Cursor from = takeBack ? answers : in;
-                    now = Math.max(now, from.timestampNanos());
-                    engine.advanceTo(now);
-                    if (takeBack)
-                    {
-                        engine.onResponsesCaptureFrame(from.frame(), 0, from.frame().capacity(), now);
-                    }
-                    else
-                    {
-                        engine.onReportsCaptureFrame(from.frame(), 0, from.frame().capacity(), now);
-                    }
-                    if (takeBack)
-                    {
-                        haveBack = answers.next();
-                        if (!haveBack)
-                        {
-                            engine.responsesEnded();
-                        }
-                    }
-                    else
-                    {
-                        haveIn = in.next();
-                        if (!haveIn && haveBack)
-                        {
-                            // As Replay: the reports ended, flush as an open-loop replay does at its end.
-                            engine.flush(now);
-                        }
-                    }
-                }
-                engine.finish(Long.MIN_VALUE == now ? 0 : now);
+                CaptureMerge.run(engine, in, answers);
                 in.addIfCut(CutShortCapture.IN, cutShort);
                 if (null != answers)
                 {
@@ -539,7 +501,7 @@ public final class DpdkReplay
      * are read from the capture as given, as the Java replay reads it (of a non-Ethernet capture, the frames of its
      * Ethernet copy), so a capture cut short ends here where it ends there.
      */
-    private static final class Cursor implements AutoCloseable
+    private static final class Cursor implements CaptureMerge.Input, AutoCloseable
     {
         private final EthPort port;
         private final Path capture;
@@ -568,7 +530,8 @@ public final class DpdkReplay
             CutShortCapture.addIfCut(cutShort, input, name, records);
         }
 
-        boolean next() throws IOException
+        @Override
+        public boolean next() throws IOException
         {
             index++;
             if (index >= count)
@@ -676,14 +639,31 @@ public final class DpdkReplay
             }
         }
 
-        long timestampNanos()
+        @Override
+        public long timestampNanos()
         {
             return records.timestampNanos();
         }
 
-        UnsafeBuffer frame()
+        /**
+         * The current frame: over the mbuf's data, or over the gathered copy of a chained mbuf.
+         */
+        @Override
+        public UnsafeBuffer buffer()
         {
             return frame;
+        }
+
+        @Override
+        public int offset()
+        {
+            return 0;
+        }
+
+        @Override
+        public int length()
+        {
+            return frame.capacity();
         }
 
         @Override

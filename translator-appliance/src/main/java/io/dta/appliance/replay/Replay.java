@@ -79,47 +79,7 @@ public final class Replay
             PcapFrameSink sink = PcapFrameSink.open(output))
         {
             final TranslatorEngine engine = new TranslatorEngine(config, sink, null != responses);
-            boolean haveIn = in.next();
-            boolean haveBack = null != back && back.next();
-            if (null != back && !haveBack)
-            {
-                engine.responsesEnded();
-            }
-            long now = Long.MIN_VALUE;
-            while (haveIn || haveBack)
-            {
-                final boolean takeBack = haveBack && (!haveIn || back.timestampNanos() <= in.timestampNanos());
-                final PcapReader from = takeBack ? back : in;
-                now = Math.max(now, from.timestampNanos());
-                engine.advanceTo(now);
-                if (takeBack)
-                {
-                    engine.onResponsesCaptureFrame(from.buffer(), from.offset(), from.capturedLength(), now);
-                }
-                else
-                {
-                    engine.onReportsCaptureFrame(from.buffer(), from.offset(), from.capturedLength(), now);
-                }
-                if (takeBack)
-                {
-                    haveBack = back.next();
-                    if (!haveBack)
-                    {
-                        engine.responsesEnded();
-                    }
-                }
-                else
-                {
-                    haveIn = in.next();
-                    if (!haveIn && haveBack)
-                    {
-                        // No report will come: flush now, as an open-loop replay does at its end, so that the
-                        // collector's answers still ahead (to that open-loop output) find the frames they answer sent.
-                        engine.flush(now);
-                    }
-                }
-            }
-            engine.finish(Long.MIN_VALUE == now ? 0 : now);
+            CaptureMerge.run(engine, CaptureMerge.of(in), null == back ? null : CaptureMerge.of(back));
             CutShortCapture.addIfCut(cutShort, CutShortCapture.IN, reports, in);
             if (null != back)
             {

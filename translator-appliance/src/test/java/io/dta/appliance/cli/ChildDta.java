@@ -1,6 +1,7 @@
 package io.dta.appliance.cli;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,13 @@ public final class ChildDta
     public static List<String> command(final String... args)
     {
         final List<String> command = new ArrayList<>();
+        if (sigintIgnored())
+        {
+            // A test run started in the background by a script inherits SIGINT ignored, and so would the child: the
+            // JVM installs no handler over an inherited SIG_IGN (LiveRunner warns of it). Reset it, as a shell
+            // cannot, so that a test signalling the child sees what an interactive user sees.
+            command.addAll(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec { $ARGV[0] } @ARGV or die \"$!\\n\""));
+        }
         command.add(ProcessHandle.current().info().command().orElseThrow());
         for (final String flag : System.getProperty("dta.jvm.flags", "").trim().split("\\s+"))
         {
@@ -49,5 +57,24 @@ public final class ChildDta
         command.add(DtaCommand.class.getName());
         command.addAll(List.of(args));
         return command;
+    }
+
+    private static boolean sigintIgnored()
+    {
+        try
+        {
+            for (final String line : Files.readAllLines(Path.of("/proc/self/status")))
+            {
+                if (line.startsWith("SigIgn:"))
+                {
+                    return 0 != (Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16) & 2);
+                }
+            }
+            return false;
+        }
+        catch (final IOException ex)
+        {
+            return false;
+        }
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import static io.dta.appliance.engine.TestFrames.*;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -376,7 +377,7 @@ class QueuePairBehaviourTest
         h.advance(2_000_000);
         sendKw(h, 2);
         assertEquals(1, h.out.outstandingLoans());
-        h.feed(nak(KW_QPN, 0x62, 0x102));
+        h.feed(nak(KW_QPN, 0x62, 0x101));
         assertEquals(QueuePairSender.State.ERROR, h.sender(KW_QPN).state());
         assertEquals(2, h.out.abandoned());
         h.engine.flush(h.now);
@@ -384,6 +385,31 @@ class QueuePairBehaviourTest
         final List<Request> sent = h.out.drainRequests().stream().filter(r -> r.destQp() == KW_REMOTE).toList();
         assertEquals(List.of(0x100, 0x101, 0x101), sent.stream().map(Request::psn).toList(),
             "two before the NAK, then the resynchronised PSN; the held ones never left");
+    }
+
+    @Test
+    void shouldDropNaksNamingAPsnNeverSent()
+    {
+        // A forged NAK one past the last PSN sent (or further) must neither stop the QP (fatal codes) nor pause it
+        // (sequence error, RNR): no responder can name a request it never received.
+        for (final int syndrome : new int[] { 0x60, 0x61, 0x62, 0x63, 0x20, 0x3F })
+        {
+            final EngineHarness h = new EngineHarness(new Cfg());
+            sendKw(h, 3);
+            h.advance(100_000);
+            h.engine.flush(h.now);
+            final int last = h.out.drainRequests().stream().filter(r -> r.destQp() == KW_REMOTE)
+                .mapToInt(Request::psn).max().orElseThrow();
+            h.feed(nak(KW_QPN, syndrome, last + 1));
+            h.feed(nak(KW_QPN, syndrome, last + 0x80));
+            assertEquals(2, h.count(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW), "0x" + Integer.toHexString(syndrome));
+            assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state(), "0x" + Integer.toHexString(syndrome));
+            assertEquals(0, h.count(EngineCounter.NAK_FATAL_IN) + h.count(EngineCounter.NAK_RNR_IN) +
+                h.count(EngineCounter.NAK_SEQUENCE_ERRORS_IN));
+            h.feed(nak(KW_QPN, syndrome, last));
+            assertNotEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state(),
+                "a NAK at the last PSN sent is taken: 0x" + Integer.toHexString(syndrome));
+        }
     }
 
     @Test

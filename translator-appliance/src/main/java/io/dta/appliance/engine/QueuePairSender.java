@@ -131,6 +131,7 @@ public final class QueuePairSender
     // a NAK or ACK that is dropped; after that it NAKs no more (a responder NAKs one sequence error per episode) and
     // ignores our probes. Cleared by any answer inside the window.
     private boolean strayValid;
+    private boolean responderHeard;
     private int strayExpectedPsn;
     private int unansweredProbes;
     private int errorPsn;
@@ -1080,9 +1081,14 @@ public final class QueuePairSender
             return false;
         }
         // While probing, an answer may reveal that the responder is ahead of a rewind we made on stale
-        // knowledge: accept any PSN this QP ever sent then, and only then.
+        // knowledge: accept any PSN this QP ever sent then. Until the responder first answers, it may be ahead of
+        // this QP's start: a translator restarted after a crash starts at the configured startPsn while the collector
+        // expects a later PSN and answers our (to it duplicate) frames with ACKs of its last executed PSN; taking
+        // the first one moves the QP there (onAck) instead of waiting for three unanswered probes. (Never one for a
+        // PSN this QP assigned to a frame still held: that one has not left.)
         final int upper = State.PROBING == state ? highestEverSentPsn : highestSentPsn;
-        if (Psn.compare(psn, lastAckedPsn) < 0 || Psn.compare(psn, upper) > 0)
+        if (Psn.compare(psn, lastAckedPsn) < 0 ||
+            (Psn.compare(psn, upper) > 0 && (responderHeard || Psn.compare(psn, nextPsn) < 0)))
         {
             counters.increment(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW);
             stray(Psn.next(psn));
@@ -1217,6 +1223,7 @@ public final class QueuePairSender
 
     private void answered()
     {
+        responderHeard = true;
         strayValid = false;
         unansweredProbes = 0;
     }

@@ -388,6 +388,32 @@ class QueuePairBehaviourTest
     }
 
     @Test
+    void shouldTakeUpTheCollectorsPsnFromItsFirstAckWhenItIsAheadOfTheStart()
+    {
+        // A translator restarted after a crash starts at startPsn 0x100; the collector executed up to 0x4ff of the
+        // previous run and answers the (to it duplicate) frames with ACKs of 0x4ff.
+        final EngineHarness h = new EngineHarness(new Cfg());
+        sendKw(h, 3);
+        h.advance(100_000);
+        h.engine.flush(h.now);
+        h.out.drainRequests();
+        h.feed(ack(KW_QPN, 0x4FF));
+        assertEquals(0, h.count(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW));
+        assertEquals(1, h.count(EngineCounter.PROBE_RESYNCS));
+        h.advance(2_000_000); // past the grace period
+        sendKw(h, 2);
+        h.advance(100_000);
+        h.engine.flush(h.now);
+        assertEquals(List.of(0x500, 0x501), h.out.drainRequests().stream().filter(r -> r.destQp() == KW_REMOTE)
+            .map(Request::psn).toList(), "continued at the collector's expected PSN");
+        // Once the collector has answered, an ACK ahead of what was sent is forged or stale: dropped.
+        h.feed(ack(KW_QPN, 0x501));
+        h.feed(ack(KW_QPN, 0x900));
+        assertEquals(1, h.count(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW));
+        assertEquals(1, h.count(EngineCounter.PROBE_RESYNCS));
+    }
+
+    @Test
     void shouldDropNaksNamingAPsnNeverSent()
     {
         // A forged NAK one past the last PSN sent (or further) must neither stop the QP (fatal codes) nor pause it

@@ -1037,19 +1037,37 @@ public final class QueuePairSender
      */
     public void onAck(final int psn, final long nowNanos)
     {
+        final boolean firstAnswer = !responderHeard;
         if (!acceptAck(psn, EngineCounter.ACKS_IN))
         {
             return;
         }
         if (Psn.compare(psn, nextPsn) >= 0)
         {
-            // The responder is ahead of us: we rewound too far on stale knowledge. Everything we sent since was
-            // a duplicate for it and was not executed.
-            counters.increment(EngineCounter.PROBE_RESYNCS);
-            resync(Psn.next(psn), nowNanos);
+            aheadOfUs(psn, firstAnswer, nowNanos);
             return;
         }
         acknowledge(psn, nowNanos);
+    }
+
+    /**
+     * The responder's ACK names a PSN at or past our next one: everything we sent since our last acknowledged PSN was
+     * a duplicate for it and was not executed.
+     */
+    private void aheadOfUs(final int psn, final boolean firstAnswer, final long nowNanos)
+    {
+        counters.increment(EngineCounter.PROBE_RESYNCS);
+        if (firstAnswer)
+        {
+            // This QP started behind a responder that executed another run's frames (a translator restarted after a
+            // crash): nothing of ours was executed, so essential operations are sent again from its PSN on.
+            restartWindow(Psn.next(lastAckedPsn), Psn.next(psn), nowNanos);
+        }
+        else
+        {
+            // We rewound too far on stale knowledge while probing.
+            resync(Psn.next(psn), nowNanos);
+        }
     }
 
     /**
@@ -1060,14 +1078,14 @@ public final class QueuePairSender
      */
     public void onAtomicAck(final int psn, final long nowNanos)
     {
+        final boolean firstAnswer = !responderHeard;
         if (!acceptAck(psn, EngineCounter.ATOMIC_ACKS_IN))
         {
             return;
         }
         if (Psn.compare(psn, nextPsn) >= 0)
         {
-            counters.increment(EngineCounter.PROBE_RESYNCS);
-            resync(Psn.next(psn), nowNanos);
+            aheadOfUs(psn, firstAnswer, nowNanos);
             return;
         }
         acknowledge(psn, nowNanos);

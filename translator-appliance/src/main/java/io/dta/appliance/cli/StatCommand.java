@@ -58,7 +58,8 @@ public final class StatCommand implements Callable<Integer>
     private boolean watch;
 
     @Option(names = "--interval", defaultValue = "1000", paramLabel = "MS",
-        description = "milliseconds between samples with --watch (default: ${DEFAULT-VALUE})")
+        description = "milliseconds between samples with --watch, at least 10 (default: ${DEFAULT-VALUE}); a running " +
+            "process publishes its counters every 100 ms, so rates over shorter intervals come in steps")
     private long intervalMillis;
 
     @Option(names = "--samples", defaultValue = "0", paramLabel = "N",

@@ -1195,10 +1195,7 @@ public final class QueuePairSender
             counters.increment(EngineCounter.RESPONSE_DROP_RESERVED_SYNDROME);
             return;
         }
-        // A NAK names a PSN this QP sent and that is not acknowledged: the request that failed (RNR, fatal codes) or,
-        // for a sequence error, the one the responder expects instead of a later one it received. A PSN never sent
-        // (a forged NAK one past the last) must not stop or pause the QP.
-        if (Psn.compare(psn, Psn.next(lastAckedPsn)) < 0 || Psn.compare(psn, highestSentPsn) > 0)
+        if (Psn.compare(psn, Psn.next(lastAckedPsn)) < 0 || Psn.compare(psn, Psn.next(highestSentPsn)) > 0)
         {
             counters.increment(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW);
             if (0x60 == syndrome)

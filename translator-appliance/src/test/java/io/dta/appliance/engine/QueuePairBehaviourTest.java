@@ -11,7 +11,6 @@ import java.util.List;
 import static io.dta.appliance.engine.TestFrames.*;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -377,7 +376,7 @@ class QueuePairBehaviourTest
         h.advance(2_000_000);
         sendKw(h, 2);
         assertEquals(1, h.out.outstandingLoans());
-        h.feed(nak(KW_QPN, 0x62, 0x101));
+        h.feed(nak(KW_QPN, 0x62, 0x102));
         assertEquals(QueuePairSender.State.ERROR, h.sender(KW_QPN).state());
         assertEquals(2, h.out.abandoned());
         h.engine.flush(h.now);
@@ -388,6 +387,7 @@ class QueuePairBehaviourTest
     }
 
     @Test
+<<<<<<< HEAD
     void shouldTakeUpTheCollectorsPsnFromItsFirstAckWhenItIsAheadOfTheStart()
     {
         // A translator restarted after a crash starts at startPsn 0x100; the collector executed up to 0x4ff of the
@@ -439,6 +439,8 @@ class QueuePairBehaviourTest
     }
 
     @Test
+=======
+>>>>>>> parent of e4196ae (A NAK naming a PSN never sent (one past the last, or further) is dropped as outside the window instead of stopping (fatal codes) or pausing (sequence error, RNR) the QP: a forged frame could stop a QP for good (audit H))
     void shouldStopQpOnFatalNak()
     {
         final EngineHarness h = new EngineHarness(new Cfg());

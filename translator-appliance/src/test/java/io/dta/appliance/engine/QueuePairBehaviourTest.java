@@ -387,7 +387,6 @@ class QueuePairBehaviourTest
     }
 
     @Test
-<<<<<<< HEAD
     void shouldTakeUpTheCollectorsPsnFromItsFirstAckWhenItIsAheadOfTheStart()
     {
         // A translator restarted after a crash starts at startPsn 0x100; the collector executed up to 0x4ff of the
@@ -414,33 +413,6 @@ class QueuePairBehaviourTest
     }
 
     @Test
-    void shouldDropNaksNamingAPsnNeverSent()
-    {
-        // A forged NAK one past the last PSN sent (or further) must neither stop the QP (fatal codes) nor pause it
-        // (sequence error, RNR): no responder can name a request it never received.
-        for (final int syndrome : new int[] { 0x60, 0x61, 0x62, 0x63, 0x20, 0x3F })
-        {
-            final EngineHarness h = new EngineHarness(new Cfg());
-            sendKw(h, 3);
-            h.advance(100_000);
-            h.engine.flush(h.now);
-            final int last = h.out.drainRequests().stream().filter(r -> r.destQp() == KW_REMOTE)
-                .mapToInt(Request::psn).max().orElseThrow();
-            h.feed(nak(KW_QPN, syndrome, last + 1));
-            h.feed(nak(KW_QPN, syndrome, last + 0x80));
-            assertEquals(2, h.count(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW), "0x" + Integer.toHexString(syndrome));
-            assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state(), "0x" + Integer.toHexString(syndrome));
-            assertEquals(0, h.count(EngineCounter.NAK_FATAL_IN) + h.count(EngineCounter.NAK_RNR_IN) +
-                h.count(EngineCounter.NAK_SEQUENCE_ERRORS_IN));
-            h.feed(nak(KW_QPN, syndrome, last));
-            assertNotEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state(),
-                "a NAK at the last PSN sent is taken: 0x" + Integer.toHexString(syndrome));
-        }
-    }
-
-    @Test
-=======
->>>>>>> parent of e4196ae (A NAK naming a PSN never sent (one past the last, or further) is dropped as outside the window instead of stopping (fatal codes) or pausing (sequence error, RNR) the QP: a forged frame could stop a QP for good (audit H))
     void shouldStopQpOnFatalNak()
     {
         final EngineHarness h = new EngineHarness(new Cfg());

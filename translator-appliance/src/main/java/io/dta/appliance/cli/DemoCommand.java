@@ -11,6 +11,7 @@ import io.dta.appliance.gen.GeneratorSettings;
 import io.dta.appliance.gen.GeneratorSettingsException;
 import io.dta.appliance.gen.Primitive;
 import io.dta.appliance.gen.ReportGenerator;
+import io.dta.appliance.io.FrameSource;
 import io.dta.codec.DtaOpcode;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
@@ -322,13 +323,13 @@ public final class DemoCommand implements Callable<Integer>
         return null;
     }
 
-    private static ClosedLoopDemo.ReportSource pcapSource(
+    private static FrameSource pcapSource(
         final PcapReader reader, final Samples[] perCollector, final ApplianceConfig appliance)
     {
         final FrameDecoder decoder = TranslatorEngine.configureDecoder(new FrameDecoder(), appliance);
         final List<CollectorConfig> collectors = appliance.collectors();
         final int maxRedundancy = appliance.redundancy().max();
-        return new ClosedLoopDemo.ReportSource()
+        return new FrameSource()
         {
             @Override
             public boolean next() throws IOException
@@ -403,7 +404,7 @@ public final class DemoCommand implements Callable<Integer>
         }
     }
 
-    private static ClosedLoopDemo.ReportSource generatedSource(
+    private static FrameSource generatedSource(
         final ReportGenerator generator, final long count, final Samples[] perCollector,
         final ApplianceConfig appliance)
     {

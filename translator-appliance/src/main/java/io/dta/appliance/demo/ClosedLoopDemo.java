@@ -6,6 +6,7 @@ import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.io.FrameSource;
 import io.dta.codec.DethFlyweight;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
@@ -43,38 +44,6 @@ import java.util.List;
  */
 public final class ClosedLoopDemo
 {
-    /**
-     * Where reports come from.
-     */
-    public interface ReportSource
-    {
-        /**
-         * @return true when a report is available through {@link #buffer()} etc.
-         * @throws Exception if the source fails.
-         */
-        boolean next() throws Exception;
-
-        /**
-         * @return the current report's memory.
-         */
-        DirectBuffer buffer();
-
-        /**
-         * @return the current report's offset.
-         */
-        int offset();
-
-        /**
-         * @return the current report's length.
-         */
-        int length();
-
-        /**
-         * @return the current report's time.
-         */
-        long timeNanos();
-    }
-
     /**
      * Sees every frame a link delivers, before its receiver does (tests observe the traffic with it).
      */
@@ -254,7 +223,7 @@ public final class ClosedLoopDemo
      * @param source the reports.
      * @throws Exception if the source fails.
      */
-    public void run(final ReportSource source) throws Exception
+    public void run(final FrameSource source) throws Exception
     {
         if (!connect())
         {

@@ -1,6 +1,7 @@
 package io.dta.appliance.demo;
 
 import io.dta.appliance.gen.ReportGenerator;
+import io.dta.appliance.io.FrameSource;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -10,7 +11,7 @@ import java.nio.ByteBuffer;
  * A closed-loop demo's input drawn from a {@link ReportGenerator}: {@code count} reports, each written into one
  * reused frame buffer, timed by the generator's clock.
  */
-public final class GeneratedReportSource implements ClosedLoopDemo.ReportSource
+public final class GeneratedReportSource implements FrameSource
 {
     /**
      * Sees each report right after it was generated (the demo notes sample keys to query with it).

@@ -2,6 +2,7 @@ package io.dta.appliance.dpdk;
 
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.io.FrameSource;
 import io.dta.appliance.io.OutputFile;
 import io.dta.appliance.io.RunFiles;
 import io.dta.appliance.replay.CaptureMerge;
@@ -501,7 +502,7 @@ public final class DpdkReplay
      * are read from the capture as given, as the Java replay reads it (of a non-Ethernet capture, the frames of its
      * Ethernet copy), so a capture cut short ends here where it ends there.
      */
-    private static final class Cursor implements CaptureMerge.Input, AutoCloseable
+    private static final class Cursor implements FrameSource, AutoCloseable
     {
         private final EthPort port;
         private final Path capture;
@@ -640,7 +641,7 @@ public final class DpdkReplay
         }
 
         @Override
-        public long timestampNanos()
+        public long timeNanos()
         {
             return records.timestampNanos();
         }

@@ -1,6 +1,7 @@
 package io.dta.appliance.replay;
 
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.io.FrameSource;
 import io.dta.appliance.io.PcapFrameSink;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.config.ApplianceConfig;
@@ -79,7 +80,7 @@ public final class Replay
             PcapFrameSink sink = PcapFrameSink.open(output))
         {
             final TranslatorEngine engine = new TranslatorEngine(config, sink, null != responses);
-            CaptureMerge.run(engine, CaptureMerge.of(in), null == back ? null : CaptureMerge.of(back));
+            CaptureMerge.run(engine, FrameSource.of(in), null == back ? null : FrameSource.of(back));
             CutShortCapture.addIfCut(cutShort, CutShortCapture.IN, reports, in);
             if (null != back)
             {

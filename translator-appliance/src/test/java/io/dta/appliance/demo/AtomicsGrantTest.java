@@ -6,6 +6,7 @@ import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.gen.GeneratorSettings;
 import io.dta.appliance.gen.ReportGenerator;
+import io.dta.appliance.io.FrameSource;
 import io.dta.codec.DethFlyweight;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
@@ -346,7 +347,7 @@ class AtomicsGrantTest
         return new Run(demo, stores, memory, watch);
     }
 
-    private static ClosedLoopDemo.ReportSource source(final ReportGenerator generator)
+    private static FrameSource source(final ReportGenerator generator)
     {
         return new GeneratedReportSource(generator, REPORTS);
     }

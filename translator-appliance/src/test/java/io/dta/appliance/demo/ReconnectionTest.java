@@ -6,6 +6,7 @@ import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.gen.GeneratorSettings;
 import io.dta.appliance.gen.ReportGenerator;
+import io.dta.appliance.io.FrameSource;
 import io.dta.collector.responder.ResponderCounter;
 import io.dta.collector.store.CollectorStore;
 import io.dta.collector.store.NegotiatedRegions;
@@ -291,7 +292,7 @@ class ReconnectionTest
         return new Run(demo, stores, memory);
     }
 
-    private static ClosedLoopDemo.ReportSource source(final ReportGenerator generator)
+    private static FrameSource source(final ReportGenerator generator)
     {
         return new GeneratedReportSource(generator, REPORTS);
     }

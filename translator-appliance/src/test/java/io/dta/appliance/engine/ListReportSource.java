@@ -1,6 +1,7 @@
 package io.dta.appliance.engine;
 
 import io.dta.appliance.demo.ClosedLoopDemo;
+import io.dta.appliance.io.FrameSource;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -9,7 +10,7 @@ import java.util.List;
 /**
  * Report frames held in a list, fed to a {@link ClosedLoopDemo} 500 ns apart from 1 ms on, or at the times given.
  */
-final class ListReportSource implements ClosedLoopDemo.ReportSource
+final class ListReportSource implements FrameSource
 {
     private final List<byte[]> frames;
     private final long[] timesNanos;

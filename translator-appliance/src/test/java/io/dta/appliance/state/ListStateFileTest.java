@@ -357,21 +357,27 @@ class ListStateFileTest
         {
             final AtomicBuffer buffer = f.buffer();
             final int offset = f.positionOffset(1);
-            final int rounds = 1_000_000;
-            for (int i = 1; i <= rounds; i++)
+            final int stores = 1_000_000;
+            for (int i = 1; i <= stores; i++)
             {
                 ListStateFile.storePosition(buffer, offset, i);
             }
             final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-            final long before = threads.getCurrentThreadAllocatedBytes();
-            for (int i = 1; i <= rounds; i++)
+            // The least of three stores: a compilation or the measurement itself may allocate a few hundred bytes
+            // once (seen on a fresh machine); a store that allocated would show a million times over in each.
+            long least = Long.MAX_VALUE;
+            for (int round = 1; round <= 3; round++)
             {
-                ListStateFile.storePosition(buffer, offset, rounds + i);
+                final long before = threads.getCurrentThreadAllocatedBytes();
+                for (int i = 1; i <= stores; i++)
+                {
+                    ListStateFile.storePosition(buffer, offset, round * stores + i);
+                }
+                least = Math.min(least, threads.getCurrentThreadAllocatedBytes() - before);
             }
-            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-            assertEquals(0, allocated, "bytes allocated by " + rounds + " stores");
-            assertEquals(2L * rounds, f.position(1));
+            assertEquals(0, least, "bytes allocated by " + stores + " stores");
+            assertEquals(4L * stores, f.position(1));
             assertEquals(0, f.position(0), "the neighbour is untouched");
         }
     }

@@ -243,6 +243,11 @@ public enum EngineCounter
      * such a packet silently (rocev2-reference.md §3.1), so it must not rewind or acknowledge anything.
      */
     RESPONSE_DROP_BAD_PKEY("response dropped: P_Key mismatch"),
+    /**
+     * Response dropped: its IPv4 header checksum, or its UDP checksum when not zero, is wrong. The ICRC masks both,
+     * so only this check catches them; a kernel or NIC drops such a frame before RoCE sees it.
+     */
+    RESPONSE_DROP_BAD_CHECKSUM("response dropped: bad IPv4/UDP checksum"),
     /** Response dropped: ICRC invalid. */
     RESPONSE_DROP_BAD_ICRC("response dropped: bad ICRC"),
     /** Response dropped: PSN outside the QP's outstanding window. */

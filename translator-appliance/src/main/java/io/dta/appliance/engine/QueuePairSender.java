@@ -1195,7 +1195,11 @@ public final class QueuePairSender
             counters.increment(EngineCounter.RESPONSE_DROP_RESERVED_SYNDROME);
             return;
         }
-        if (Psn.compare(psn, Psn.next(lastAckedPsn)) < 0 || Psn.compare(psn, Psn.next(highestSentPsn)) > 0)
+        // A sequence error names the PSN the responder expects, which is highest sent + 1 once it has everything
+        // and a frame sent before a probe's resync arrives late. An RNR or fatal NAK names a request the responder
+        // received, so never one not sent yet: taken there, a forged NAK would pause or stop the QP.
+        final int lastNamable = 0x60 == syndrome ? Psn.next(highestSentPsn) : highestSentPsn;
+        if (Psn.compare(psn, Psn.next(lastAckedPsn)) < 0 || Psn.compare(psn, lastNamable) > 0)
         {
             counters.increment(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW);
             if (0x60 == syndrome)

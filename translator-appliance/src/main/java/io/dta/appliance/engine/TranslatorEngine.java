@@ -811,6 +811,13 @@ public final class TranslatorEngine
             counters.increment(EngineCounter.RESPONSE_DROP_BAD_PKEY);
             return;
         }
+        if (!decoder.ipChecksumValid() || !decoder.udpChecksumValid())
+        {
+            // The ICRC masks both checksums, so it cannot vouch for them; a receiving kernel or NIC would drop the
+            // frame before the transport saw it (rocev2-reference.md §1), and so does the soft collector.
+            counters.increment(EngineCounter.RESPONSE_DROP_BAD_CHECKSUM);
+            return;
+        }
         if (!decoder.icrcValid(sender.responseIcrc()))
         {
             counters.increment(EngineCounter.RESPONSE_DROP_BAD_ICRC);

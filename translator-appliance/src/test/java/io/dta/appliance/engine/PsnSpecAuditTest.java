@@ -4,6 +4,7 @@ import io.dta.appliance.replay.Replay;
 import io.dta.codec.DtaOpcode;
 import io.dta.codec.RoceFrameEncoder;
 import io.dta.codec.RoceOpcode;
+import io.dta.codec.UdpFlyweight;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.codec.pcap.PcapWriter;
 import io.dta.config.ConfigLoader;
@@ -557,9 +558,11 @@ class PsnSpecAuditTest
         final int sum = ipChecksum(remarked, 14);
         remarked[24] = (byte)(sum >> 8);
         remarked[25] = (byte)sum;
-        remarked[40] = 0x12;                       // UDP checksum
-        remarked[41] = 0x34;
         remarked[46] = 0x40;                       // BECN
+        final int udp = UdpFlyweight.computeIpv4Checksum( // a UDP checksum filled in
+            new UnsafeBuffer(remarked), 14, 34, ((remarked[38] & 0xFF) << 8) | (remarked[39] & 0xFF));
+        remarked[40] = (byte)(udp >> 8);
+        remarked[41] = (byte)udp;
         h.feed(remarked);
         assertEquals(2, h.count(EngineCounter.ACKS_IN));
         assertEquals(0x101, h.sender(KW_QPN).lastAckedPsn());

@@ -12,6 +12,7 @@ import static io.dta.appliance.engine.TestFrames.*;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class QueuePairBehaviourTest
@@ -376,7 +377,7 @@ class QueuePairBehaviourTest
         h.advance(2_000_000);
         sendKw(h, 2);
         assertEquals(1, h.out.outstandingLoans());
-        h.feed(nak(KW_QPN, 0x62, 0x102));
+        h.feed(nak(KW_QPN, 0x62, 0x101)); // the last PSN sent: the held 0x102 never left
         assertEquals(QueuePairSender.State.ERROR, h.sender(KW_QPN).state());
         assertEquals(2, h.out.abandoned());
         h.engine.flush(h.now);
@@ -457,6 +458,57 @@ class QueuePairBehaviourTest
         assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
         h.feed(nak(KW_QPN, 0x63, 0x103));
         assertEquals(QueuePairSender.State.ERROR, h.sender(KW_QPN).state(), "0x63 is fatal");
+    }
+
+    @Test
+    void shouldDropRnrAndFatalNaksNamingAPsnNeverSent()
+    {
+        // An RNR or fatal NAK names a request the responder received; one naming the next PSN (or any unsent one)
+        // is forged or corrupt and must neither pause nor stop the QP. A sequence error may name highest sent + 1
+        // (engine.md), but not beyond.
+        final EngineHarness h = new EngineHarness(new Cfg());
+        sendKw(h, 3);
+        h.settle();
+        assertEquals(0x103, h.sender(KW_QPN).nextPsn(), "0x100..0x102 sent");
+        for (final int syndrome : new int[] {0x20 | 14, 0x3F, 0x61, 0x62, 0x63})
+        {
+            h.feed(nak(KW_QPN, syndrome, 0x103));
+            h.feed(nak(KW_QPN, syndrome, 0x182));
+        }
+        h.feed(nak(KW_QPN, 0x60, 0x104));
+        h.feed(nak(KW_QPN, 0x60, 0x182));
+        assertEquals(12, h.count(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW));
+        assertEquals(0, h.count(EngineCounter.NAK_FATAL_IN) + h.count(EngineCounter.NAK_RNR_IN) +
+            h.count(EngineCounter.NAK_SEQUENCE_ERRORS_IN));
+        assertEquals(QueuePairSender.State.ACTIVE, h.sender(KW_QPN).state());
+        h.feed(nak(KW_QPN, 0x62, 0x102));
+        assertEquals(QueuePairSender.State.ERROR, h.sender(KW_QPN).state(), "the last PSN sent may be NAKed");
+        assertEquals(1, h.count(EngineCounter.NAK_FATAL_IN));
+    }
+
+    @Test
+    void shouldDropResponsesWithABadIpOrUdpChecksum()
+    {
+        // The ICRC masks both checksums: without a check of their own a corrupted header would be believed.
+        final EngineHarness h = new EngineHarness(new Cfg());
+        sendKw(h, 3);
+        h.settle();
+        final byte[] badIp = ack(KW_QPN, 0x102);
+        badIp[14 + 10] ^= 0x01;
+        final byte[] badUdp = ack(KW_QPN, 0x102);
+        badUdp[14 + 20 + 6] = 0x12;
+        badUdp[14 + 20 + 7] = 0x34;
+        h.feed(badIp);
+        h.feed(badUdp);
+        assertEquals(2, h.count(EngineCounter.RESPONSE_DROP_BAD_CHECKSUM));
+        assertEquals(0, h.count(EngineCounter.RESPONSE_DROP_BAD_ICRC), "the ICRC does not see either checksum");
+        assertNotEquals(0x102, h.sender(KW_QPN).lastAckedPsn());
+        final byte[] zeroUdp = ack(KW_QPN, 0x102);
+        zeroUdp[14 + 20 + 6] = 0;
+        zeroUdp[14 + 20 + 7] = 0;
+        h.feed(zeroUdp);
+        assertEquals(0x102, h.sender(KW_QPN).lastAckedPsn(), "a zero UDP checksum means none, as RoCE NICs send");
+        assertEquals(2, h.count(EngineCounter.RESPONSE_DROP_BAD_CHECKSUM));
     }
 
     @Test

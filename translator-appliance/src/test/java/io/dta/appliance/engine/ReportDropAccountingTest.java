@@ -186,11 +186,12 @@ class ReportDropAccountingTest
         {
             h.feed(appendTo(1, i, 0));
         }
-        h.feed(nak(L1_QPN, 0x62, 0x102));
+        h.feed(nak(L1_QPN, 0x62, 0x101)); // the last PSN sent; the held batch's 0x102 never left
         assertEquals(QueuePairSender.State.ERROR, h.sender(L1_QPN).state());
         assertEquals(4, h.count(EngineCounter.DROP_QP_ERROR));
         assertEquals(1, h.count(EngineCounter.OPERATIONS_DROPPED_QP_ERROR));
         h.feed(kw(1, 1, 0));
+        h.feed(kw(1, 2, 0)); // 0x100 leaves, this one is held
         h.feed(nak(KW_QPN, 0x62, 0x100));
         h.feed(kw(4, 2, 0));
         assertEquals(6, h.count(EngineCounter.DROP_QP_ERROR), "the held Key-Write and the refused one");

@@ -232,13 +232,14 @@ public final class StatCommand implements Callable<Integer>
     }
 
     /**
-     * Whether the writer ended without closing its file: its pid is not alive here and its heartbeat is stale. A
-     * fresh heartbeat counts as alive whatever the pid says, since a writer in another PID namespace (a container
-     * sharing {@code /dev/shm}) has a pid this process cannot see.
+     * Whether the writer ended without closing its file: its pid is not alive here, and either it ran in this PID
+     * namespace (so its pid would be seen: at once after a SIGKILL) or its heartbeat is stale. A writer in another
+     * PID namespace (a container sharing {@code /dev/shm}) has a pid this process cannot see, so there only the
+     * heartbeat tells.
      */
     private static boolean writerEnded(final CountersFileReader reader)
     {
-        return !reader.isWriterAlive() && heartbeatStale(reader);
+        return !reader.isWriterAlive() && (reader.writerSharesPidNamespace() || heartbeatStale(reader));
     }
 
     private static boolean heartbeatStale(final CountersFileReader reader)

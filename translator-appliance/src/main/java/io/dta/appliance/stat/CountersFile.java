@@ -24,7 +24,8 @@ import java.nio.file.StandardOpenOption;
  * stat} maps it read-only from another process and never disturbs the writer.
  * <p>
  * Header (little-endian): magic u64 at 0, version i32 at 8, metadata length i32 at 12, values length i32 at 16,
- * writer pid i64 at 24, start time (epoch ms) i64 at 32, heartbeat (epoch ms, release-stored) i64 at 40, closed
+ * writer's PID namespace tag u32 at 20 ({@link PidNamespace}; 0 unknown, as in files of earlier versions), writer pid
+ * i64 at 24, start time (epoch ms) i64 at 32, heartbeat (epoch ms, release-stored) i64 at 40, closed
  * time (epoch ms, 0 while running) i64 at 48, role (length-prefixed ASCII, at most 60 bytes) at 56.
  */
 public final class CountersFile implements AutoCloseable
@@ -43,6 +44,8 @@ public final class CountersFile implements AutoCloseable
     public static final int METADATA_LENGTH_OFFSET = 12;
     /** Offset of the values buffer length. */
     public static final int VALUES_LENGTH_OFFSET = 16;
+    /** Offset of the writer's PID namespace tag (bytes that were padding before: 0 in older files). */
+    public static final int PID_NAMESPACE_OFFSET = 20;
     /** Offset of the writer's pid. */
     public static final int PID_OFFSET = 24;
     /** Offset of the start time. */
@@ -128,6 +131,7 @@ public final class CountersFile implements AutoCloseable
             h.putInt(VERSION_OFFSET, VERSION, ByteOrder.LITTLE_ENDIAN);
             h.putInt(METADATA_LENGTH_OFFSET, metaLength, ByteOrder.LITTLE_ENDIAN);
             h.putInt(VALUES_LENGTH_OFFSET, valuesLength, ByteOrder.LITTLE_ENDIAN);
+            h.putInt(PID_NAMESPACE_OFFSET, PidNamespace.current(), ByteOrder.LITTLE_ENDIAN);
             h.putLong(PID_OFFSET, ProcessHandle.current().pid(), ByteOrder.LITTLE_ENDIAN);
             h.putLong(START_OFFSET, nowMillis, ByteOrder.LITTLE_ENDIAN);
             h.putLong(HEARTBEAT_OFFSET, nowMillis, ByteOrder.LITTLE_ENDIAN);

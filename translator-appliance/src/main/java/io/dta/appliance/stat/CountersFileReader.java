@@ -131,6 +131,16 @@ public final class CountersFileReader implements AutoCloseable
     }
 
     /**
+     * @return true when the writer's pid means the same process here as where it ran: both in one known PID
+     *         namespace. Only then does a pid this process cannot find prove the writer gone.
+     */
+    public boolean writerSharesPidNamespace()
+    {
+        final int writer = header.getInt(CountersFile.PID_NAMESPACE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        return PidNamespace.UNKNOWN != writer && writer == PidNamespace.current();
+    }
+
+    /**
      * Unmaps the file.
      */
     @Override

@@ -9,19 +9,24 @@ import io.dta.appliance.engine.TestFrames;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.appliance.stat.CountersFileReader;
+import io.dta.appliance.stat.PidNamespace;
 import io.dta.config.ConfigDefaults;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -102,6 +107,44 @@ class StatCommandTest
         assertEquals(1, lines.length, r.out());
         assertEquals("exited", MAPPER.readTree(lines[0]).get("status").asText());
         assertTrue(r.err().contains("has ended: watch over"), r.err());
+    }
+
+    /**
+     * A SIGKILLed writer leaves a fresh heartbeat: {@code running} was shown for 5 s after its pid was gone. A writer
+     * of this PID namespace whose pid is gone has ended at once; one of another namespace (a container sharing
+     * {@code /dev/shm}, its pid invisible here) is trusted while its heartbeat is fresh.
+     */
+    @Test
+    void shouldSeeAKilledWriterOfThisPidNamespaceEndedAtOnce() throws Exception
+    {
+        assertNotEquals(PidNamespace.UNKNOWN, PidNamespace.current(), "this host has /proc/self/ns/pid");
+        final Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        final Path path = dir.resolve("killed.counters");
+        try (CountersFile file = CountersFile.create(path, "translator", EngineCounters.count(), 1L))
+        {
+            new EngineCounters(file.manager()).publish();
+            final UnsafeBuffer header;
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE))
+            {
+                header = new UnsafeBuffer(channel.map(FileChannel.MapMode.READ_WRITE, 0, CountersFile.HEADER_LENGTH));
+            }
+            header.putLong(CountersFile.PID_OFFSET, gone.pid(), ByteOrder.LITTLE_ENDIAN);
+            file.heartbeat(System.currentTimeMillis() + 60_000L); // fresh for the whole test
+            assertEquals("ended", status(path));
+
+            header.putInt(CountersFile.PID_NAMESPACE_OFFSET, PidNamespace.current() + 1, ByteOrder.LITTLE_ENDIAN);
+            assertEquals("running", status(path), "another namespace's pid proves nothing here");
+            header.putInt(CountersFile.PID_NAMESPACE_OFFSET, PidNamespace.UNKNOWN, ByteOrder.LITTLE_ENDIAN);
+            assertEquals("running", status(path), "a file of an earlier version: the heartbeat decides");
+        }
+    }
+
+    private static String status(final Path path) throws Exception
+    {
+        final CliRunner.Result r = CliRunner.run("stat", "--counters", path.toString(), "--json");
+        assertEquals(0, r.exitCode(), r.err());
+        return MAPPER.readTree(r.out()).get("status").asText();
     }
 
     @Test

@@ -166,6 +166,32 @@ int dta_eth_link_up(uint16_t port_id)
 }
 
 /*
+ * rte_eth_dev_stop (when stop_first) then rte_eth_dev_start: how a device that connects to its peer only when it
+ * starts (a net_memif client, whose connect() is in its dev_start) connects again after its peer went away. With
+ * quiet, DPDK's global log level is held at CRIT for the call: a data plane retrying a peer that is not back yet
+ * would otherwise get the driver's error line ("Failed to connect socket") at every attempt. Returns 0 once started,
+ * or the failing call's negative errno (after a failed start the device is stopped).
+ */
+int dta_eth_dev_restart(uint16_t port_id, int stop_first, int quiet)
+{
+    const uint32_t level = rte_log_get_global_level();
+    if (quiet)
+    {
+        rte_log_set_global_level(RTE_LOG_CRIT);
+    }
+    int rc = stop_first ? rte_eth_dev_stop(port_id) : 0;
+    if (0 == rc)
+    {
+        rc = rte_eth_dev_start(port_id);
+    }
+    if (quiet)
+    {
+        rte_log_set_global_level(level);
+    }
+    return rc;
+}
+
+/*
  * The benchmark's ring input (dta bench --io dpdk --input ring): a net_ring port (rte_eth_from_ring) over one ring
  * pre-filled with mbufs that hold the report frames, built once. Each mbuf keeps a reference of the feeder's own, so
  * the data plane's normal free after processing (rte_pktmbuf_free_bulk) only drops the ring's reference and leaves

@@ -28,17 +28,21 @@ public final class EthPort implements AutoCloseable
     private final int portId;
     private final short port;
     private final String name;
+    private final String driver;
     private final int rxTimestampOffset;
     private final long rxTimestampFlag;
     private final MemorySegment statsStruct = Arena.ofAuto().allocate(rte_eth_stats.layout());
     private boolean started;
     private boolean closed;
 
-    private EthPort(final int portId, final String name, final int rxTimestampOffset, final long rxTimestampFlag)
+    private EthPort(
+        final int portId, final String name, final String driver, final int rxTimestampOffset,
+        final long rxTimestampFlag)
     {
         this.portId = portId;
         this.port = (short)portId;
         this.name = name;
+        this.driver = driver;
         this.rxTimestampOffset = rxTimestampOffset;
         this.rxTimestampFlag = rxTimestampFlag;
     }
@@ -110,11 +114,12 @@ public final class EthPort implements AutoCloseable
             final String name = nameOut.getString(0);
             final MemorySegment info = arena.allocate(DpdkLayout.RTE_ETH_DEV_INFO_SIZE, 8);
             Eal.check(dpdk_h.rte_eth_dev_info_get(port, info), "rte_eth_dev_info_get(" + portId + ")");
+            final MemorySegment driverName = info.get(ValueLayout.ADDRESS, DpdkLayout.RTE_ETH_DEV_INFO_DRIVER_NAME);
+            final String driver = MemorySegment.NULL.equals(driverName) ? "?" :
+                driverName.reinterpret(Integer.MAX_VALUE).getString(0);
             if (mtu > 0)
             {
-                final MemorySegment driver = info.get(ValueLayout.ADDRESS, DpdkLayout.RTE_ETH_DEV_INFO_DRIVER_NAME);
-                checkMtu(portId, name,
-                    MemorySegment.NULL.equals(driver) ? "?" : driver.reinterpret(Integer.MAX_VALUE).getString(0),
+                checkMtu(portId, name, driver,
                     info.get(ValueLayout.JAVA_SHORT, DpdkLayout.RTE_ETH_DEV_INFO_MIN_MTU) & 0xFFFF,
                     info.get(ValueLayout.JAVA_SHORT, DpdkLayout.RTE_ETH_DEV_INFO_MAX_MTU) & 0xFFFF,
                     Integer.toUnsignedLong(info.get(ValueLayout.JAVA_INT, DpdkLayout.RTE_ETH_DEV_INFO_MAX_RX_PKTLEN)),
@@ -153,7 +158,7 @@ public final class EthPort implements AutoCloseable
                 offset = offsetOut.get(ValueLayout.JAVA_INT, 0);
                 flag = flagOut.get(ValueLayout.JAVA_LONG, 0);
             }
-            final EthPort ethPort = new EthPort(portId, name, offset, flag);
+            final EthPort ethPort = new EthPort(portId, name, driver, offset, flag);
             ethPort.start();
             return ethPort;
         }
@@ -216,6 +221,15 @@ public final class EthPort implements AutoCloseable
     }
 
     /**
+     * @return the name of the port's driver ({@code rte_eth_dev_info.driver_name}), e.g. {@code net_memif}, or
+     *         {@code ?} when the driver gives none.
+     */
+    public String driver()
+    {
+        return driver;
+    }
+
+    /**
      * @return the port's MTU now ({@code rte_eth_dev_get_mtu}): the one given to {@link #open(int, Mempool, int,
      *         int, boolean, int)}, or the device's default (1500 for most) when that was 0.
      * @throws DpdkException when DPDK cannot tell.
@@ -254,6 +268,32 @@ public final class EthPort implements AutoCloseable
     {
         Eal.check(dpdk_h.rte_eth_dev_start(port), "rte_eth_dev_start(" + portId + ")");
         started = true;
+    }
+
+    /**
+     * Stops the port if it runs and starts it again, without throwing: a device that connects to its peer only when
+     * it starts (a {@code net_memif} client) connects again this way once its peer is back. After a failed start
+     * the port is stopped ({@link #started()} false) and its rx and tx bursts must not be called until a restart
+     * succeeds: DPDK 22.11 points a stopped port's bursts at functions that log an error line at every call.
+     *
+     * @param quiet hold DPDK's log at critical level during the call (a {@code net_memif} client whose server is
+     *              not back logs {@code Failed to connect socket} at every attempt).
+     * @return 0 when the port started, else DPDK's negative error number ({@code -EPERM} for a {@code net_memif}
+     *         client that found no server).
+     */
+    public int restart(final boolean quiet)
+    {
+        final int status = dpdk_h.dta_eth_dev_restart(port, started ? 1 : 0, quiet ? 1 : 0);
+        started = 0 == status;
+        return status;
+    }
+
+    /**
+     * @return true while the port is started (open, and not stopped, or restarted since).
+     */
+    public boolean started()
+    {
+        return started;
     }
 
     /**

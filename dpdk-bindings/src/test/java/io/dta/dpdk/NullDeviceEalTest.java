@@ -18,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A real EAL (in a JVM of its own) on two {@code net_null} ports: mempool, mbuf access, rx and tx bursts, stats,
- * and the one-EAL-per-process rule.
+ * A real EAL (in a JVM of its own) on three {@code net_null} ports: mempool, mbuf access, rx and tx bursts, stats,
+ * a port's restart, and the one-EAL-per-process rule.
  */
 class NullDeviceEalTest
 {
@@ -30,7 +30,8 @@ class NullDeviceEalTest
     @BeforeAll
     static void startEal()
     {
-        eal = Eal.init(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("junit-null"), 0, 256, "net_null0", "net_null1"));
+        eal = Eal.init(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("junit-null"), 0, 256, "net_null0", "net_null1",
+            "net_null2"));
         runtimeDirectory = eal.runtimeDirectory();
         pool = Mempool.create("null_pool", 8191, 256, Mempool.DEFAULT_DATA_ROOM);
     }
@@ -55,7 +56,7 @@ class NullDeviceEalTest
     @Test
     void shouldKnowPortsPrefixAndLcore()
     {
-        assertEquals(2, eal.portCount());
+        assertEquals(3, eal.portCount());
         assertEquals(0, eal.portId("net_null0"));
         assertEquals(1, eal.portId("net_null1"));
         assertThrows(DpdkException.class, () -> eal.portId("net_nothing7"));
@@ -143,6 +144,26 @@ class NullDeviceEalTest
             assertTrue(in.stats().inPackets() >= forwarded);
         }
         assertEquals(0, pool.inUseCount(), "every mbuf went back to the pool");
+    }
+
+    @Test
+    void shouldRestartAPortAndKnowItsDriver()
+    {
+        // Left open: a closed virtual device's port id is gone, and the EAL's clean-up closes it.
+        final EthPort port = EthPort.open(2, pool, 512, 512, false);
+        assertEquals("net_null", port.driver());
+        assertTrue(port.started());
+        assertEquals(0, port.restart(false), "stopped and started again");
+        assertTrue(port.started());
+        assertEquals(0, port.restart(true));
+        final MbufArray burst = new MbufArray(8);
+        final int n = port.rxBurst(burst, 8);
+        assertTrue(n > 0, "a restarted port bursts");
+        Mempool.freeBulk(burst, n);
+        port.stop();
+        assertFalse(port.started());
+        assertEquals(0, port.restart(false), "a stopped port is only started");
+        assertTrue(port.started());
     }
 
     @Test

@@ -2724,6 +2724,67 @@ public final class dpdk_h
         }
     }
 
+    private static final class dta_eth_dev_restart
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(dpdk_h.C_INT, dpdk_h.C_SHORT, dpdk_h.C_INT,
+            dpdk_h.C_INT);
+        static final MemorySegment ADDR = dpdk_h.findOrThrow("dta_eth_dev_restart");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for {@code dta_eth_dev_restart}.
+     *
+     * @return the descriptor.
+     */
+    public static FunctionDescriptor dta_eth_dev_restart$descriptor()
+    {
+        return dta_eth_dev_restart.DESC;
+    }
+
+    /**
+     * Downcall handle for {@code dta_eth_dev_restart}.
+     *
+     * @return the handle.
+     */
+    public static MethodHandle dta_eth_dev_restart$handle()
+    {
+        return dta_eth_dev_restart.HANDLE;
+    }
+
+    /**
+     * Address of {@code dta_eth_dev_restart}.
+     *
+     * @return the symbol's address.
+     */
+    public static MemorySegment dta_eth_dev_restart$address()
+    {
+        return dta_eth_dev_restart.ADDR;
+    }
+
+    /**
+     * {@code int dta_eth_dev_restart(uint16_t port_id, int stop_first, int quiet)} (shim: {@code rte_eth_dev_stop}
+     * when {@code stop_first}, then {@code rte_eth_dev_start}, DPDK's log held at CRIT for the call when
+     * {@code quiet}; 0 or a negative errno).
+     *
+     * @param port_id    C parameter {@code port_id}.
+     * @param stop_first C parameter {@code stop_first}.
+     * @param quiet      C parameter {@code quiet}.
+     * @return the C return value.
+     */
+    public static int dta_eth_dev_restart(final short port_id, final int stop_first, final int quiet)
+    {
+        final var mh$ = dta_eth_dev_restart.HANDLE;
+        try
+        {
+            return (int)mh$.invokeExact(port_id, stop_first, quiet);
+        }
+        catch (final Throwable ex$)
+        {
+            throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static final class rte_eth_from_ring
     {
         static final FunctionDescriptor DESC = FunctionDescriptor.of(dpdk_h.C_INT, dpdk_h.C_POINTER);

@@ -59,7 +59,9 @@ import java.util.concurrent.Callable;
         "(dta stat --role collector). Query the store with dta query, also while a live collector runs.",
         "Negotiated regions (servicePort) answer the connection set-up found in the capture: REQ -> REP,",
         "RTU -> metadata SEND, its ACK; REP and SEND are re-sent on capture time until answered. Their REPs grant",
-        "min(the REQ's initiator depth, --max-atomics) outstanding atomics." })
+        "min(the REQ's initiator depth, --max-atomics) outstanding atomics.",
+        "A live --port that is a net_memif client (role=client, memif's default) whose server (dta run) goes",
+        "away is stopped and started again every 100 ms until the server is back (one line each way)." })
 public final class CollectorCommand implements Callable<Integer>
 {
     /** Delay between a request's timestamp and its response's. */

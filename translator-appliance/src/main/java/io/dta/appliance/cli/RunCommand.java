@@ -47,6 +47,9 @@ import java.util.concurrent.Callable;
         "(servicePort) are connected on the collector link before any report is read, and connected again when",
         "their QP goes to the error state (connection.reconnectAttempts); at the stop, after the drain, they are",
         "disconnected (IB CM DREQ/DREP, at most (maxCmRetries + 1) x cmResponseTimeout).",
+        "A net_memif client port (role=client, memif's default) whose server goes away (dta collector stopped",
+        "or restarted) is stopped and started again every 100 ms until the server is back: one line when the",
+        "link goes down, one when it is up again; its frames meanwhile count as tx not taken.",
         "Each Append list's position (next batch sequence number, or reference ring head) is kept in a list state",
         "file, so a restarted translator continues every list whose region is unchanged (docs/layouts.md); a",
         "state file of another version, truncated or corrupt is refused: --fresh-lists starts every list anew.",
@@ -345,6 +348,12 @@ public final class RunCommand implements Callable<Integer>
                 port.put("txErrors", s.outErrors());
             }
             port.put("txNotTaken", c.txNotTaken());
+            if (c.reconnects())
+            {
+                port.put("linksLost", c.linksLost());
+                port.put("reconnectAttempts", c.reconnectAttempts());
+                port.put("reconnections", c.reconnections());
+            }
             ports.add(port);
         }
         root.put("ports", ports);
@@ -365,10 +374,11 @@ public final class RunCommand implements Callable<Integer>
         for (final PortCounters c : agent.portCounters())
         {
             final EthStats s = c.last();
-            out.printf("  %d %-24s rx %d, tx %d, rx missed %d, rx errors %d, tx errors %d, tx not taken %d%n",
+            out.printf("  %d %-24s rx %d, tx %d, rx missed %d, rx errors %d, tx errors %d, tx not taken %d%s%n",
                 c.port().portId(), c.port().name(), null == s ? 0 : s.inPackets(), null == s ? 0 : s.outPackets(),
                 null == s ? 0 : s.inMissed(), null == s ? 0 : s.inErrors(), null == s ? 0 : s.outErrors(),
-                c.txNotTaken());
+                c.txNotTaken(), c.reconnects() ? ", link lost " + c.linksLost() + ", reconnected " +
+                c.reconnections() + " (" + c.reconnectAttempts() + " attempt(s))" : "");
         }
         out.printf("ARP requests answered %d, frames dropped for want of an mbuf %d%n", agent.arp().requestsAnswered(),
             agent.claimFailures());

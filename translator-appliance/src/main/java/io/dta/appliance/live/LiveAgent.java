@@ -26,7 +26,9 @@ import java.util.concurrent.TimeUnit;
  * opened, and each duty cycle takes one rx burst from the last role's port (the collector link), runs the timers of
  * the subclass, takes one rx burst from every other port (reading each frame in place in its mbuf), answers ARP
  * requests for the process's own addresses, hands every other frame to the subclass, and sends what was queued in one
- * tx burst per port.
+ * tx burst per port. Once the links are up, a {@code net_memif} client port whose link goes down (its server's
+ * process stopped or restarted) is stopped and started again every 100 ms until it is back
+ * ({@link ReconnectingLink}): DPDK 22.11 connects a memif client only when it starts.
  * <p>
  * Stopping: {@link #requestStop()} (from a signal handler, any thread) makes the next duty cycle start draining:
  * {@link #startDrain(long)} (flush partial batches), then duty cycles go on until {@link #drained()} or the drain time
@@ -82,6 +84,8 @@ public abstract class LiveAgent implements Agent
     private EthPort[] portOfRole;
     private TxQueue[] txOfRole;
     private PortCounters[] portCounters;
+    private ReconnectingLink[] reconnectingLinks;
+    private long nextLinkWatch;
     private LiveFrameSink sink;
     private boolean linksReady;
     private long linkDeadline;
@@ -288,6 +292,7 @@ public abstract class LiveAgent implements Agent
         claimFailures = manager.newCounter("frames dropped: mbuf pool empty", TYPE_ID);
         dutyCycles = manager.newCounter("duty cycles", TYPE_ID);
         portCounters = new PortCounters[ports.size()];
+        final List<ReconnectingLink> reconnecting = new ArrayList<>();
         for (int i = 0; i < ports.size(); i++)
         {
             final StringBuilder role = new StringBuilder();
@@ -298,8 +303,28 @@ public abstract class LiveAgent implements Agent
                     role.append(role.isEmpty() ? "" : ", ").append(roles[r]);
                 }
             }
-            portCounters[i] = new PortCounters(manager, role.toString(), ports.get(i), queues.get(i));
+            final EthPort port = ports.get(i);
+            portCounters[i] = new PortCounters(manager, role.toString(), port, queues.get(i));
+            if (ReconnectingLink.isMemifClient(port.driver(), port.name(), settings.ealArgs()))
+            {
+                final ReconnectingLink link = new ReconnectingLink(new ReconnectingLink.Port()
+                {
+                    public boolean linkUp()
+                    {
+                        return port.linkUp();
+                    }
+
+                    public int restart(final boolean quiet)
+                    {
+                        return port.restart(quiet);
+                    }
+                }, "port " + port.portId() + " " + port.name() + " (" + role + ")", messagePrefix(), manager,
+                    PortCounters.TYPE_ID);
+                portCounters[i].reconnectedBy(link);
+                reconnecting.add(link);
+            }
         }
+        reconnectingLinks = reconnecting.toArray(new ReconnectingLink[0]);
         sink = new LiveFrameSink(pool, txOfRole[roles.length - 1], txOfRole[0], settings.burst());
         final long now = System.nanoTime();
         linkDeadline = now + TimeUnit.MILLISECONDS.toNanos(settings.linkWaitMillis());
@@ -422,11 +447,19 @@ public abstract class LiveAgent implements Agent
         {
             checkLinks(now);
         }
+        int work = 0;
+        if (linksReady && reconnectingLinks.length > 0 && now - nextLinkWatch >= 0)
+        {
+            nextLinkWatch = now + ReconnectingLink.RETRY_NANOS;
+            for (final ReconnectingLink link : reconnectingLinks)
+            {
+                work += link.watch(now);
+            }
+        }
         // The collector link (the last role's port) is read before the timers run: after a stall of this thread,
         // the responses waiting in its rx ring must be seen before an ACK timeout is declared.
         final int last = roles.length - 1;
         final int linkRole = firstRoleOf(last);
-        int work = 0;
         if (readsPort(linkRole))
         {
             work += receive(linkRole, now);
@@ -469,10 +502,15 @@ public abstract class LiveAgent implements Agent
     }
 
     /**
-     * A port is read when any role on it wants it read.
+     * A port is read when any role on it wants it read, and it is started (a memif client whose restart failed is
+     * stopped until the next attempt: DPDK logs every burst on a stopped port).
      */
     private boolean readsPort(final int firstRole)
     {
+        if (!portOfRole[firstRole].started())
+        {
+            return false;
+        }
         for (int r = firstRole; r < roles.length; r++)
         {
             if (portOfRole[r] == portOfRole[firstRole] && reads(r, linksReady, draining))

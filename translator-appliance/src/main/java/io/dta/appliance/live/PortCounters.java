@@ -10,7 +10,8 @@ import org.agrona.concurrent.status.CountersManager;
  * copied at every stats tick as totals over the run ({@link EthStatsTotals}: a driver that resets them, as
  * {@code net_memif} does when its peer disconnects, does not make a port that carried traffic show none), and the
  * data plane's own count of frames the device's tx burst did not take (tx ring full, or the link down: a
- * {@code net_memif} port without a peer takes nothing), which it freed.
+ * {@code net_memif} port without a peer takes nothing), which it freed; for a {@code net_memif} client, also how
+ * often its link was lost and reconnected ({@link ReconnectingLink}, whose counters follow the port's).
  */
 public final class PortCounters
 {
@@ -28,6 +29,7 @@ public final class PortCounters
     private final AtomicCounter txErrors;
     private final AtomicCounter rxNoMbuf;
     private final AtomicCounter txNotTaken;
+    private ReconnectingLink link;
     private final EthStatsTotals totals = new EthStatsTotals();
     private EthStats last;
 
@@ -86,6 +88,47 @@ public final class PortCounters
     public long txNotTaken()
     {
         return tx.notTaken();
+    }
+
+    /**
+     * @param reconnectingLink the port's reconnection watch (a {@code net_memif} client), set once at start.
+     */
+    void reconnectedBy(final ReconnectingLink reconnectingLink)
+    {
+        link = reconnectingLink;
+    }
+
+    /**
+     * @return true when the port is a {@code net_memif} client that the data plane reconnects when its server comes
+     *         back (then {@link #linksLost()}, {@link #reconnectAttempts()} and {@link #reconnections()} count).
+     */
+    public boolean reconnects()
+    {
+        return null != link;
+    }
+
+    /**
+     * @return times the link went down after having been up (0 unless {@link #reconnects()}).
+     */
+    public long linksLost()
+    {
+        return null == link ? 0 : link.linksLost();
+    }
+
+    /**
+     * @return reconnection attempts (stop and start) made (0 unless {@link #reconnects()}).
+     */
+    public long reconnectAttempts()
+    {
+        return null == link ? 0 : link.attempts();
+    }
+
+    /**
+     * @return times the link came up again after going down (0 unless {@link #reconnects()}).
+     */
+    public long reconnections()
+    {
+        return null == link ? 0 : link.reconnections();
     }
 
     /**

@@ -8,8 +8,10 @@ import io.dta.dpdk.Mempool;
 /**
  * The frames waiting for one port's tx queue 0: filled one mbuf at a time, sent in one tx burst when full or at
  * the end of a duty cycle. A live data plane does not wait for a full tx ring: what one tx burst does not take is
- * freed and counted ({@link #notTaken()}). (Offering the unsent tail again at once, up to four bursts, was tried:
- * it broke the two-process memif run of {@code LiveTwoProcessEalTest}, cause not found, so it is not done.)
+ * freed and counted ({@link #notTaken()}), and so is what is queued for a port that is stopped (a {@code net_memif}
+ * client between failed reconnection attempts, {@link ReconnectingLink}). (Offering the unsent tail again at once,
+ * up to four bursts, was tried: it broke the two-process memif run of {@code LiveTwoProcessEalTest}, cause not
+ * found, so it is not done.)
  * <p>
  * Each frame is queued with what the engine counted for it ({@link io.dta.appliance.engine.FrameSink#commit(int,
  * int, long, int)}), in an int array beside the mbufs; a frame the device did not take goes back to the engine's
@@ -62,7 +64,8 @@ public final class TxQueue
         {
             public int txBurst(final MbufArray mbufs, final int count)
             {
-                return port.txBurst(mbufs, count);
+                // A stopped port (a memif client between failed restarts) takes nothing; DPDK would log the call.
+                return port.started() ? port.txBurst(mbufs, count) : 0;
             }
 
             public void free(final MbufArray mbufs, final int count)

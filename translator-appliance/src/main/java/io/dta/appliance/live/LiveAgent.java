@@ -228,6 +228,7 @@ public abstract class LiveAgent implements Agent
     @Override
     public void onStart()
     {
+        StaleMemifSocket.removeStale(settings.ealArgs(), System.err, messagePrefix());
         try
         {
             eal = Eal.init(settings.ealArgs());

@@ -61,7 +61,9 @@ import java.util.concurrent.Callable;
         "RTU -> metadata SEND, its ACK; REP and SEND are re-sent on capture time until answered. Their REPs grant",
         "min(the REQ's initiator depth, --max-atomics) outstanding atomics.",
         "A live --port that is a net_memif client (role=client, memif's default) whose server (dta run) goes",
-        "away is stopped and started again every 100 ms until the server is back (one line each way)." })
+        "away is stopped and started again every 100 ms until the server is back (one line each way). A memif",
+        "server's socket file (socket-abstract=no) that nobody listens on, left by a killed server, is removed",
+        "at start." })
 public final class CollectorCommand implements Callable<Integer>
 {
     /** Delay between a request's timestamp and its response's. */

@@ -33,7 +33,6 @@ import io.dta.config.ListConfig;
 import io.dta.config.ListLayout;
 import io.dta.config.SketchConfig;
 import org.HdrHistogram.Histogram;
-import org.agrona.DirectBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
@@ -329,50 +328,18 @@ public final class DemoCommand implements Callable<Integer>
         final FrameDecoder decoder = TranslatorEngine.configureDecoder(new FrameDecoder(), appliance);
         final List<CollectorConfig> collectors = appliance.collectors();
         final int maxRedundancy = appliance.redundancy().max();
-        return new FrameSource()
+        return FrameSource.of(reader, (buffer, offset, length) ->
         {
-            @Override
-            public boolean next() throws IOException
+            // The capture's own reports give the sample queries, as the generator's do.
+            if (FrameKind.DTA == decoder.decode(buffer, offset, length))
             {
-                if (!reader.next())
+                final int collector = collectorIndex(collectors, decoder.ipv4().dst());
+                if (collector >= 0)
                 {
-                    return false;
+                    sample(decoder, perCollector[collector], maxRedundancy);
                 }
-                // The capture's own reports give the sample queries, as the generator's do.
-                if (FrameKind.DTA == decoder.decode(reader.buffer(), reader.offset(), reader.capturedLength()))
-                {
-                    final int collector = collectorIndex(collectors, decoder.ipv4().dst());
-                    if (collector >= 0)
-                    {
-                        sample(decoder, perCollector[collector], maxRedundancy);
-                    }
-                }
-                return true;
             }
-            @Override
-            public DirectBuffer buffer()
-            {
-                return reader.buffer();
-            }
-
-            @Override
-            public int offset()
-            {
-                return reader.offset();
-            }
-
-            @Override
-            public int length()
-            {
-                return reader.capturedLength();
-            }
-
-            @Override
-            public long timeNanos()
-            {
-                return reader.timestampNanos();
-            }
-        };
+        });
     }
 
     private static void sample(final FrameDecoder decoder, final Samples samples, final int maxRedundancy)

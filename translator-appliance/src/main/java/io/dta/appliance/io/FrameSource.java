@@ -45,12 +45,27 @@ public interface FrameSource
      */
     static FrameSource of(final PcapReader reader)
     {
+        return of(reader, (buffer, offset, length) -> {});
+    }
+
+    /**
+     * @param reader   a capture opened for reading.
+     * @param observer shown each frame as the source moves to it (the demo takes its sample queries from them).
+     * @return its frames, with their capture timestamps.
+     */
+    static FrameSource of(final PcapReader reader, final FrameObserver observer)
+    {
         return new FrameSource()
         {
             @Override
             public boolean next() throws IOException
             {
-                return reader.next();
+                if (!reader.next())
+                {
+                    return false;
+                }
+                observer.onFrame(reader.buffer(), reader.offset(), reader.capturedLength());
+                return true;
             }
 
             @Override
@@ -77,5 +92,19 @@ public interface FrameSource
                 return reader.timestampNanos();
             }
         };
+    }
+
+    /**
+     * Sees each frame a source moves to.
+     */
+    @FunctionalInterface
+    interface FrameObserver
+    {
+        /**
+         * @param buffer the buffer holding the frame.
+         * @param offset where it starts.
+         * @param length its length.
+         */
+        void onFrame(DirectBuffer buffer, int offset, int length);
     }
 }

@@ -354,7 +354,8 @@ public abstract class LiveAgent implements Agent
             return failure;
         }
         final boolean memifClient = virtualDevices(ealArgs).stream()
-            .anyMatch(device -> device.startsWith("net_memif") && !device.contains("role=server"));
+            .map(MemifDevice::parse)
+            .anyMatch(device -> null != device && !device.server());
         return "cannot open the " + role + " port " + (spec.equals(Integer.toString(id)) ? spec : id + " (" + spec +
             ")") + ": " + failure + (memifClient && failure.startsWith("rte_eth_dev_start") ?
             "; a net_memif client (role=client, memif's default) starts only once its server (role=server, e.g. " +

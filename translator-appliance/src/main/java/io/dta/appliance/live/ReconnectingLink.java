@@ -107,18 +107,10 @@ final class ReconnectingLink
         }
         for (final String spec : LiveAgent.virtualDevices(ealArgs))
         {
-            final String[] parts = spec.split(",");
-            if (parts[0].equals(name))
+            final MemifDevice device = MemifDevice.parse(spec);
+            if (null != device && device.name().equals(name))
             {
-                for (int i = 1; i < parts.length; i++)
-                {
-                    if (parts[i].startsWith("role="))
-                    {
-                        final String role = parts[i].substring("role=".length());
-                        return !role.contains("server") && !role.contains("master");
-                    }
-                }
-                return true;
+                return !device.server();
             }
         }
         return true;

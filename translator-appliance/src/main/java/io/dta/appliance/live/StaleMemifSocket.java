@@ -22,9 +22,6 @@ import java.util.List;
  */
 final class StaleMemifSocket
 {
-    /** DPDK 22.11's memif socket when the device names none. */
-    static final String DEFAULT_SOCKET = "/run/memif.sock";
-
     private StaleMemifSocket()
     {
     }
@@ -66,31 +63,8 @@ final class StaleMemifSocket
      */
     static Path serverFileSocket(final String spec)
     {
-        final String[] parts = spec.split(",");
-        if (!parts[0].startsWith("net_memif"))
-        {
-            return null;
-        }
-        String role = "client";
-        String socket = DEFAULT_SOCKET;
-        boolean abstractSocket = true;
-        for (int i = 1; i < parts.length; i++)
-        {
-            final int eq = parts[i].indexOf('=');
-            final String key = eq < 0 ? parts[i] : parts[i].substring(0, eq);
-            final String value = eq < 0 ? "" : parts[i].substring(eq + 1);
-            switch (key)
-            {
-                case "role" -> role = value;
-                case "socket" -> socket = value;
-                case "socket-abstract" -> abstractSocket = !"no".equals(value);
-                default ->
-                {
-                }
-            }
-        }
-        final boolean server = "server".equals(role) || "master".equals(role);
-        return server && !abstractSocket && !socket.isEmpty() ? Path.of(socket) : null;
+        final MemifDevice device = MemifDevice.parse(spec);
+        return null != device && device.server() ? device.socketFile() : null;
     }
 
     /**

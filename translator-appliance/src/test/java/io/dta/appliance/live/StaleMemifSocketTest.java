@@ -33,7 +33,7 @@ class StaleMemifSocketTest
     {
         assertEquals(Path.of("/tmp/x.sock"),
             StaleMemifSocket.serverFileSocket("net_memif0,role=server,socket=/tmp/x.sock,socket-abstract=no"));
-        assertEquals(Path.of(StaleMemifSocket.DEFAULT_SOCKET),
+        assertEquals(Path.of(MemifDevice.DEFAULT_SOCKET),
             StaleMemifSocket.serverFileSocket("net_memif1,socket-abstract=no,role=master"));
         assertNull(StaleMemifSocket.serverFileSocket("net_memif0,role=client,socket=/tmp/x.sock,socket-abstract=no"),
             "a client's socket belongs to its server");

@@ -47,6 +47,7 @@ final class ConfigMapper
         final ResyncConfig resync = resync(top.sectionOrEmpty("resync"));
         final EssentialConfig essential = essential(top.sectionOrEmpty("essential"));
         final ConnectionConfig connection = connection(top.sectionOrEmpty("connection"), acks);
+        final WorkersConfig workers = workers(top.sectionOrEmpty("workers"));
         final int batchSize = hasProblem("append.batchSize") ? -1 : append.batchSize();
         final int backlog = hasProblem("essential.backlog") ? -1 : essential.backlog();
         final List<CollectorConfig> collectors = collectors(top, batchSize, backlog);
@@ -61,8 +62,63 @@ final class ConfigMapper
         {
             throw new ConfigException(problems);
         }
-        return new ApplianceConfig(
-            translator, reports, redundancy, append, postcards, acks, resync, essential, collectors, connection);
+        final ApplianceConfig config = new ApplianceConfig(
+            translator, reports, redundancy, append, postcards, acks, resync, essential, collectors, connection,
+            workers);
+        final List<String> workerProblems = config.workerProblems(workers.count());
+        if (!workerProblems.isEmpty())
+        {
+            throw new ConfigException(workerProblems);
+        }
+        return config;
+    }
+
+    private WorkersConfig workers(final Section s)
+    {
+        final int count = (int)s.integer("count", 1, WorkersConfig.MAX_WORKERS, 1);
+        final int queueBytes = (int)s.integer("handOffQueueBytes", WorkersConfig.MIN_HAND_OFF_QUEUE_BYTES,
+            WorkersConfig.MAX_HAND_OFF_QUEUE_BYTES, WorkersConfig.DEFAULT_HAND_OFF_QUEUE_BYTES);
+        if (!hasProblem(s.pathOf("handOffQueueBytes")) && Integer.bitCount(queueBytes) != 1)
+        {
+            problem(s.pathOf("handOffQueueBytes"), queueBytes + " is not a power of two");
+        }
+        s.finish();
+        return new WorkersConfig(count, queueBytes);
+    }
+
+    private List<WorkerQueuePair> workerQueuePairs(final Section s, final boolean negotiated)
+    {
+        final List<WorkerQueuePair> pairs = new ArrayList<>();
+        if (!s.present("workerQueuePairs"))
+        {
+            return pairs;
+        }
+        if (negotiated)
+        {
+            problem(s.pathOf("workerQueuePairs"), "not allowed with servicePort: a negotiated region's workers " +
+                "connect QPs of their own (local QPN + worker << 16)");
+            return pairs;
+        }
+        final List<Section> items = s.list("workerQueuePairs", false);
+        if (null == items)
+        {
+            return pairs;
+        }
+        for (final Section item : items)
+        {
+            if (null == item)
+            {
+                continue;
+            }
+            final int localQpn = (int)item.requiredInteger("localQpn", QPN_MIN, QPN_MAX, QPN_NOTE);
+            final int qpn = (int)item.requiredInteger("qpn", QPN_MIN, QPN_MAX, QPN_NOTE);
+            final int startPsn = (int)item.integer("startPsn", 0, 0xFFFFFF, 0);
+            final int udpSourcePort = (int)item.integer("udpSourcePort", 1, 65535,
+                hasProblem(item.pathOf("localQpn")) ? 0xC000 : RegionConfig.defaultUdpSourcePort(localQpn));
+            item.finish();
+            pairs.add(new WorkerQueuePair(localQpn, qpn, startPsn, udpSourcePort));
+        }
+        return pairs;
     }
 
     private TranslatorConfig translator(final Section s)
@@ -531,7 +587,9 @@ final class ConfigMapper
             problem(s.pathOf("length"), length + " is too large for a negotiated region: the collector advertises " +
                 "its length in 32 bits");
         }
-        return new RegionConfig(s.path(), localQpn, qpn, rkey, address, length, startPsn, udpSourcePort, servicePort);
+        final List<WorkerQueuePair> workerQueuePairs = workerQueuePairs(s, negotiated);
+        return new RegionConfig(s.path(), localQpn, qpn, rkey, address, length, startPsn, udpSourcePort, servicePort,
+            workerQueuePairs);
     }
 
     /**

@@ -15,6 +15,9 @@ package io.dta.config;
  * @param servicePort   0 for a static region (every QP parameter configured); otherwise the collector's RDMA-CM
  *                      service port, and {@code qpn}, {@code rkey} and {@code address} are 0 until learned by the
  *                      connection set-up (translation.md §8), see {@link #connected(int, long, long)}.
+ * @param workerQueuePairs the QPs of workers 1, 2, … of a static region (worker 0 uses the region's own
+ *                      {@code localQpn}, {@code qpn}, {@code startPsn} and {@code udpSourcePort}); empty for a
+ *                      negotiated region, whose workers' QPs are derived ({@link #forWorker(int)}).
  */
 public record RegionConfig(
     String path,
@@ -25,8 +28,50 @@ public record RegionConfig(
     long length,
     int startPsn,
     int udpSourcePort,
-    int servicePort)
+    int servicePort,
+    java.util.List<WorkerQueuePair> workerQueuePairs)
 {
+    /**
+     * Bits 16–23 of a negotiated region's local QPN carry its worker's index: worker {@code w}'s QP is
+     * {@code localQpn + (w << 16)} (modulo 2^24).
+     */
+    public static final int WORKER_QPN_SHIFT = 16;
+
+    /**
+     * Copies the worker list so the record stays immutable.
+     */
+    public RegionConfig
+    {
+        workerQueuePairs = null == workerQueuePairs ? java.util.List.of() : java.util.List.copyOf(workerQueuePairs);
+    }
+
+    /**
+     * A region whose workers' QPs are derived or absent.
+     *
+     * @param path          key path of the region.
+     * @param localQpn      the appliance's QPN.
+     * @param qpn           the collector's QPN.
+     * @param rkey          R_Key.
+     * @param address       base virtual address.
+     * @param length        length in bytes.
+     * @param startPsn      first PSN sent.
+     * @param udpSourcePort UDP source port.
+     * @param servicePort   0 for a static region, else the collector's RDMA-CM service port.
+     */
+    public RegionConfig(
+        final String path,
+        final int localQpn,
+        final int qpn,
+        final long rkey,
+        final long address,
+        final long length,
+        final int startPsn,
+        final int udpSourcePort,
+        final int servicePort)
+    {
+        this(path, localQpn, qpn, rkey, address, length, startPsn, udpSourcePort, servicePort, java.util.List.of());
+    }
+
     /**
      * A static region (no service port).
      *
@@ -71,7 +116,53 @@ public record RegionConfig(
      */
     public RegionConfig connected(final int qpn, final long rkey, final long address)
     {
-        return new RegionConfig(path, localQpn, qpn, rkey, address, length, startPsn, udpSourcePort, servicePort);
+        return new RegionConfig(path, localQpn, qpn, rkey, address, length, startPsn, udpSourcePort, servicePort,
+            workerQueuePairs);
+    }
+
+    /**
+     * The region as worker {@code worker} writes it: the same memory through that worker's own QP. Worker 0 uses
+     * the region's own QP settings; a static region's worker {@code w ≥ 1} takes entry {@code w - 1} of
+     * {@link #workerQueuePairs()}; a negotiated region's worker {@code w} uses local QPN
+     * {@code (localQpn + (w << 16)) mod 2^24}, its default UDP source port, and the same service port and starting
+     * PSN (the collector grants each connection its own QP).
+     *
+     * @param worker the worker's index, 0 or more.
+     * @return the region with that worker's QP settings and no worker list.
+     * @throws IllegalArgumentException when a static region has no QP for that worker (see
+     *                                  {@link ApplianceConfig#workerProblems(int)}).
+     */
+    public RegionConfig forWorker(final int worker)
+    {
+        if (0 == worker)
+        {
+            return workerQueuePairs.isEmpty() ? this : new RegionConfig(path, localQpn, qpn, rkey, address, length,
+                startPsn, udpSourcePort, servicePort);
+        }
+        if (negotiated())
+        {
+            final int qpn = workerLocalQpn(localQpn, worker);
+            final int port = udpSourcePort == defaultUdpSourcePort(localQpn) ? defaultUdpSourcePort(qpn) :
+                udpSourcePort;
+            return new RegionConfig(path, qpn, this.qpn, rkey, address, length, startPsn, port, servicePort);
+        }
+        if (worker > workerQueuePairs.size())
+        {
+            throw new IllegalArgumentException(path + ".workerQueuePairs: no queue pair for worker " + worker);
+        }
+        final WorkerQueuePair qp = workerQueuePairs.get(worker - 1);
+        return new RegionConfig(path, qp.localQpn(), qp.qpn(), rkey, address, length, qp.startPsn(),
+            qp.udpSourcePort(), 0);
+    }
+
+    /**
+     * @param localQpn the region's own local QPN (worker 0's).
+     * @param worker   the worker's index.
+     * @return the local QPN of a negotiated region's worker: {@code (localQpn + (worker << 16)) mod 2^24}.
+     */
+    public static int workerLocalQpn(final int localQpn, final int worker)
+    {
+        return (localQpn + (worker << WORKER_QPN_SHIFT)) & 0xFFFFFF;
     }
 
     /**

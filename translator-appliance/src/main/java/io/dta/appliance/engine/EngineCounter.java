@@ -48,6 +48,15 @@ public enum EngineCounter
     PROBES_OUT("ACK-timeout probes out"),
     /** NACKs sent to reporters for sequence gaps. */
     REPORTER_NACKS_OUT("reporter NACKs out"),
+    /**
+     * Reports of an Append list, a postcard flow or a sketch that another worker owns, handed to it (and counted
+     * there as translated or dropped; here only in {@link #REPORTS_IN}).
+     */
+    REPORTS_HANDED_OFF("reports handed to their owner worker"),
+    /** Responses to another worker's QP, handed to it. */
+    RESPONSES_HANDED_OFF("responses handed to their QP's worker"),
+    /** Reports handed to this worker by the others (their {@link #REPORTS_IN} counted them). */
+    REPORTS_TAKEN_OVER("reports taken over from other workers"),
     /** Non-DTA, non-RoCE frames skipped (ARP, other UDP, IPv6 ...). */
     OTHER_FRAMES("other frames skipped"),
     /**
@@ -171,6 +180,8 @@ public enum EngineCounter
     DROP_BAD_CHECKSUM("dropped: bad UDP/IP checksum"),
     /** Dropped: no collector / list / region for the report. */
     DROP_NO_ROUTE("dropped: no route"),
+    /** Dropped: the hand-off queue to the worker that owns the report's list, flow or sketch was full. */
+    DROP_HAND_OFF_FULL("dropped: hand-off queue to the owner worker full"),
     /** Dropped: redundancy N outside 1..redundancy.max. */
     DROP_BAD_REDUNDANCY("dropped: bad redundancy"),
     /** Dropped: postcard hop outside 1..postcards.hops. */
@@ -238,6 +249,8 @@ public enum EngineCounter
     RESPONSE_DROP_OTHER_DESTINATION("response dropped: destination IP not the translator's"),
     /** Response dropped: destination QPN is not one of ours. */
     RESPONSE_DROP_UNKNOWN_QPN("response dropped: unknown QPN"),
+    /** Response dropped: the hand-off queue to the worker that owns its QP was full. */
+    RESPONSE_DROP_HAND_OFF_FULL("response dropped: hand-off queue to the QP's worker full"),
     /**
      * Response dropped: its P_Key is not of the translator's partition ({@code translator.pKey}); a receiver drops
      * such a packet silently (rocev2-reference.md §3.1), so it must not rewind or acknowledge anything.

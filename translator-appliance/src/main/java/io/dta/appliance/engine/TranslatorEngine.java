@@ -23,7 +23,12 @@ import io.dta.config.ListConfig;
 import io.dta.config.RegionConfig;
 import io.dta.config.SketchConfig;
 import io.dta.config.TranslatorConfig;
+import io.dta.appliance.engine.worker.HandOffQueues;
+import io.dta.appliance.engine.worker.WorkerLink;
+import io.dta.appliance.engine.worker.WorkerOwnership;
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.MessageHandler;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -78,6 +83,15 @@ public final class TranslatorEngine
     private final boolean closedLoop;
     private final ListStateFile listState;
     private final TranslatorConfig translator;
+
+    // Set when this engine is one of several workers: the frame being decoded, kept so that it can be handed whole
+    // to the worker that owns its list, flow, sketch or QP.
+    private WorkerLink worker;
+    private DirectBuffer frameBuffer;
+    private int frameOffset;
+    private int frameLength;
+    private long handOffNowNanos;
+    private final MessageHandler handOffHandler = this::onHandedOff;
 
     /**
      * Builds the engine for a validated configuration, in closed loop (responses from the collectors reach it).
@@ -442,7 +456,94 @@ public final class TranslatorEngine
     public void onFrame(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
     {
         counters.increment(EngineCounter.FRAMES_IN);
+        frameBuffer = buffer;
+        frameOffset = offset;
+        frameLength = length;
         dispatch(decoder.decode(buffer, offset, length), buffer, nowNanos);
+    }
+
+    /**
+     * Makes this engine one of several workers: from now on a report of an Append list, a postcard flow or a sketch
+     * that another worker owns, and a response to a QP of another worker, is handed to that worker (after this one
+     * counted it in and tracked its reporter's sequence), and the frames other workers hand to this one are taken by
+     * {@link #takeHandOffs(long)}. The configuration this engine was built for must be the worker's own
+     * ({@link ApplianceConfig#forWorker(int)}).
+     *
+     * @param link the worker's place among the others.
+     */
+    public void joinWorkers(final WorkerLink link)
+    {
+        this.worker = link;
+    }
+
+    /**
+     * @return the worker link ({@link #joinWorkers}), or null for an engine that works alone.
+     */
+    public WorkerLink worker()
+    {
+        return worker;
+    }
+
+    /**
+     * Takes the reports and responses other workers handed to this one (at most a burst from each), as if they had
+     * arrived here, without counting them in again or tracking their reporters (the receiving worker did both).
+     *
+     * @param nowNanos engine clock.
+     * @return frames taken.
+     */
+    public int takeHandOffs(final long nowNanos)
+    {
+        if (null == worker)
+        {
+            return 0;
+        }
+        handOffNowNanos = nowNanos;
+        return worker.drain(handOffHandler);
+    }
+
+    private void onHandedOff(final int kind, final MutableDirectBuffer buffer, final int offset, final int length)
+    {
+        final long nowNanos = handOffNowNanos;
+        frameBuffer = buffer;
+        frameOffset = offset;
+        frameLength = length;
+        final FrameKind decoded = decoder.decode(buffer, offset, length);
+        if (HandOffQueues.REPORT == kind && FrameKind.DTA == decoded)
+        {
+            counters.increment(EngineCounter.REPORTS_TAKEN_OVER);
+            final int flags = decoder.dtaBase().flags();
+            final boolean essential = decoder.dtaBase().hasSeqnum() &&
+                0 != (flags & DtaBaseHeaderFlyweight.FLAG_ESSENTIAL);
+            translate(decoder.dtaOpcode(), essential, nowNanos);
+        }
+        else if (HandOffQueues.RESPONSE == kind && FrameKind.ROCE == decoded)
+        {
+            onResponse(nowNanos);
+        }
+    }
+
+    /**
+     * Hands the report just decoded to the worker that owns its list, flow or sketch, when that is another.
+     *
+     * @return true when it is another's (handed off, or dropped because the queue to it is full).
+     */
+    private boolean handedOff(final int opcode)
+    {
+        final WorkerOwnership owners = worker.ownership();
+        final int owner = switch (opcode)
+        {
+            case DtaOpcode.APPEND -> owners.ownerOfList((int)decoder.append().listId());
+            case DtaOpcode.POSTCARD -> owners.ownerOfFlow((int)decoder.postcard().key());
+            case DtaOpcode.SKETCH_MERGE -> owners.ownerOfSketch(decoder.sketchColumn().sketchId());
+            default -> worker.index();
+        };
+        if (owner == worker.index())
+        {
+            return false;
+        }
+        counters.increment(worker.handOff(owner, HandOffQueues.REPORT, frameBuffer, frameOffset, frameLength) ?
+            EngineCounter.REPORTS_HANDED_OFF : EngineCounter.DROP_HAND_OFF_FULL);
+        return true;
     }
 
     /**
@@ -459,6 +560,9 @@ public final class TranslatorEngine
         final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
     {
         counters.increment(EngineCounter.FRAMES_IN);
+        frameBuffer = buffer;
+        frameOffset = offset;
+        frameLength = length;
         final FrameKind kind = decoder.decode(buffer, offset, length);
         if (FrameKind.ROCE == kind)
         {
@@ -482,6 +586,9 @@ public final class TranslatorEngine
         final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
     {
         counters.increment(EngineCounter.FRAMES_IN);
+        frameBuffer = buffer;
+        frameOffset = offset;
+        frameLength = length;
         final FrameKind kind = decoder.decode(buffer, offset, length);
         if (FrameKind.DTA == kind || FrameKind.MALFORMED == kind && malformedReport())
         {
@@ -615,6 +722,15 @@ public final class TranslatorEngine
             return;
         }
         final int opcode = decoder.dtaOpcode();
+        if (null != worker && handedOff(opcode))
+        {
+            return;
+        }
+        translate(opcode, essential, nowNanos);
+    }
+
+    private void translate(final int opcode, final boolean essential, final long nowNanos)
+    {
         final boolean translated = switch (opcode)
         {
             case DtaOpcode.KEY_WRITE -> keyWrite(essential, nowNanos);
@@ -799,6 +915,10 @@ public final class TranslatorEngine
         }
         final int sourceIp = decoder.ipv4().src();
         final QueuePairSender sender = sendersByLocalQpn.get(decoder.bth().destQp());
+        if (null == sender && null != worker && handedOffResponse(decoder.bth().destQp()))
+        {
+            return;
+        }
         // One lookup on the usual path: a known QP whose collector sent the response to us. Which reason a stray
         // response is counted under (another host's, then a source we do not know) is worked out only for strays.
         if (null == sender || sender.path().collectorIp() != sourceIp || decoder.ipv4().dst() != translator.ip())
@@ -853,6 +973,21 @@ public final class TranslatorEngine
         }
     }
 
+    /**
+     * Hands the response just decoded to the worker whose QP it names, when that is another.
+     */
+    private boolean handedOffResponse(final int destQp)
+    {
+        final int owner = worker.ownership().ownerOfQpn(destQp);
+        if (WorkerOwnership.NO_OWNER == owner || owner == worker.index())
+        {
+            return false;
+        }
+        counters.increment(worker.handOff(owner, HandOffQueues.RESPONSE, frameBuffer, frameOffset, frameLength) ?
+            EngineCounter.RESPONSES_HANDED_OFF : EngineCounter.RESPONSE_DROP_HAND_OFF_FULL);
+        return true;
+    }
+
     private EngineCounter strayResponseReason(final QueuePairSender sender, final int sourceIp)
     {
         if (decoder.ipv4().dst() != translator.ip())
@@ -873,15 +1008,16 @@ public final class TranslatorEngine
      */
     public int poll(final long nowNanos)
     {
+        final int handedOver = takeHandOffs(nowNanos);
         // No sentinel start value: "now - Long.MIN_VALUE" overflows to a negative number for any positive clock,
         // which kept the timers from ever running.
         if (timersArmed && nowNanos - nextTimerNanos < 0)
         {
-            return 0;
+            return handedOver;
         }
         timersArmed = true;
         nextTimerNanos = nowNanos + TIMER_GRANULARITY_NANOS;
-        int work = 0;
+        int work = handedOver;
         // Senders first: a frame held past the idle time leaves with AckReq before an idle flush queues a new
         // frame behind it, which would otherwise push it out without one.
         for (final QueuePairSender sender : senders)
@@ -994,6 +1130,10 @@ public final class TranslatorEngine
      */
     public void flush(final long nowNanos)
     {
+        while (takeHandOffs(nowNanos) > 0)
+        {
+            // What other workers handed over before the flush is flushed with the rest.
+        }
         for (final AppendList list : lists)
         {
             if (list.pending() > 0)
@@ -1087,6 +1227,10 @@ public final class TranslatorEngine
      */
     public boolean isQuiescent()
     {
+        if (null != worker && !worker.inboxEmpty())
+        {
+            return false;
+        }
         for (final QueuePairSender sender : senders)
         {
             if (!sender.isQuiescent() && QueuePairSender.State.ERROR != sender.state())

@@ -1,0 +1,116 @@
+package io.dta.appliance.engine.worker;
+
+import io.dta.config.ApplianceConfig;
+import io.dta.config.CollectorConfig;
+import io.dta.config.RegionConfig;
+import org.agrona.collections.Int2IntHashMap;
+
+/**
+ * Which worker owns each piece of state that must live in one place, when {@code W} shared-nothing workers run one
+ * configuration: an Append list (its batch and head), a postcard flow (its cache entry: a flow's postcards come from
+ * several switches, so through several workers), a sketch (its epochs and per-switch progress), and a queue pair (its
+ * PSNs, credits and essential ring). Key-Write and Key-Increment need no owner: every worker writes through its own
+ * QP. A report or a response that arrives at another worker is handed to the owner ({@link HandOffQueues}).
+ * <p>
+ * Lists, flows and sketches are spread by a 32-bit mix of their id or key ({@link #mix(int)}) scaled onto
+ * {@code 0..W-1}, so the owners are the same in every process that runs the same configuration with the same
+ * {@code W}; QPs by their local QPN, from the configuration ({@link RegionConfig#forWorker(int)}). Immutable after
+ * construction; lookups allocate nothing.
+ */
+public final class WorkerOwnership
+{
+    /** Answer of {@link #ownerOfQpn(int)} for a QPN no worker has. */
+    public static final int NO_OWNER = -1;
+
+    private final int workers;
+    private final Int2IntHashMap ownerByLocalQpn = new Int2IntHashMap(NO_OWNER);
+
+    /**
+     * @param config  the configuration (negotiated regions need not be connected: local QPNs are configured).
+     * @param workers how many workers run it, 1 or more.
+     */
+    public WorkerOwnership(final ApplianceConfig config, final int workers)
+    {
+        if (workers < 1)
+        {
+            throw new IllegalArgumentException("workers must be at least 1: " + workers);
+        }
+        this.workers = workers;
+        for (final CollectorConfig collector : config.collectors())
+        {
+            for (final RegionConfig region : collector.regions())
+            {
+                for (int w = 0; w < workers; w++)
+                {
+                    ownerByLocalQpn.put(region.forWorker(w).localQpn(), w);
+                }
+            }
+        }
+    }
+
+    /**
+     * @return how many workers.
+     */
+    public int workers()
+    {
+        return workers;
+    }
+
+    /**
+     * @param listId an Append list's id (its 32-bit pattern).
+     * @return the worker that batches the list.
+     */
+    public int ownerOfList(final int listId)
+    {
+        return scale(mix(listId));
+    }
+
+    /**
+     * @param flowKey a postcard's flow key.
+     * @return the worker whose postcard cache holds the flow.
+     */
+    public int ownerOfFlow(final int flowKey)
+    {
+        return scale(mix(flowKey ^ 0x5A17_F10E));
+    }
+
+    /**
+     * @param sketchId a sketch's id.
+     * @return the worker that merges the sketch.
+     */
+    public int ownerOfSketch(final int sketchId)
+    {
+        return scale(mix(sketchId ^ 0x00C0_FFEE));
+    }
+
+    /**
+     * @param localQpn a BTH destination QP of a response.
+     * @return the worker whose QP it is, or {@link #NO_OWNER}.
+     */
+    public int ownerOfQpn(final int localQpn)
+    {
+        return ownerByLocalQpn.get(localQpn);
+    }
+
+    private int scale(final int hash)
+    {
+        return (int)(((hash & 0xFFFF_FFFFL) * workers) >>> 32);
+    }
+
+    /**
+     * MurmurHash3's 32-bit finaliser: every input bit moves every output bit, so consecutive ids spread evenly.
+     *
+     * @param x the value.
+     * @return its mix.
+     */
+    public static int mix(final int x)
+    {
+        int h = x;
+        h ^= h >>> 16;
+        h *= 0x85EB_CA6B;
+        h ^= h >>> 13;
+        h *= 0xC2B2_AE35;
+        h ^= h >>> 16;
+        return h;
+    }
+}

@@ -512,7 +512,7 @@ class ConfigValidationTest
             "append.batchSize: 5 is not one of {1, 2, 4, 8, 16}",
             "collectors[0].keyWrite.length: 2000 / 8 = 250 slots, not a power of two",
             "collectors[0].lists[1].colour: unknown key; expected one of: id, localQpn, servicePort, qpn, rkey, address, " +
-                "length, startPsn, udpSourcePort, layout",
+                "length, startPsn, udpSourcePort, workerQueuePairs, layout",
             "collectors[0].lists[1].qpn: 0x000459 already used by collectors[0].lists[0].qpn on the same collector"),
             ex.problems());
         assertTrue(ex.getMessage().startsWith("invalid configuration (5 problems):"), ex.getMessage());

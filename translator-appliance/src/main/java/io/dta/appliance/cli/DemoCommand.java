@@ -3,6 +3,7 @@ package io.dta.appliance.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.demo.ClosedLoopDemo;
 import io.dta.appliance.demo.DemoNegotiation;
+import io.dta.appliance.demo.DemoWorkers;
 import io.dta.appliance.demo.GeneratedReportSource;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QueuePairSender;
@@ -103,6 +104,12 @@ public final class DemoCommand implements Callable<Integer>
         description = "store directory to keep (default: a temporary directory, removed afterwards)")
     private Path store;
 
+    @Option(names = "--workers", paramLabel = "W", description = "translator workers (default: the " +
+        "configuration's workers.count, else 1): reports are spread over them as RSS would (Toeplitz, default key, " +
+        "IPv4 addresses and UDP ports); each writes every region through a QP of its own, and an Append list, a " +
+        "postcard flow or a sketch is handled by the one worker that owns it")
+    private Integer workers;
+
     @Option(names = "--json", description = "print one JSON object")
     private boolean json;
 
@@ -137,9 +144,19 @@ public final class DemoCommand implements Callable<Integer>
             System.err.println("dta demo: cannot read --in " + in + ": " + unreadable);
             return 1;
         }
-        final ApplianceConfig appliance = config.load("demo");
-        if (null == appliance)
+        final ApplianceConfig loaded = config.load("demo");
+        if (null == loaded)
         {
+            return 2;
+        }
+        final int workerCount = null == workers ? loaded.workers().count() : workers;
+        // The demo's collector hosts a QP per worker for every static region: those a configuration does not list
+        // are derived as negotiated regions' are (QPNs + (w << 16)).
+        final ApplianceConfig appliance = DemoWorkers.withWorkerQueuePairs(loaded, workerCount);
+        final List<String> workerProblems = appliance.workerProblems(workerCount);
+        if (!workerProblems.isEmpty())
+        {
+            workerProblems.forEach(line -> System.err.println("dta demo: " + line));
             return 2;
         }
         // The collector hosts every region (negotiated ones where it chooses); the translator knows only what its
@@ -156,7 +173,8 @@ public final class DemoCommand implements Callable<Integer>
             {
                 stores.add(CollectorStore.create(dir, collectorSide, collector));
             }
-            final ClosedLoopDemo demo = new ClosedLoopDemo(translatorSide, collectorSide, stores, loss, seed)
+            final ClosedLoopDemo demo = new ClosedLoopDemo(translatorSide, collectorSide, stores, loss, seed,
+                workerCount)
                 .injectRemoteAccessError(injectAt);
             final Samples[] samples = new Samples[collectorSide.collectors().size()];
             for (int i = 0; i < samples.length; i++)
@@ -167,7 +185,7 @@ public final class DemoCommand implements Callable<Integer>
             if (!demo.connect())
             {
                 System.err.println("dta demo: connection set-up failed:");
-                for (final String failure : demo.connections().failures())
+                for (final String failure : demo.connectionFailures())
                 {
                     System.err.println("  " + failure);
                 }
@@ -397,9 +415,10 @@ public final class DemoCommand implements Callable<Integer>
         final Samples[] samples,
         final double wallSeconds)
     {
-        final var counters = demo.engine().counters();
+        final var counters = demo.group().counters();
         final Map<String, Object> root = new LinkedHashMap<>();
         root.put("reports", demo.reports());
+        root.put("workers", demo.group().workers());
         root.put("lossPerDirection", loss);
         root.put("seed", seed);
         root.put("wallSeconds", wallSeconds);
@@ -463,7 +482,7 @@ public final class DemoCommand implements Callable<Integer>
         essentialSummary.put("allLanded", 0 == demo.essentialOutstanding());
         root.put("essential", essentialSummary);
         final List<Map<String, Object>> qps = new ArrayList<>();
-        for (final QueuePairSender s : demo.engine().senders())
+        for (final QueuePairSender s : demo.group().senders())
         {
             final Map<String, Object> qp = new LinkedHashMap<>();
             qp.put("name", s.path().name());

@@ -6,6 +6,7 @@ import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.engine.worker.EngineGroup;
 import io.dta.appliance.io.FrameSource;
 import io.dta.codec.DethFlyweight;
 import io.dta.codec.FrameDecoder;
@@ -76,7 +77,11 @@ public final class ClosedLoopDemo
     private final LossyLink toTranslator;
     private final SoftResponder responder;
     private final ConnectionManager connections;
+    private final ConnectionManager[] workerConnections;
     private Reconnector reconnector;
+    private Reconnector[] reconnectors = new Reconnector[0];
+    private final int workers;
+    private EngineGroup group;
     private final FrameDecoder decoder = new FrameDecoder();
     private final UnsafeBuffer mangled;
     private final Icrc icrc = new Icrc();
@@ -139,7 +144,30 @@ public final class ClosedLoopDemo
         final double loss,
         final long seed)
     {
+        this(translatorSide, collectorSide, stores, loss, seed, 1);
+    }
+
+    /**
+     * @param translatorSide the translator's configuration (negotiated regions without QP parameters).
+     * @param collectorSide  the collector's configuration: the same regions, negotiated ones with the QPN, R_Key
+     *                       and address the collector hosts them at; a static region has a QP for every worker.
+     * @param stores         one open store per collector, in configuration order, created from
+     *                       {@code collectorSide}.
+     * @param loss           probability that a frame is lost, in each direction.
+     * @param seed           seed of the loss pattern, the connection IDs and the collector's starting PSNs.
+     * @param workers        translator workers ({@link EngineGroup}): each connects and writes every region
+     *                       through a QP of its own.
+     */
+    public ClosedLoopDemo(
+        final ApplianceConfig translatorSide,
+        final ApplianceConfig collectorSide,
+        final List<CollectorStore> stores,
+        final double loss,
+        final long seed,
+        final int workers)
+    {
         this.config = translatorSide;
+        this.workers = workers;
         final int largestFrame = FrameLimits.largestFrame(translatorSide.collectors());
         toCollector = new LossyLink(largestFrame, loss, LINK_DELAY_NANOS, seed);
         toTranslator = new LossyLink(largestFrame, loss, LINK_DELAY_NANOS, seed * 31 + 7);
@@ -151,23 +179,38 @@ public final class ClosedLoopDemo
         }).connectionSeed(seed * 17 + 3);
         if (translatorSide.hasUnconnectedRegions())
         {
-            connections = new ConnectionManager(translatorSide, toCollector, seed * 13 + 5);
+            // Each worker connects its own QPs (local QPNs localQpn + (w << 16)) with a manager of its own; the
+            // first one's seed is the single worker's, so one worker connects exactly as before.
+            workerConnections = new ConnectionManager[workers];
+            for (int w = 0; w < workers; w++)
+            {
+                workerConnections[w] = new ConnectionManager(translatorSide.forWorker(w), toCollector,
+                    seed * 13 + 5 + w * 7919L);
+            }
+            connections = workerConnections[0];
         }
         else
         {
             connections = null;
-            startEngine(translatorSide);
+            workerConnections = new ConnectionManager[0];
+            startEngine(EngineGroup.workerConfigs(translatorSide, workers));
         }
     }
 
-    private void startEngine(final ApplianceConfig connected)
+    private void startEngine(final ApplianceConfig[] connected)
     {
-        engine = new TranslatorEngine(connected, toCollector, true);
+        group = new EngineGroup(connected, toCollector, true, config.workers().handOffQueueBytes());
+        engine = group.engines()[0];
         if (null != connections)
         {
-            reconnector = new Reconnector(connections, engine);
+            reconnectors = new Reconnector[workers];
+            for (int w = 0; w < workers; w++)
+            {
+                reconnectors[w] = new Reconnector(workerConnections[w], group.engines()[w]);
+            }
+            reconnector = reconnectors[0];
         }
-        senders = engine.senders().toArray(new QueuePairSender[0]);
+        senders = group.senders().toArray(new QueuePairSender[0]);
         sentAt = new long[senders.length][PSN_SLOTS];
         lastMeasuredPsn = new int[senders.length];
         reconnectsSeen = new long[senders.length];
@@ -189,8 +232,11 @@ public final class ClosedLoopDemo
         {
             return true;
         }
-        connections.start(now);
-        while (!connections.isDone())
+        for (final ConnectionManager manager : workerConnections)
+        {
+            manager.start(now);
+        }
+        while (!connectionsDone())
         {
             // A set-up under way always has a deadline (a REQ's re-send, the wait for the metadata SEND).
             final long next = nextEventNanos();
@@ -201,12 +247,63 @@ public final class ClosedLoopDemo
             advanceTo(next);
         }
         connectedAtNanos = now;
-        if (!connections.allConnected())
+        final ApplianceConfig[] connected = new ApplianceConfig[workers];
+        for (int w = 0; w < workers; w++)
         {
-            return false;
+            if (!workerConnections[w].allConnected())
+            {
+                return false;
+            }
+            connected[w] = workerConnections[w].connectedConfig();
         }
-        startEngine(connections.connectedConfig());
+        startEngine(connected);
         return true;
+    }
+
+    private boolean connectionsDone()
+    {
+        for (final ConnectionManager manager : workerConnections)
+        {
+            if (!manager.isDone())
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * @return why connection set-up failed, every worker's failures.
+     */
+    public List<String> connectionFailures()
+    {
+        final List<String> failures = new ArrayList<>();
+        for (int w = 0; w < workerConnections.length; w++)
+        {
+            for (final String failure : workerConnections[w].failures())
+            {
+                failures.add(workers > 1 ? "worker " + w + ": " + failure : failure);
+            }
+        }
+        return failures;
+    }
+
+    /**
+     * @return the translator's workers (null before {@link #connect()} succeeded when regions are negotiated).
+     */
+    public EngineGroup group()
+    {
+        return group;
+    }
+
+    private int reconnectsInProgress()
+    {
+        int n = 0;
+        for (final Reconnector r : reconnectors)
+        {
+            n += r.inProgress();
+        }
+        return n;
     }
 
     /**
@@ -228,7 +325,7 @@ public final class ClosedLoopDemo
         if (!connect())
         {
             throw new IllegalStateException("connection set-up failed: " + String.join("; ",
-                connections.failures()));
+                connectionFailures()));
         }
         while (source.next())
         {
@@ -239,17 +336,17 @@ public final class ClosedLoopDemo
             }
             advanceTo(t);
             moveClock(t);
-            engine.onFrame(source.buffer(), source.offset(), source.length(), now);
+            group.onFrame(source.buffer(), source.offset(), source.length(), now);
             reports++;
             timers();
         }
-        engine.flush(now);
+        group.flush(now);
         timers();
         final long deadline = now + DRAIN_LIMIT_NANOS;
         while (true)
         {
-            if (engine.isQuiescent() && toCollector.isEmpty() && toTranslator.isEmpty() && collectorSettled() &&
-                (null == reconnector || 0 == reconnector.inProgress()))
+            if (group.isQuiescent() && toCollector.isEmpty() && toTranslator.isEmpty() && collectorSettled() &&
+                0 == reconnectsInProgress())
             {
                 quiescent = true;
                 break;
@@ -264,7 +361,7 @@ public final class ClosedLoopDemo
             advanceTo(next);
         }
         // Sketch WRITEs that never found room (the collector stopped answering) are counted, not left waiting.
-        engine.abandonPendingWrites(now);
+        group.abandonPendingWrites(now);
     }
 
     /**
@@ -283,19 +380,19 @@ public final class ClosedLoopDemo
     private long nextTimerNanos()
     {
         long next = responder.nextDeadline();
-        if (null != connections)
+        for (final ConnectionManager manager : workerConnections)
         {
-            next = Math.min(next, connections.nextDeadline());
+            next = Math.min(next, manager.nextDeadline());
         }
-        if (null != reconnector)
+        for (final Reconnector r : reconnectors)
         {
-            next = Math.min(next, reconnector.nextDeadline());
+            next = Math.min(next, r.nextDeadline());
         }
-        if (null != engine)
+        if (null != group)
         {
             // A limit this side of overflow: the engine compares times by their difference (wrap-safe).
             final long far = now + FAR_NANOS;
-            next = engine.nextTimerNanos(Math.min(next, far));
+            next = group.nextTimerNanos(Math.min(next, far));
             if (far == next)
             {
                 next = Long.MAX_VALUE;
@@ -352,21 +449,21 @@ public final class ClosedLoopDemo
      */
     private void timers()
     {
-        if (null != engine)
+        if (null != group)
         {
-            engine.advanceTo(now);
+            group.advanceTo(now);
         }
-        if (null != connections)
+        for (final ConnectionManager manager : workerConnections)
         {
-            connections.poll(now);
+            manager.poll(now);
         }
-        if (null != reconnector)
+        for (final Reconnector r : reconnectors)
         {
             // As a live loop polling continuously would: a QP found in error starts its back-off, one of 0 ends at
             // once and the set-up starts, all at this time.
             for (int round = 0; round < RECONNECTOR_ROUNDS; round++)
             {
-                if (0 == reconnector.poll(now) || reconnector.nextDeadline() > now)
+                if (0 == r.poll(now) || r.nextDeadline() > now)
                 {
                     break;
                 }
@@ -616,7 +713,14 @@ public final class ClosedLoopDemo
         {
             tap.onFrame(false, ring, offset, length, now);
         }
-        if (null != connections && connections.onFrame(ring, offset, length, now))
+        // A CM message names its connection by communication ID, which only the worker that sent the REQ knows:
+        // every worker's manager sees it, the others count it unmatched.
+        boolean setUp = false;
+        for (final ConnectionManager manager : workerConnections)
+        {
+            setUp |= manager.onFrame(ring, offset, length, now);
+        }
+        if (setUp)
         {
             toTranslator.pop();
             return;
@@ -635,7 +739,7 @@ public final class ClosedLoopDemo
                 measure(qp, decoder.bth().psn());
             }
         }
-        engine.onFrame(ring, offset, length, now);
+        group.onFrame(ring, offset, length, now);
         toTranslator.pop();
     }
 
@@ -789,7 +893,7 @@ public final class ClosedLoopDemo
      */
     public long essentialDroppedBacklogFull()
     {
-        return engine.counters().get(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL);
+        return group.counters().get(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL);
     }
 
     /**

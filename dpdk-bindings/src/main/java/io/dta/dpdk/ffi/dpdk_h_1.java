@@ -419,4 +419,60 @@ public class dpdk_h_1
             throw new AssertionError("should not reach here", ex$);
         }
     }
+
+    private static final class dta_ring_feeder_release
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(dpdk_h.C_POINTER);
+        static final MemorySegment ADDR = dpdk_h.findOrThrow("dta_ring_feeder_release");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for {@code dta_ring_feeder_release}.
+     *
+     * @return the descriptor.
+     */
+    public static FunctionDescriptor dta_ring_feeder_release$descriptor()
+    {
+        return dta_ring_feeder_release.DESC;
+    }
+
+    /**
+     * Downcall handle for {@code dta_ring_feeder_release}.
+     *
+     * @return the handle.
+     */
+    public static MethodHandle dta_ring_feeder_release$handle()
+    {
+        return dta_ring_feeder_release.HANDLE;
+    }
+
+    /**
+     * Address of {@code dta_ring_feeder_release}.
+     *
+     * @return the symbol's address.
+     */
+    public static MemorySegment dta_ring_feeder_release$address()
+    {
+        return dta_ring_feeder_release.ADDR;
+    }
+
+    /**
+     * {@code void dta_ring_feeder_release(struct dta_ring_feeder *f)} (shim: undoes {@code dta_ring_feeder_create}
+     * before anything was received, the mbufs the caller's again).
+     *
+     * @param f C parameter {@code f}.
+     */
+    public static void dta_ring_feeder_release(final MemorySegment f)
+    {
+        final var mh$ = dta_ring_feeder_release.HANDLE;
+        try
+        {
+            mh$.invokeExact(f);
+        }
+        catch (final Throwable ex$)
+        {
+            throw new AssertionError("should not reach here", ex$);
+        }
+    }
 }

@@ -8,7 +8,8 @@ import java.lang.invoke.MethodHandle;
 /**
  * The second part of the hand-written, jextract-style bindings ({@link dpdk_h} extends it, as jextract splits a large
  * header class): launching functions on EAL worker lcores ({@code rte_launch.h}, {@code rte_lcore.h}), ports over
- * several rings ({@code rte_eth_ring.h}) and the RSS configuration in force. The same shape as {@link dpdk_h}: one
+ * several rings ({@code rte_eth_ring.h}), the RSS configuration in force, and the shim's undoing of a ring feeder
+ * ({@code dta_ring_feeder_release}). The same shape as {@link dpdk_h}: one
  * nested holder per function, resolved on first use, and {@code name$descriptor()}, {@code name$handle()},
  * {@code name$address()}, {@code name(...)}. Call them through {@link dpdk_h}.
  */

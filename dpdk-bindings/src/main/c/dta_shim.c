@@ -294,6 +294,24 @@ void dta_ring_feeder_stats(const struct dta_ring_feeder *f, uint64_t *out)
 }
 
 /*
+ * Undoes dta_ring_feeder_create before anything was received: empties the ring, drops the references the feeder took
+ * when it enqueued, and frees the feeder. Each mbuf is left with the one reference it came with: the caller's again.
+ */
+void dta_ring_feeder_release(struct dta_ring_feeder *f)
+{
+    void *left[64];
+    unsigned int n;
+    while ((n = rte_ring_dequeue_burst(f->ring, left, RTE_DIM(left), NULL)) > 0)
+    {
+        for (unsigned int i = 0; i < n; i++)
+        {
+            rte_mbuf_refcnt_update((struct rte_mbuf *)left[i], -1);
+        }
+    }
+    rte_free(f);
+}
+
+/*
  * Drops the ring's references of what is still in it and the feeder's own: the mbufs go back to their pool (an mbuf
  * the data plane still holds goes back when it frees it). Stop the ring port first.
  */

@@ -52,6 +52,13 @@ int main(void)
     OFF("RTE_ETH_CONF_RXMODE_MTU", struct rte_eth_conf, rxmode.mtu);
     OFF("RTE_ETH_CONF_RXMODE_OFFLOADS", struct rte_eth_conf, rxmode.offloads);
     OFF("RTE_ETH_CONF_TXMODE_OFFLOADS", struct rte_eth_conf, txmode.offloads);
+    OFF("RTE_ETH_CONF_RSS_KEY", struct rte_eth_conf, rx_adv_conf.rss_conf.rss_key);
+    OFF("RTE_ETH_CONF_RSS_KEY_LEN", struct rte_eth_conf, rx_adv_conf.rss_conf.rss_key_len);
+    OFF("RTE_ETH_CONF_RSS_HF", struct rte_eth_conf, rx_adv_conf.rss_conf.rss_hf);
+
+    SIZE("RTE_ETH_RSS_CONF_SIZE", struct rte_eth_rss_conf);
+    OFF("RTE_ETH_RSS_CONF_RSS_KEY", struct rte_eth_rss_conf, rss_key);
+    OFF("RTE_ETH_RSS_CONF_RSS_HF", struct rte_eth_rss_conf, rss_hf);
 
     SIZE("RTE_ETH_DEV_INFO_SIZE", struct rte_eth_dev_info);
     OFF("RTE_ETH_DEV_INFO_DRIVER_NAME", struct rte_eth_dev_info, driver_name);
@@ -62,6 +69,7 @@ int main(void)
     OFF("RTE_ETH_DEV_INFO_MAX_TX_QUEUES", struct rte_eth_dev_info, max_tx_queues);
     OFF("RTE_ETH_DEV_INFO_RX_OFFLOAD_CAPA", struct rte_eth_dev_info, rx_offload_capa);
     OFF("RTE_ETH_DEV_INFO_TX_OFFLOAD_CAPA", struct rte_eth_dev_info, tx_offload_capa);
+    OFF("RTE_ETH_DEV_INFO_FLOW_TYPE_RSS_OFFLOADS", struct rte_eth_dev_info, flow_type_rss_offloads);
 
     SIZE("RTE_ETH_STATS_SIZE", struct rte_eth_stats);
     OFF("RTE_ETH_STATS_IPACKETS", struct rte_eth_stats, ipackets);
@@ -99,6 +107,11 @@ int main(void)
     ICONST("RING_F_SC_DEQ", RING_F_SC_DEQ);
     LCONST("RTE_ETH_RX_OFFLOAD_TIMESTAMP", RTE_ETH_RX_OFFLOAD_TIMESTAMP);
     ICONST("RTE_ETH_MQ_RX_NONE", RTE_ETH_MQ_RX_NONE);
+    ICONST("RTE_ETH_MQ_RX_RSS", RTE_ETH_MQ_RX_RSS);
+    LCONST("RTE_ETH_RSS_IP", RTE_ETH_RSS_IP);
+    LCONST("RTE_ETH_RSS_UDP", RTE_ETH_RSS_UDP);
+    ICONST("RTE_MAX_LCORE", RTE_MAX_LCORE);
+    ICONST("RTE_MAX_QUEUES_PER_PORT", RTE_MAX_QUEUES_PER_PORT);
 
     printf("\n    private DpdkLayout()\n    {\n    }\n}\n");
     return 0;

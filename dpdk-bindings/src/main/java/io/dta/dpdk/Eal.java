@@ -1,5 +1,6 @@
 package io.dta.dpdk;
 
+import io.dta.dpdk.ffi.DpdkLayout;
 import io.dta.dpdk.ffi.dpdk_h;
 
 import java.io.IOException;
@@ -13,8 +14,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
@@ -332,6 +335,86 @@ public final class Eal implements AutoCloseable
     public static int lcoreId()
     {
         return dpdk_h.dta_lcore_id();
+    }
+
+    /**
+     * @return the main lcore's id: the thread that started the EAL runs on it.
+     */
+    public int mainLcore()
+    {
+        return dpdk_h.rte_get_main_lcore();
+    }
+
+    /**
+     * @return the ids of the lcores the EAL runs besides the main one, ascending ({@code -l 0,1}: {@code [1]}): each
+     *         has an EAL thread of its own, pinned to its CPU, waiting for {@link #launch(int, Runnable)}.
+     */
+    public int[] workerLcores()
+    {
+        final int[] lcores = new int[Math.max(0, lcoreCount() - 1)];
+        int n = 0;
+        for (int lcore = dpdk_h.rte_get_next_lcore(-1, 1, 0); lcore >= 0 && lcore < DpdkLayout.RTE_MAX_LCORE &&
+            n < lcores.length; lcore = dpdk_h.rte_get_next_lcore(lcore, 1, 0))
+        {
+            lcores[n++] = lcore;
+        }
+        return Arrays.copyOf(lcores, n);
+    }
+
+    /**
+     * Runs {@code body} on a worker lcore's EAL thread ({@code rte_eal_remote_launch} of an FFM upcall) and returns
+     * at once. There the body has that lcore's id ({@link #lcoreId()}) and per-lcore mempool cache, on the lcore's
+     * CPU; it may burst its own queues ({@link EthQueue}) while other lcores burst theirs. Whatever it throws is
+     * kept, never crosses into DPDK, and is thrown by {@link #join(int)}. Call from the main lcore's thread (DPDK's
+     * rule for launching and waiting), and join every launched lcore before {@link #close()}.
+     *
+     * @param lcore one of {@link #workerLcores()}.
+     * @param body  what to run.
+     * @throws IllegalArgumentException when {@code lcore} is not a worker lcore of this EAL.
+     * @throws IllegalStateException    when a body launched there before was not joined yet.
+     * @throws DpdkException            when EAL refuses the launch.
+     */
+    public void launch(final int lcore, final Runnable body)
+    {
+        Objects.requireNonNull(body, "body");
+        LcoreLauncher.launch(checkWorker(lcore), body);
+    }
+
+    /**
+     * Waits until the body launched on {@code lcore} has returned ({@code rte_eal_wait_lcore}, which spins on the
+     * calling core meanwhile); returns at once when none was launched or it was joined already.
+     *
+     * @param lcore one of {@link #workerLcores()}.
+     * @throws IllegalArgumentException                  when {@code lcore} is not a worker lcore of this EAL.
+     * @throws java.util.concurrent.CompletionException when the body threw: what it threw is the cause.
+     */
+    public void join(final int lcore)
+    {
+        LcoreLauncher.join(checkWorker(lcore));
+    }
+
+    /**
+     * @param lcore one of {@link #workerLcores()}.
+     * @return true while a body launched there has not returned ({@code rte_eal_get_lcore_state}): a caller can poll
+     *         this instead of spinning in {@link #join(int)}.
+     * @throws IllegalArgumentException when {@code lcore} is not a worker lcore of this EAL.
+     */
+    public boolean running(final int lcore)
+    {
+        return LcoreLauncher.running(checkWorker(lcore));
+    }
+
+    private int checkWorker(final int lcore)
+    {
+        for (final int worker : workerLcores())
+        {
+            if (worker == lcore)
+            {
+                return lcore;
+            }
+        }
+        throw new IllegalArgumentException("lcore " + lcore + " is not a worker lcore of this EAL (main lcore " +
+            mainLcore() + ", worker lcores " + Arrays.toString(workerLcores()) + ")");
     }
 
     /** {@code LCORE_ID_ANY} as an int: the lcore id of a thread EAL did not start or register. */

@@ -7,12 +7,19 @@ import io.dta.dpdk.ffi.rte_eth_stats;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Collections;
+import java.util.List;
 
 /**
- * One ethdev port with one rx and one tx queue (queue 0), configured and started: the shape of a single-core
- * data plane. {@link #rxBurst(MbufArray, int)} and {@link #txBurst(MbufArray, int)} go through the C shim (the
- * DPDK functions are inline) with critical downcalls and a preallocated pointer array, so a burst costs one
- * downcall and no allocation.
+ * One ethdev port, configured and started, with one rx and one tx queue (the shape of a single-core data plane) or
+ * with Q queue pairs, one per shared-nothing worker ({@link #queue(int)}). The bursts go through the C shim (the DPDK
+ * functions are inline) with critical downcalls and a preallocated pointer array, so a burst costs one downcall and
+ * no allocation. The methods without a queue argument burst queue 0.
+ * <p>
+ * With several queues, a device that advertises RSS ({@code flow_type_rss_offloads} not 0: physical NICs,
+ * {@code net_null}) spreads received packets over the rx queues by a hash of their IPv4/IPv6 addresses and UDP ports
+ * ({@link #rss()}); a virtual device without RSS fills each rx queue from its own source instead ({@code net_pcap}:
+ * one {@code rx_pcap=} file per queue, {@code net_ring}: one ring per queue).
  */
 public final class EthPort implements AutoCloseable
 {
@@ -21,6 +28,9 @@ public final class EthPort implements AutoCloseable
 
     /** The largest MTU a device can have ({@code rte_eth_dev_info.max_mtu} is a {@code uint16_t}). */
     public static final int MAX_MTU = 0xFFFF;
+
+    /** The flow types hashed to choose an rx queue when the device can: IPv4/IPv6 addresses and UDP ports. */
+    public static final long RSS_FLOW_TYPES = DpdkLayout.RTE_ETH_RSS_IP | DpdkLayout.RTE_ETH_RSS_UDP;
 
     // What rte_eth_dev_configure returns for an MTU out of the device's range.
     private static final int EINVAL = 22;
@@ -31,20 +41,30 @@ public final class EthPort implements AutoCloseable
     private final String driver;
     private final int rxTimestampOffset;
     private final long rxTimestampFlag;
+    private final long rssHashFunctions;
+    private final EthQueue[] queues;
+    private final EthQueue queue0;
     private final MemorySegment statsStruct = Arena.ofAuto().allocate(rte_eth_stats.layout());
     private boolean started;
     private boolean closed;
 
     private EthPort(
-        final int portId, final String name, final String driver, final int rxTimestampOffset,
+        final EthDeviceInfo info, final int queueCount, final long rssHashFunctions, final int rxTimestampOffset,
         final long rxTimestampFlag)
     {
-        this.portId = portId;
+        this.portId = info.portId();
         this.port = (short)portId;
-        this.name = name;
-        this.driver = driver;
+        this.name = info.name();
+        this.driver = info.driver();
         this.rxTimestampOffset = rxTimestampOffset;
         this.rxTimestampFlag = rxTimestampFlag;
+        this.rssHashFunctions = rssHashFunctions;
+        this.queues = new EthQueue[queueCount];
+        for (int q = 0; q < queueCount; q++)
+        {
+            queues[q] = new EthQueue(this, q);
+        }
+        this.queue0 = queues[0];
     }
 
     /**
@@ -102,54 +122,103 @@ public final class EthPort implements AutoCloseable
         final boolean rxTimestamps,
         final int mtu)
     {
+        return open(portId, Collections.nCopies(1, pool), rxDescriptors, txDescriptors, rxTimestamps, mtu);
+    }
+
+    /**
+     * Configures the port with {@code queues} rx and as many tx queues, every rx queue filled from the same pool, and
+     * starts it; see {@link #open(int, List, int, int, boolean, int)}.
+     *
+     * @param portId         the port, e.g. from {@link Eal#portId(String)}.
+     * @param queues         queue pairs, at least 1.
+     * @param pool           where received packets are put, for every rx queue.
+     * @param rxDescriptors  rx ring size of each queue.
+     * @param txDescriptors  tx ring size of each queue.
+     * @param rxTimestamps   as in {@link #open(int, Mempool, int, int, boolean, int)}.
+     * @param mtu            the MTU, or 0 for the device's default.
+     * @return the started port.
+     * @throws IllegalArgumentException when {@code queues} or {@code mtu} is out of range.
+     * @throws DpdkException            when the device has fewer queues than asked for, cannot take the MTU, or a
+     *                                  step fails.
+     */
+    public static EthPort open(
+        final int portId,
+        final int queues,
+        final Mempool pool,
+        final int rxDescriptors,
+        final int txDescriptors,
+        final boolean rxTimestamps,
+        final int mtu)
+    {
+        if (queues < 1 || queues > DpdkLayout.RTE_MAX_QUEUES_PER_PORT)
+        {
+            throw new IllegalArgumentException("port " + portId + ": " + queues + " queues not in [1, " +
+                DpdkLayout.RTE_MAX_QUEUES_PER_PORT + "]");
+        }
+        return open(portId, Collections.nCopies(queues, pool), rxDescriptors, txDescriptors, rxTimestamps, mtu);
+    }
+
+    /**
+     * Configures the port with one rx queue per pool (rx queue {@code i} takes its mbufs from {@code pools.get(i)})
+     * and as many tx queues, and starts it. With more than one queue, a device that advertises RSS gets
+     * {@code rxmode.mq_mode = RTE_ETH_MQ_RX_RSS} with {@code rss_hf = }{@link #RSS_FLOW_TYPES}{@code  &
+     * flow_type_rss_offloads} and its default key ({@link #rss()} true); a device without RSS, or with none of these
+     * flow types, is configured without ({@link #rss()} false): its queues are filled by the device itself, such as
+     * {@code net_pcap} from one {@code rx_pcap=} file per queue and {@code net_ring} from one ring per queue. The MTU
+     * is checked as by {@link #open(int, Mempool, int, int, boolean, int)}.
+     *
+     * @param portId         the port, e.g. from {@link Eal#portId(String)}.
+     * @param pools          one pool per rx queue (the same pool may be given several times); their number is the
+     *                       number of queue pairs.
+     * @param rxDescriptors  rx ring size of each queue.
+     * @param txDescriptors  tx ring size of each queue.
+     * @param rxTimestamps   as in {@link #open(int, Mempool, int, int, boolean, int)}.
+     * @param mtu            the MTU, or 0 for the device's default.
+     * @return the started port.
+     * @throws IllegalArgumentException when there are no pools or more than 1024, or {@code mtu} is out of range.
+     * @throws DpdkException            when the device takes fewer rx or tx queues than asked for (the message names
+     *                                  the port, its driver and both limits), cannot take the MTU, or a step fails.
+     */
+    public static EthPort open(
+        final int portId,
+        final List<Mempool> pools,
+        final int rxDescriptors,
+        final int txDescriptors,
+        final boolean rxTimestamps,
+        final int mtu)
+    {
         if (mtu < 0 || mtu > MAX_MTU)
         {
             throw new IllegalArgumentException("MTU " + mtu + " of port " + portId + " not in [0, " + MAX_MTU + "]");
         }
-        final short port = (short)portId;
-        try (Arena arena = Arena.ofConfined())
+        final int queues = pools.size();
+        if (queues < 1 || queues > DpdkLayout.RTE_MAX_QUEUES_PER_PORT)
         {
-            final MemorySegment nameOut = arena.allocate(DpdkLayout.RTE_ETH_NAME_MAX_LEN);
-            Eal.check(dpdk_h.rte_eth_dev_get_name_by_port(port, nameOut), "rte_eth_dev_get_name_by_port");
-            final String name = nameOut.getString(0);
-            final MemorySegment info = arena.allocate(DpdkLayout.RTE_ETH_DEV_INFO_SIZE, 8);
-            Eal.check(dpdk_h.rte_eth_dev_info_get(port, info), "rte_eth_dev_info_get(" + portId + ")");
-            final MemorySegment driverName = info.get(ValueLayout.ADDRESS, DpdkLayout.RTE_ETH_DEV_INFO_DRIVER_NAME);
-            final String driver = MemorySegment.NULL.equals(driverName) ? "?" :
-                driverName.reinterpret(Integer.MAX_VALUE).getString(0);
-            if (mtu > 0)
-            {
-                checkMtu(portId, name, driver,
-                    info.get(ValueLayout.JAVA_SHORT, DpdkLayout.RTE_ETH_DEV_INFO_MIN_MTU) & 0xFFFF,
-                    info.get(ValueLayout.JAVA_SHORT, DpdkLayout.RTE_ETH_DEV_INFO_MAX_MTU) & 0xFFFF,
-                    Integer.toUnsignedLong(info.get(ValueLayout.JAVA_INT, DpdkLayout.RTE_ETH_DEV_INFO_MAX_RX_PKTLEN)),
-                    mtu);
-            }
-            final long rxCapabilities = info.get(ValueLayout.JAVA_LONG, DpdkLayout.RTE_ETH_DEV_INFO_RX_OFFLOAD_CAPA);
-            // net_pcap fills the timestamp field whenever it is registered, without advertising the offload;
-            // other devices need the offload requested.
-            final boolean offload = rxTimestamps && 0 != (rxCapabilities & DpdkLayout.RTE_ETH_RX_OFFLOAD_TIMESTAMP);
-
-            final MemorySegment conf = arena.allocate(DpdkLayout.RTE_ETH_CONF_SIZE, 8);
-            conf.set(ValueLayout.JAVA_INT, DpdkLayout.RTE_ETH_CONF_RXMODE_MQ_MODE, DpdkLayout.RTE_ETH_MQ_RX_NONE);
-            // 0 lets rte_eth_dev_configure pick RTE_ETHER_MTU.
-            conf.set(ValueLayout.JAVA_INT, DpdkLayout.RTE_ETH_CONF_RXMODE_MTU, mtu);
-            if (offload)
-            {
-                conf.set(ValueLayout.JAVA_LONG, DpdkLayout.RTE_ETH_CONF_RXMODE_OFFLOADS,
-                    DpdkLayout.RTE_ETH_RX_OFFLOAD_TIMESTAMP);
-            }
-            Eal.check(dpdk_h.rte_eth_dev_configure(port, (short)1, (short)1, conf), "rte_eth_dev_configure(" +
-                portId + ")");
-            final int socket = dpdk_h.rte_eth_dev_socket_id(port);
-            Eal.check(dpdk_h.rte_eth_rx_queue_setup(port, (short)0, (short)rxDescriptors, socket,
-                MemorySegment.NULL, pool.segment()), "rte_eth_rx_queue_setup(" + portId + ")");
-            Eal.check(dpdk_h.rte_eth_tx_queue_setup(port, (short)0, (short)txDescriptors, socket,
-                MemorySegment.NULL), "rte_eth_tx_queue_setup(" + portId + ")");
-
-            int offset = -1;
-            long flag = 0;
-            if (rxTimestamps)
+            throw new IllegalArgumentException("port " + portId + ": " + queues + " queues not in [1, " +
+                DpdkLayout.RTE_MAX_QUEUES_PER_PORT + "]");
+        }
+        final EthDeviceInfo info = EthDeviceInfo.of(portId);
+        checkQueues(info, queues);
+        if (mtu > 0)
+        {
+            checkMtu(portId, info.name(), info.driver(), info.minMtu(), info.maxMtu(), info.maxRxPktLen(), mtu);
+        }
+        final long rssHashFunctions = rssHashFunctions(queues, info.flowTypeRssOffloads());
+        configure(info, queues, rssHashFunctions, rxTimestamps, mtu);
+        final short port = (short)portId;
+        final int socket = dpdk_h.rte_eth_dev_socket_id(port);
+        for (int q = 0; q < queues; q++)
+        {
+            Eal.check(dpdk_h.rte_eth_rx_queue_setup(port, (short)q, (short)rxDescriptors, socket,
+                MemorySegment.NULL, pools.get(q).segment()), "rte_eth_rx_queue_setup(" + portId + ", " + q + ")");
+            Eal.check(dpdk_h.rte_eth_tx_queue_setup(port, (short)q, (short)txDescriptors, socket,
+                MemorySegment.NULL), "rte_eth_tx_queue_setup(" + portId + ", " + q + ")");
+        }
+        int offset = -1;
+        long flag = 0;
+        if (rxTimestamps)
+        {
+            try (Arena arena = Arena.ofConfined())
             {
                 final MemorySegment offsetOut = arena.allocate(ValueLayout.JAVA_INT);
                 final MemorySegment flagOut = arena.allocate(ValueLayout.JAVA_LONG);
@@ -158,10 +227,87 @@ public final class EthPort implements AutoCloseable
                 offset = offsetOut.get(ValueLayout.JAVA_INT, 0);
                 flag = flagOut.get(ValueLayout.JAVA_LONG, 0);
             }
-            final EthPort ethPort = new EthPort(portId, name, driver, offset, flag);
-            ethPort.start();
-            return ethPort;
         }
+        final EthPort ethPort = new EthPort(info, queues, rssHashFunctions, offset, flag);
+        ethPort.start();
+        return ethPort;
+    }
+
+    /**
+     * {@code rte_eth_dev_configure} with {@code queues} rx and tx queues, RSS when {@code rssHashFunctions} is not 0,
+     * the MTU, and the Rx timestamp offload when asked for and advertised.
+     */
+    private static void configure(
+        final EthDeviceInfo info, final int queues, final long rssHashFunctions, final boolean rxTimestamps,
+        final int mtu)
+    {
+        // net_pcap fills the timestamp field whenever it is registered, without advertising the offload;
+        // other devices need the offload requested.
+        final boolean offload = rxTimestamps && 0 != (info.rxOffloads() & DpdkLayout.RTE_ETH_RX_OFFLOAD_TIMESTAMP);
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment conf = arena.allocate(DpdkLayout.RTE_ETH_CONF_SIZE, 8);
+            if (0 != rssHashFunctions)
+            {
+                conf.set(ValueLayout.JAVA_INT, DpdkLayout.RTE_ETH_CONF_RXMODE_MQ_MODE, DpdkLayout.RTE_ETH_MQ_RX_RSS);
+                // rss_key NULL (the allocation is zeroed): the device's default key.
+                conf.set(ValueLayout.JAVA_LONG, DpdkLayout.RTE_ETH_CONF_RSS_HF, rssHashFunctions);
+            }
+            else
+            {
+                conf.set(ValueLayout.JAVA_INT, DpdkLayout.RTE_ETH_CONF_RXMODE_MQ_MODE, DpdkLayout.RTE_ETH_MQ_RX_NONE);
+            }
+            // 0 lets rte_eth_dev_configure pick RTE_ETHER_MTU.
+            conf.set(ValueLayout.JAVA_INT, DpdkLayout.RTE_ETH_CONF_RXMODE_MTU, mtu);
+            if (offload)
+            {
+                conf.set(ValueLayout.JAVA_LONG, DpdkLayout.RTE_ETH_CONF_RXMODE_OFFLOADS,
+                    DpdkLayout.RTE_ETH_RX_OFFLOAD_TIMESTAMP);
+            }
+            Eal.check(dpdk_h.rte_eth_dev_configure((short)info.portId(), (short)queues, (short)queues, conf),
+                "rte_eth_dev_configure(" + info.portId() + ")");
+        }
+    }
+
+    /**
+     * @param queues              rx queues.
+     * @param flowTypeRssOffloads what the device can hash ({@code flow_type_rss_offloads}).
+     * @return the RSS hash functions to configure: {@link #RSS_FLOW_TYPES} that the device can hash when there are
+     *         several queues, else 0 (no RSS).
+     */
+    static long rssHashFunctions(final int queues, final long flowTypeRssOffloads)
+    {
+        return queues > 1 ? RSS_FLOW_TYPES & flowTypeRssOffloads : 0;
+    }
+
+    /**
+     * Refuses more queue pairs than the device has rx or tx queues ({@code rte_eth_dev_configure} alone would say
+     * only "Invalid argument").
+     *
+     * @param info   the device.
+     * @param queues queue pairs asked for.
+     * @throws DpdkException ({@code EINVAL}) when the device has fewer.
+     */
+    static void checkQueues(final EthDeviceInfo info, final int queues)
+    {
+        if (queues > info.maxRxQueues() || queues > info.maxTxQueues())
+        {
+            throw new DpdkException("port " + info.portId() + " (" + info.name() + ", driver " + info.driver() +
+                ") cannot have " + queues + " queue pairs: the device has at most " + info.maxRxQueues() +
+                " rx and " + info.maxTxQueues() + " tx queues (max_rx_queues " + info.maxRxQueues() +
+                ", max_tx_queues " + info.maxTxQueues() + ")" + queueHint(info.driver()), EINVAL);
+        }
+    }
+
+    private static String queueHint(final String driver)
+    {
+        return switch (driver)
+        {
+            case "net_pcap" -> "; net_pcap has one rx queue per rx_pcap= (or rx_iface=) and one tx queue per " +
+                "tx_pcap= (or tx_iface=) of its --vdev";
+            case "net_ring" -> "; net_ring has one queue per ring";
+            default -> "";
+        };
     }
 
     /**
@@ -309,6 +455,66 @@ public final class EthPort implements AutoCloseable
     }
 
     /**
+     * @return the number of rx queues, which is the number of tx queues.
+     */
+    public int queues()
+    {
+        return queues.length;
+    }
+
+    /**
+     * @param queueId 0 to {@link #queues()} - 1.
+     * @return that rx and tx queue pair, for the one thread that bursts it.
+     * @throws IllegalArgumentException when the port has no such queue.
+     */
+    public EthQueue queue(final int queueId)
+    {
+        if (queueId < 0 || queueId >= queues.length)
+        {
+            throw new IllegalArgumentException("port " + portId + " (" + name + ") has queues 0 to " +
+                (queues.length - 1) + ", not " + queueId);
+        }
+        return queues[queueId];
+    }
+
+    /**
+     * @return true when the device spreads received packets over the rx queues by RSS (several queues, and a device
+     *         that hashes IP or UDP flows); false with one queue or a device without RSS, whose queues are each filled
+     *         by the device itself ({@code net_pcap}: one {@code rx_pcap=} file per queue; {@code net_ring}: one ring
+     *         per queue).
+     */
+    public boolean rss()
+    {
+        return 0 != rssHashFunctions;
+    }
+
+    /**
+     * @return the {@code RTE_ETH_RSS_*} flow types configured for RSS ({@link #RSS_FLOW_TYPES} and'ed with what the
+     *         device can hash), or 0 without RSS.
+     */
+    public long rssHashFunctions()
+    {
+        return rssHashFunctions;
+    }
+
+    /**
+     * @return the flow types the device hashes now ({@code rte_eth_dev_rss_hash_conf_get}).
+     * @throws DpdkException when the device cannot tell ({@code ENOTSUP} for a device without RSS).
+     */
+    public long rssHashFunctionsInForce()
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment rssConf = arena.allocate(DpdkLayout.RTE_ETH_RSS_CONF_SIZE, 8);
+            // Room for any key, in case the driver copies it out whatever rss_key_len says.
+            rssConf.set(ValueLayout.ADDRESS, DpdkLayout.RTE_ETH_RSS_CONF_RSS_KEY, arena.allocate(256));
+            Eal.check(dpdk_h.rte_eth_dev_rss_hash_conf_get(port, rssConf),
+                "rte_eth_dev_rss_hash_conf_get(" + portId + ")");
+            return rssConf.get(ValueLayout.JAVA_LONG, DpdkLayout.RTE_ETH_RSS_CONF_RSS_HF);
+        }
+    }
+
+    /**
      * Receives up to {@code max} packets from queue 0 into {@code mbufs[0..n)}; the caller owns them afterwards.
      *
      * @param mbufs where the mbuf addresses go.
@@ -318,8 +524,7 @@ public final class EthPort implements AutoCloseable
      */
     public int rxBurst(final MbufArray mbufs, final int max)
     {
-        checkBurst(max, mbufs.capacity());
-        return dpdk_h.dta_rx_burst(port, (short)0, mbufs.segment(), (short)max) & 0xFFFF;
+        return queue0.rxBurst(mbufs, max);
     }
 
     /**
@@ -334,17 +539,7 @@ public final class EthPort implements AutoCloseable
      */
     public int rxBurst(final MbufArray mbufs, final RxFrames frames, final int max)
     {
-        checkBurst(max, Math.min(mbufs.capacity(), frames.capacity()));
-        return dpdk_h.dta_rx_burst_frames(port, (short)0, mbufs.segment(), (short)max, frames.segment()) & 0xFFFF;
-    }
-
-    private static void checkBurst(final int max, final int capacity)
-    {
-        // The device writes up to max entries into native arrays: more than they hold would corrupt memory.
-        if (max < 0 || max > capacity)
-        {
-            throw new IllegalArgumentException("burst of " + max + " into arrays of " + capacity);
-        }
+        return queue0.rxBurst(mbufs, frames, max);
     }
 
     /**
@@ -357,7 +552,7 @@ public final class EthPort implements AutoCloseable
      */
     public int txBurst(final MbufArray mbufs, final int count)
     {
-        return dpdk_h.dta_tx_burst(port, (short)0, mbufs.segment(), (short)count) & 0xFFFF;
+        return queue0.txBurst(mbufs, count);
     }
 
     /**
@@ -369,7 +564,64 @@ public final class EthPort implements AutoCloseable
      */
     public int txBurstOrFree(final MbufArray mbufs, final int count)
     {
-        return dpdk_h.dta_tx_burst_or_free(port, (short)0, mbufs.segment(), (short)count) & 0xFFFF;
+        return queue0.txBurstOrFree(mbufs, count);
+    }
+
+    /**
+     * {@link EthQueue#rxBurst(MbufArray, int)} on rx queue {@code queueId}.
+     *
+     * @param queueId the rx queue.
+     * @param mbufs   where the mbuf addresses go.
+     * @param max     at most this many.
+     * @return the number received.
+     * @throws IllegalArgumentException when the port has no such queue or {@code max} exceeds the array.
+     */
+    public int rxBurst(final int queueId, final MbufArray mbufs, final int max)
+    {
+        return queue(queueId).rxBurst(mbufs, max);
+    }
+
+    /**
+     * {@link EthQueue#rxBurst(MbufArray, RxFrames, int)} on rx queue {@code queueId}.
+     *
+     * @param queueId the rx queue.
+     * @param mbufs   where the mbuf pointers go.
+     * @param frames  where the packets' data addresses and lengths go.
+     * @param max     most packets to take.
+     * @return the number received.
+     * @throws IllegalArgumentException when the port has no such queue or {@code max} exceeds either array.
+     */
+    public int rxBurst(final int queueId, final MbufArray mbufs, final RxFrames frames, final int max)
+    {
+        return queue(queueId).rxBurst(mbufs, frames, max);
+    }
+
+    /**
+     * {@link EthQueue#txBurst(MbufArray, int)} on tx queue {@code queueId}.
+     *
+     * @param queueId the tx queue.
+     * @param mbufs   the packets.
+     * @param count   how many.
+     * @return the number sent; the unsent ones stay the caller's.
+     * @throws IllegalArgumentException when the port has no such queue.
+     */
+    public int txBurst(final int queueId, final MbufArray mbufs, final int count)
+    {
+        return queue(queueId).txBurst(mbufs, count);
+    }
+
+    /**
+     * {@link EthQueue#txBurstOrFree(MbufArray, int)} on tx queue {@code queueId}.
+     *
+     * @param queueId the tx queue.
+     * @param mbufs   the packets.
+     * @param count   how many.
+     * @return the number sent; {@code count - sent} were dropped.
+     * @throws IllegalArgumentException when the port has no such queue.
+     */
+    public int txBurstOrFree(final int queueId, final MbufArray mbufs, final int count)
+    {
+        return queue(queueId).txBurstOrFree(mbufs, count);
     }
 
     /**

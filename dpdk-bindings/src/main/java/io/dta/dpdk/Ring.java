@@ -5,6 +5,8 @@ import io.dta.dpdk.ffi.dpdk_h;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
 
 /**
  * A DPDK {@code rte_ring} of mbuf pointers: a lock-free FIFO between lcores (or processes), and the backing
@@ -113,6 +115,44 @@ public final class Ring implements AutoCloseable
                 errno);
         }
         return port;
+    }
+
+    /**
+     * Makes one {@code net_ring} ethdev over several rings ({@code rte_eth_from_rings}): rx queue {@code i} and tx
+     * queue {@code i} are {@code rings.get(i)}, so each queue is fed by what is enqueued into its own ring (and what
+     * is sent on tx queue {@code i} comes back on rx queue {@code i}). The device has no RSS: a packet is received on
+     * the queue of the ring it was put in. Configure and start the port with
+     * {@link EthPort#open(int, int, Mempool, int, int, boolean, int)} and {@code rings.size()} queues, and close it
+     * before the rings.
+     *
+     * @param name  the port's name is {@code net_ring_} followed by it; unique among the ports.
+     * @param rings its queues, at least one.
+     * @return the new port's id.
+     * @throws DpdkException when the port cannot be created.
+     */
+    public static int createEthDevice(final String name, final List<Ring> rings)
+    {
+        if (rings.isEmpty())
+        {
+            throw new IllegalArgumentException("a net_ring port needs at least one ring: " + name);
+        }
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment queues = arena.allocate(ValueLayout.ADDRESS, rings.size());
+            for (int i = 0; i < rings.size(); i++)
+            {
+                queues.setAtIndex(ValueLayout.ADDRESS, i, rings.get(i).segment());
+            }
+            final int port = dpdk_h.rte_eth_from_rings(arena.allocateFrom(name), queues, rings.size(), queues,
+                rings.size(), DpdkLayout.SOCKET_ID_ANY);
+            if (port < 0)
+            {
+                final int errno = dpdk_h.dta_errno();
+                throw new DpdkException("cannot create a net_ring port " + name + " over " + rings.size() +
+                    " rings: " + Eal.strerror(errno), errno);
+            }
+            return port;
+        }
     }
 
     /**

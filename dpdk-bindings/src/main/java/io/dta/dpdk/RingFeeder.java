@@ -5,6 +5,8 @@ import io.dta.dpdk.ffi.dpdk_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A traffic source without copies: a {@code net_ring} port over a {@link Ring} pre-filled with mbufs whose data was
@@ -17,6 +19,10 @@ import java.lang.foreign.ValueLayout;
  * The ring holds every mbuf, so a duty cycle that takes at most a burst never finds it short as long as the feeder
  * runs between bursts; {@link #dry()} counts the feeds that found it empty anyway. Nothing may be sent to the ring
  * port (its tx queue is the same ring). One thread uses a feeder.
+ * <p>
+ * {@link #createQueues(String, List, int[])} makes one {@code net_ring} port with Q queues, each over a ring of its
+ * own with a feeder of its own ({@link #queue()}): worker {@code i} bursts rx queue {@code i} and feeds its feeder,
+ * from its own lcore, sharing nothing with the other workers.
  */
 public final class RingFeeder implements AutoCloseable
 {
@@ -24,16 +30,19 @@ public final class RingFeeder implements AutoCloseable
 
     private final Ring ring;
     private final int portId;
+    private final int queue;
     private final int count;
     private final MemorySegment feeder;
-    private final Arena arena = Arena.ofConfined();
+    // Shared: the statistics may be read from another thread than the one that made the feeder (a worker's lcore).
+    private final Arena arena = Arena.ofShared();
     private final MemorySegment stats;
     private boolean closed;
 
-    private RingFeeder(final Ring ring, final int portId, final int count, final MemorySegment feeder)
+    private RingFeeder(final Ring ring, final int portId, final int queue, final int count, final MemorySegment feeder)
     {
         this.ring = ring;
         this.portId = portId;
+        this.queue = queue;
         this.count = count;
         this.feeder = feeder;
         this.stats = arena.allocate(4 * Long.BYTES, 8);
@@ -73,24 +82,13 @@ public final class RingFeeder implements AutoCloseable
      */
     public static RingFeeder create(final String name, final MemorySegment mbufs, final int count)
     {
-        if (count < 1 || mbufs.byteSize() < (long)count * ValueLayout.ADDRESS.byteSize())
-        {
-            throw new IllegalArgumentException("count must be 1.." + mbufs.byteSize() / ValueLayout.ADDRESS.byteSize() +
-                ": " + count);
-        }
-        final Ring ring = Ring.create(name, Integer.highestOneBit(count) << 1, Ring.SINGLE_PRODUCER |
-            Ring.SINGLE_CONSUMER);
+        checkCount(mbufs, count);
+        final Ring ring = ringFor(name, count);
         int portId = -1;
         try
         {
             portId = ring.createEthDevice();
-            final MemorySegment feeder = dpdk_h.dta_ring_feeder_create(ring.segment(), mbufs, count);
-            if (MemorySegment.NULL.equals(feeder))
-            {
-                throw new DpdkException("cannot create the feeder of ring " + name + " (out of memory, or a ring " +
-                    "that is too small or not empty)", ENOMEM);
-            }
-            return new RingFeeder(ring, portId, count, feeder);
+            return new RingFeeder(ring, portId, 0, count, feederOf(ring, mbufs, count));
         }
         catch (final RuntimeException ex)
         {
@@ -102,6 +100,99 @@ public final class RingFeeder implements AutoCloseable
             ring.close();
             throw ex;
         }
+    }
+
+    /**
+     * One {@code net_ring} port with {@code mbufs.size()} queues, each over a ring of its own (named {@code name_q<i>})
+     * pre-filled by a feeder of its own, as {@link #create(String, MemorySegment, int)} does for one: rx queue
+     * {@code i} receives {@code mbufs.get(i)[0..counts[i])}, in order, round after round, and the feeder of queue
+     * {@code i} (the {@code i}-th of the list) recycles them. Open the port ({@link #portId()}, the same for all) with
+     * {@link EthPort#open(int, int, Mempool, int, int, boolean, int)} and as many queues; the device has no RSS.
+     *
+     * @param name   unique name of the port ({@code net_ring_<name>}) and prefix of its rings' names.
+     * @param mbufs  per queue, {@code struct rte_mbuf *[counts[i]]} (for instance {@link MbufArray#segment()}):
+     *               mbufs with their data and length written, each with the one reference it was allocated with.
+     * @param counts per queue, how many (at least 1).
+     * @return the feeders, queue 0 first.
+     * @throws DpdkException when a ring, the port or a feeder cannot be created (nothing is left behind, and the
+     *                       mbufs are the caller's still).
+     */
+    public static List<RingFeeder> createQueues(final String name, final List<MemorySegment> mbufs, final int[] counts)
+    {
+        if (mbufs.isEmpty() || mbufs.size() != counts.length)
+        {
+            throw new IllegalArgumentException("one count per queue: " + mbufs.size() + " queues, " + counts.length +
+                " counts");
+        }
+        for (int q = 0; q < counts.length; q++)
+        {
+            checkCount(mbufs.get(q), counts[q]);
+        }
+        final List<Ring> rings = new ArrayList<>();
+        final List<MemorySegment> feeders = new ArrayList<>();
+        int portId = -1;
+        try
+        {
+            for (int q = 0; q < counts.length; q++)
+            {
+                rings.add(ringFor(name + "_q" + q, counts[q]));
+            }
+            portId = Ring.createEthDevice(name, rings);
+            for (int q = 0; q < counts.length; q++)
+            {
+                feeders.add(feederOf(rings.get(q), mbufs.get(q), counts[q]));
+            }
+            final List<RingFeeder> queues = new ArrayList<>();
+            for (int q = 0; q < counts.length; q++)
+            {
+                queues.add(new RingFeeder(rings.get(q), portId, q, counts[q], feeders.get(q)));
+            }
+            return List.copyOf(queues);
+        }
+        catch (final RuntimeException ex)
+        {
+            feeders.forEach(dpdk_h::dta_ring_feeder_release);
+            if (portId >= 0)
+            {
+                dpdk_h.rte_eth_dev_close((short)portId);
+            }
+            rings.forEach(Ring::close);
+            throw ex;
+        }
+    }
+
+    private static void checkCount(final MemorySegment mbufs, final int count)
+    {
+        if (count < 1 || mbufs.byteSize() < (long)count * ValueLayout.ADDRESS.byteSize())
+        {
+            throw new IllegalArgumentException("count must be 1.." + mbufs.byteSize() / ValueLayout.ADDRESS.byteSize() +
+                ": " + count);
+        }
+    }
+
+    /** A ring with room for every mbuf (a power of two above the count), single producer and consumer. */
+    private static Ring ringFor(final String name, final int count)
+    {
+        return Ring.create(name, Integer.highestOneBit(count) << 1, Ring.SINGLE_PRODUCER | Ring.SINGLE_CONSUMER);
+    }
+
+    private static MemorySegment feederOf(final Ring ring, final MemorySegment mbufs, final int count)
+    {
+        final MemorySegment feeder = dpdk_h.dta_ring_feeder_create(ring.segment(), mbufs, count);
+        if (MemorySegment.NULL.equals(feeder))
+        {
+            throw new DpdkException("cannot create the feeder of ring " + ring.name() + " (out of memory, or a ring " +
+                "that is too small or not empty)", ENOMEM);
+        }
+        return feeder;
+    }
+
+    /**
+     * @return the rx queue of {@link #portId()} that this feeder fills (0 for a feeder made by {@code create}).
+     */
+    public int queue()
+    {
+        return queue;
     }
 
     /**

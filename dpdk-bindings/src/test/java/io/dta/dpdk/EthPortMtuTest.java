@@ -92,7 +92,7 @@ class EthPortMtuTest
     @Test
     void shouldRefuseAnMtuOutOfRangeBeforeTouchingDpdk()
     {
-        assertThrows(IllegalArgumentException.class, () -> EthPort.open(0, null, 512, 512, false, -1));
-        assertThrows(IllegalArgumentException.class, () -> EthPort.open(0, null, 512, 512, false, 65536));
+        assertThrows(IllegalArgumentException.class, () -> EthPort.open(0, (Mempool)null, 512, 512, false, -1));
+        assertThrows(IllegalArgumentException.class, () -> EthPort.open(0, (Mempool)null, 512, 512, false, 65536));
     }
 }

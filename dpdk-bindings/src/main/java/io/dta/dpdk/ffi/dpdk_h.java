@@ -28,7 +28,7 @@ import java.lang.invoke.MethodHandle;
  * Callers that want a clean error check {@link DpdkLibrary#isAvailable()} first.
  */
 @SuppressWarnings({ "checkstyle:MethodName", "checkstyle:TypeName" })
-public final class dpdk_h
+public final class dpdk_h extends dpdk_h_1
 {
     /** C {@code char}. */
     public static final ValueLayout.OfByte C_CHAR = ValueLayout.JAVA_BYTE;

@@ -7,6 +7,7 @@ import io.dta.appliance.bench.BenchPrimitive;
 import io.dta.appliance.bench.EngineBench;
 import io.dta.appliance.dpdk.CReference;
 import io.dta.appliance.dpdk.DpdkBench;
+import io.dta.appliance.dpdk.WorkersBench;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.io.RunFiles;
 import io.dta.config.ApplianceConfig;
@@ -18,6 +19,7 @@ import io.dta.dpdk.DpdkLibrary;
 import io.dta.dpdk.Eal;
 import io.dta.dpdk.Hugepages;
 import io.dta.config.SketchConfig;
+import io.dta.config.WorkersConfig;
 import org.agrona.DirectBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -164,6 +166,17 @@ public final class BenchCommand implements Callable<Integer>
         "production DPDK deployment does; an --eal hugepage option (--huge-dir, --socket-mem, ...) does the same")
     private boolean hugepages;
 
+    @Option(names = "--workers", defaultValue = "1", paramLabel = "W", description = "with --io dpdk: workers, " +
+        "each on an EAL lcore of its own (-l 0-(W-1) unless --eal gives a core list) with its own input queue (a " +
+        "net_ring ring filled with the reports RSS gives it), its own tx queue, engine and QPs, joined by hand-off " +
+        "queues as dta run's are; --reports and --warmup are shared among them (default: ${DEFAULT-VALUE})")
+    private int workers;
+
+    @Option(names = "--scaling", description = "with --workers W: also measure one worker (the same code on a queue " +
+        "of its own holding every report) in rounds alternating with the W workers' rounds in the same EAL, and " +
+        "print both medians and their ratio (--rounds rounds each)")
+    private boolean scaling;
+
     @Option(names = "--json", description = "print one JSON object")
     private boolean json;
 
@@ -262,6 +275,24 @@ public final class BenchCommand implements Callable<Integer>
             System.err.println("dta bench: --compare-c needs --io dpdk");
             return 2;
         }
+        if (workers < 1 || workers > WorkersConfig.MAX_WORKERS)
+        {
+            System.err.println("dta bench: --workers must be 1.." + WorkersConfig.MAX_WORKERS + ", not " +
+                workers);
+            return 2;
+        }
+        if (scaling && workers < 2)
+        {
+            System.err.println("dta bench: --scaling needs --workers 2 or more");
+            return 2;
+        }
+        if (workers > 1 && (!"dpdk".equals(io) || compareC || capture ||
+            spec.commandLine().getParseResult().hasMatchedOption("--input") && !"ring".equals(input)))
+        {
+            System.err.println("dta bench: --workers " + workers + " runs with --io dpdk, its ring input and " +
+                "synthetic reports (not --compare-c, --in or --input pcap)");
+            return 2;
+        }
         if (compareC && !capture && !CReference.PRIMITIVES.contains(primitive))
         {
             System.err.println("dta bench: the C reference loop has no " + primitive.name().toLowerCase() +
@@ -281,7 +312,7 @@ public final class BenchCommand implements Callable<Integer>
                 " with --input ring (the ring holds them all and a burst takes up to 32)");
             return 2;
         }
-        if (!compareC && spec.commandLine().getParseResult().hasMatchedOption("--rounds"))
+        if (!compareC && workers < 2 && spec.commandLine().getParseResult().hasMatchedOption("--rounds"))
         {
             System.err.println("dta bench: --rounds needs --compare-c (the rounds alternate the engine and the C " +
                 "loop)");
@@ -548,6 +579,10 @@ public final class BenchCommand implements Callable<Integer>
         {
             return compare(appliance, ealArgs, frames, sourceFrames);
         }
+        if (workers > 1)
+        {
+            return workers(appliance, ealArgs);
+        }
         final DpdkBench.Result r;
         try
         {
@@ -614,6 +649,90 @@ public final class BenchCommand implements Callable<Integer>
         warnOfNoReports(r.reports(), appliance);
         warnOfDryRing(r.inputDry());
         return 0;
+    }
+
+    private int workers(final ApplianceConfig appliance, final List<String> ealArgs) throws Exception
+    {
+        final int measuredRounds = spec.commandLine().getParseResult().hasMatchedOption("--rounds") || scaling ?
+            rounds : 1;
+        final WorkersBench.Scaling s;
+        try
+        {
+            s = DpdkBench.runWorkers(primitive, appliance, redundancy, batch, warmup, reports, ealArgs, sourceReports,
+                workers, measuredRounds, scaling);
+        }
+        catch (final DpdkException | IllegalStateException | IllegalArgumentException ex)
+        {
+            System.err.println("dta bench: " + ex.getMessage());
+            return 1;
+        }
+        final Map<String, Object> out = new LinkedHashMap<>();
+        out.put("primitive", primitive.name().toLowerCase());
+        out.put("io", "dpdk");
+        out.put("input", "ring");
+        out.put("hugepages", onHugepages);
+        out.put("openLoop", true);
+        out.put("workers", workers);
+        out.put("rounds", measuredRounds);
+        out.put("redundancy", redundancy);
+        out.put("batchSize", batch);
+        out.put("reportsPerSecond", Math.round(s.manyMedian()));
+        if (scaling)
+        {
+            out.put("oneWorkerReportsPerSecond", Math.round(s.oneMedian()));
+            out.put("scaling", s.ratio());
+            out.put("oneWorkerRounds", s.one().stream().map(BenchCommand::workersRound).toList());
+        }
+        out.put("workerRounds", s.many().stream().map(BenchCommand::workersRound).toList());
+        out.put("agronaBoundsChecks", DirectBuffer.SHOULD_BOUNDS_CHECK);
+        if (json)
+        {
+            System.out.println(new ObjectMapper().writeValueAsString(out));
+            return 0;
+        }
+        System.out.printf("%s through DPDK (net_ring -> net_null, %d workers, %s), median of %d round(s): %.2f M " +
+            "reports/s%n", primitive.name().toLowerCase(), workers, onHugepages ? "hugepages" : "4 KB pages",
+            measuredRounds, s.manyMedian() / 1e6);
+        if (scaling)
+        {
+            System.out.printf("  one worker, alternating rounds: %.2f M reports/s; %d workers / one: %.3f%n",
+                s.oneMedian() / 1e6, workers, s.ratio());
+        }
+        final WorkersBench.Result last = s.many().getLast();
+        for (int i = 0; i < last.perWorker().size(); i++)
+        {
+            final WorkersBench.Worker w = last.perWorker().get(i);
+            System.out.printf("  worker %d (last round): %.2f M reports/s, %.3f bytes allocated per report, %d " +
+                "handed off, %d taken over%n", i, w.reportsPerSecond() / 1e6, w.allocatedBytesPerReport(),
+                w.handedOff(), w.takenOver());
+        }
+        return 0;
+    }
+
+    private static Map<String, Object> workersRound(final WorkersBench.Result r)
+    {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("workers", r.workers());
+        m.put("reports", r.reports());
+        m.put("frames", r.frames());
+        m.put("seconds", r.seconds());
+        m.put("reportsPerSecond", Math.round(r.reportsPerSecond()));
+        m.put("drops", r.drops());
+        m.put("gcCount", r.gcCount());
+        final List<Map<String, Object>> each = new ArrayList<>();
+        for (final WorkersBench.Worker w : r.perWorker())
+        {
+            final Map<String, Object> e = new LinkedHashMap<>();
+            e.put("reports", w.reports());
+            e.put("seconds", w.seconds());
+            e.put("reportsPerSecond", Math.round(w.reportsPerSecond()));
+            e.put("allocatedBytesPerReport", w.allocatedBytesPerReport());
+            e.put("reportsHandedOff", w.handedOff());
+            e.put("reportsTakenOver", w.takenOver());
+            each.add(e);
+        }
+        m.put("perWorker", each);
+        return m;
     }
 
     private int compare(

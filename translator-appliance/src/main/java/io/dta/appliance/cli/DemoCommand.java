@@ -3,7 +3,7 @@ package io.dta.appliance.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.demo.ClosedLoopDemo;
 import io.dta.appliance.demo.DemoNegotiation;
-import io.dta.appliance.demo.DemoWorkers;
+import io.dta.appliance.engine.worker.DerivedQueuePairs;
 import io.dta.appliance.demo.GeneratedReportSource;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.QueuePairSender;
@@ -152,7 +152,7 @@ public final class DemoCommand implements Callable<Integer>
         final int workerCount = null == workers ? loaded.workers().count() : workers;
         // The demo's collector hosts a QP per worker for every static region: those a configuration does not list
         // are derived as negotiated regions' are (QPNs + (w << 16)).
-        final ApplianceConfig appliance = DemoWorkers.withWorkerQueuePairs(loaded, workerCount);
+        final ApplianceConfig appliance = DerivedQueuePairs.withWorkerQueuePairs(loaded, workerCount);
         final List<String> workerProblems = appliance.workerProblems(workerCount);
         if (!workerProblems.isEmpty())
         {

@@ -2,6 +2,7 @@ package io.dta.appliance.dpdk;
 
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.dpdk.EthPort;
+import io.dta.dpdk.EthQueue;
 import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.RxFrames;
 import io.dta.dpdk.Mempool;
@@ -23,7 +24,7 @@ public final class DataPlaneAgent implements Agent
 {
     private final TranslatorEngine engine;
     private final MbufFrameSink sink;
-    private final EthPort[] rxPorts;
+    private final EthQueue[] rxPorts;
     private final NanoClock clock;
     private final int burst;
     private final MbufArray rx;
@@ -46,13 +47,40 @@ public final class DataPlaneAgent implements Agent
         final int burst,
         final NanoClock clock)
     {
+        this(engine, sink, queuesZero(rxPorts), burst, clock);
+    }
+
+    /**
+     * @param engine   the engine, built over {@code sink}.
+     * @param sink     where the engine's frames go.
+     * @param rxQueues the worker's own rx queues of its input ports.
+     * @param burst    packets per rx burst (32 is DPDK's usual).
+     * @param clock    the engine clock (for example {@code SystemNanoClock.INSTANCE}).
+     */
+    public DataPlaneAgent(
+        final TranslatorEngine engine,
+        final MbufFrameSink sink,
+        final EthQueue[] rxQueues,
+        final int burst,
+        final NanoClock clock)
+    {
         this.engine = engine;
         this.sink = sink;
-        this.rxPorts = rxPorts.clone();
+        this.rxPorts = rxQueues.clone();
         this.burst = burst;
         this.clock = clock;
         this.rx = new MbufArray(burst);
         this.rxFrames = new RxFrames(burst);
+    }
+
+    private static EthQueue[] queuesZero(final EthPort[] ports)
+    {
+        final EthQueue[] queues = new EthQueue[ports.length];
+        for (int i = 0; i < ports.length; i++)
+        {
+            queues[i] = ports[i].queue(0);
+        }
+        return queues;
     }
 
     /**
@@ -77,7 +105,7 @@ public final class DataPlaneAgent implements Agent
         lastNanos = now;
         int work = engine.poll(now);
         int left = maxFrames;
-        for (final EthPort port : rxPorts)
+        for (final EthQueue port : rxPorts)
         {
             final int n = left > 0 ? port.rxBurst(rx, rxFrames, Math.min(burst, left)) : 0;
             for (int i = 0; i < n; i++)

@@ -8,6 +8,7 @@ import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.engine.worker.DerivedQueuePairs;
 import io.dta.codec.pcap.PcapWriter;
 import io.dta.config.ApplianceConfig;
 import io.dta.dpdk.Eal;
@@ -333,6 +334,41 @@ public final class DpdkBench
             warmUp(s, warmupFrames);
             return measure(s, measuredFrames);
         });
+    }
+
+    /**
+     * {@code --workers W}: the synthetic reports of one primitive through {@code W} workers ({@link WorkersBench}).
+     *
+     * @param primitive     what to drive.
+     * @param base          configuration; its first collector with the primitive's region serves the reports.
+     * @param redundancy    N for Key-Write and Key-Increment.
+     * @param batchSize     Append batch size.
+     * @param warmupReports reports before measuring, over all workers.
+     * @param reports       reports measured, over all workers.
+     * @param extraEalArgs  EAL arguments merged into the defaults.
+     * @param sourceReports distinct reports each worker's ring holds.
+     * @param workers       how many workers.
+     * @param rounds        rounds (each {@code reports / rounds} reports).
+     * @param scaling       also one worker, in alternating rounds.
+     * @return the measurement.
+     */
+    public static WorkersBench.Scaling runWorkers(
+        final BenchPrimitive primitive,
+        final ApplianceConfig base,
+        final int redundancy,
+        final int batchSize,
+        final long warmupReports,
+        final long reports,
+        final List<String> extraEalArgs,
+        final int sourceReports,
+        final int workers,
+        final int rounds,
+        final boolean scaling)
+    {
+        final ApplianceConfig config = DerivedQueuePairs.withWorkerQueuePairs(EngineBench.config(primitive, base,
+            batchSize, EngineBench.DEFAULT_SKETCH_SWITCHES), workers);
+        return WorkersBench.run(synthetic(primitive, config, redundancy, batchSize), config, workers,
+            warmupReports / workers, reports / rounds / workers, extraEalArgs, sourceReports, rounds, scaling);
     }
 
     private static BenchInput synthetic(
@@ -1086,7 +1122,7 @@ public final class DpdkBench
             lowest(s), framesIn, counters);
     }
 
-    private static long gcCount()
+    static long gcCount()
     {
         long count = 0;
         for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())

@@ -3,6 +3,7 @@ package io.dta.appliance.dpdk;
 import io.dta.appliance.engine.FrameSink;
 import io.dta.appliance.engine.HeldFrame;
 import io.dta.dpdk.EthPort;
+import io.dta.dpdk.EthQueue;
 import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.Mempool;
 import org.agrona.MutableDirectBuffer;
@@ -17,7 +18,7 @@ import org.agrona.MutableDirectBuffer;
  */
 public final class MbufFrameSink implements FrameSink, AutoCloseable
 {
-    private final EthPort port;
+    private final EthQueue port;
     private final boolean lossless;
     private final MbufStash stash;
     private final MbufArray tx;
@@ -34,7 +35,18 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
      */
     public MbufFrameSink(final Mempool pool, final EthPort port, final int burst, final boolean lossless)
     {
-        this.port = port;
+        this(pool, port.queue(0), burst, lossless);
+    }
+
+    /**
+     * @param pool     where frame mbufs come from.
+     * @param queue    where frames go: one tx queue of a port (a worker's own).
+     * @param burst    mbufs per bulk allocation and per tx burst.
+     * @param lossless retry a partial tx burst until everything is sent, instead of dropping the rest.
+     */
+    public MbufFrameSink(final Mempool pool, final EthQueue queue, final int burst, final boolean lossless)
+    {
+        this.port = queue;
         this.lossless = lossless;
         this.stash = new MbufStash(pool, burst);
         this.tx = new MbufArray(burst);

@@ -41,7 +41,7 @@ public final class EngineGroup
         }
         if (workers > 1)
         {
-            final WorkerOwnership ownership = new WorkerOwnership(workerConfigs[0], workers);
+            final WorkerOwnership ownership = new WorkerOwnership(workerConfigs);
             final HandOffQueues queues = new HandOffQueues(workers, queueBytes);
             for (int w = 0; w < workers; w++)
             {

@@ -26,23 +26,23 @@ public final class WorkerOwnership
     private final Int2IntHashMap ownerByLocalQpn = new Int2IntHashMap(NO_OWNER);
 
     /**
-     * @param config  the configuration (negotiated regions need not be connected: local QPNs are configured).
-     * @param workers how many workers run it, 1 or more.
+     * @param workerConfigs each worker's configuration ({@link ApplianceConfig#forWorker(int)}), worker {@code w} at
+     *                      index {@code w}: its regions' local QPNs are its QPs.
      */
-    public WorkerOwnership(final ApplianceConfig config, final int workers)
+    public WorkerOwnership(final ApplianceConfig[] workerConfigs)
     {
-        if (workers < 1)
+        if (workerConfigs.length < 1)
         {
-            throw new IllegalArgumentException("workers must be at least 1: " + workers);
+            throw new IllegalArgumentException("at least one worker");
         }
-        this.workers = workers;
-        for (final CollectorConfig collector : config.collectors())
+        this.workers = workerConfigs.length;
+        for (int w = 0; w < workers; w++)
         {
-            for (final RegionConfig region : collector.regions())
+            for (final CollectorConfig collector : workerConfigs[w].collectors())
             {
-                for (int w = 0; w < workers; w++)
+                for (final RegionConfig region : collector.regions())
                 {
-                    ownerByLocalQpn.put(region.forWorker(w).localQpn(), w);
+                    ownerByLocalQpn.put(region.localQpn(), w);
                 }
             }
         }

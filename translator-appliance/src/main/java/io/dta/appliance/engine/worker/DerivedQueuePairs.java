@@ -1,4 +1,4 @@
-package io.dta.appliance.demo;
+package io.dta.appliance.engine.worker;
 
 import io.dta.config.ApplianceConfig;
 import io.dta.config.RegionConfig;
@@ -8,15 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code dta demo --workers W} with static regions: the demo's collector must host a QP for every worker of every
- * region, so a static region that lists fewer {@code workerQueuePairs} than workers 1..W-1 is given the missing ones
- * the way a negotiated region's are derived: worker {@code w}'s local QPN and collector QPN are the region's own plus
- * {@code w << 16} (modulo 2^24), its starting PSN the region's, its UDP source port the default for its QPN. A
- * configuration that lists them keeps its own.
+ * Worker QPs for the commands that host their own collector or none ({@code dta demo}, whose soft collector hosts a
+ * QP for every worker of every region, and {@code dta bench}, whose frames go to a null device): a static region that
+ * lists fewer {@code workerQueuePairs} than workers 1..W-1 is given the missing ones the way a negotiated region's
+ * are derived: worker {@code w}'s local QPN and collector QPN are the region's own plus {@code w << 16} (modulo
+ * 2^24), its starting PSN the region's, its UDP source port the default for its QPN. A configuration that lists them
+ * keeps its own. {@code dta run} never derives them: the real collector must have been told.
  */
-public final class DemoWorkers
+public final class DerivedQueuePairs
 {
-    private DemoWorkers()
+    private DerivedQueuePairs()
     {
     }
 

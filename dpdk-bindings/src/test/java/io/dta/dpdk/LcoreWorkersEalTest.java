@@ -11,8 +11,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
@@ -38,21 +36,18 @@ class LcoreWorkersEalTest
     private static final int ROUNDS = 7;
 
     private static Eal eal;
-    private static Path runtimeDirectory;
 
     @BeforeAll
     static void startEal()
     {
         eal = Eal.init(Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("junit-lcores"), 0, 256, "net_null0"),
             List.of("-l", "0,1")));
-        runtimeDirectory = eal.runtimeDirectory();
     }
 
     @AfterAll
     static void stopEal()
     {
-        eal.close();
-        assertFalse(Files.exists(runtimeDirectory), "EAL runtime directory left behind: " + runtimeDirectory);
+        DpdkTestSupport.closeAndCheckRuntimeDirectory(eal);
     }
 
     @Test

@@ -59,4 +59,42 @@ public record EthDeviceInfo(
                 info.get(ValueLayout.JAVA_LONG, DpdkLayout.RTE_ETH_DEV_INFO_FLOW_TYPE_RSS_OFFLOADS));
         }
     }
+
+    /**
+     * @param queues rx queues wanted.
+     * @return the RSS hash functions to configure: {@link EthPort#RSS_FLOW_TYPES} that the device can hash when there
+     *         are several queues, else 0 (no RSS).
+     */
+    public long rssHashFunctions(final int queues)
+    {
+        return queues > 1 ? EthPort.RSS_FLOW_TYPES & flowTypeRssOffloads : 0;
+    }
+
+    /**
+     * Refuses more queue pairs than the device has rx or tx queues ({@code rte_eth_dev_configure} alone would say
+     * only "Invalid argument").
+     *
+     * @param queues queue pairs wanted.
+     * @throws DpdkException ({@code EINVAL}) when the device has fewer, naming the port, its driver and both limits.
+     */
+    public void checkQueues(final int queues)
+    {
+        if (queues > maxRxQueues || queues > maxTxQueues)
+        {
+            throw new DpdkException("port " + portId + " (" + name + ", driver " + driver + ") cannot have " + queues +
+                " queue pairs: the device has at most " + maxRxQueues + " rx and " + maxTxQueues + " tx queues " +
+                "(max_rx_queues " + maxRxQueues + ", max_tx_queues " + maxTxQueues + ")" + queueHint(), EthPort.EINVAL);
+        }
+    }
+
+    private String queueHint()
+    {
+        return switch (driver)
+        {
+            case "net_pcap" -> "; net_pcap has one rx queue per rx_pcap= (or rx_iface=) and one tx queue per " +
+                "tx_pcap= (or tx_iface=) of its --vdev";
+            case "net_ring" -> "; net_ring has one queue per ring";
+            default -> "";
+        };
+    }
 }

@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One ethdev port, configured and started, with one rx and one tx queue (the shape of a single-core data plane) or
@@ -33,7 +34,7 @@ public final class EthPort implements AutoCloseable
     public static final long RSS_FLOW_TYPES = DpdkLayout.RTE_ETH_RSS_IP | DpdkLayout.RTE_ETH_RSS_UDP;
 
     // What rte_eth_dev_configure returns for an MTU out of the device's range.
-    private static final int EINVAL = 22;
+    static final int EINVAL = 22;
 
     private final int portId;
     private final short port;
@@ -176,6 +177,7 @@ public final class EthPort implements AutoCloseable
      * @param mtu            the MTU, or 0 for the device's default.
      * @return the started port.
      * @throws IllegalArgumentException when there are no pools or more than 1024, or {@code mtu} is out of range.
+     * @throws NullPointerException     when a pool is null (before anything is configured).
      * @throws DpdkException            when the device takes fewer rx or tx queues than asked for (the message names
      *                                  the port, its driver and both limits), cannot take the MTU, or a step fails.
      */
@@ -197,13 +199,14 @@ public final class EthPort implements AutoCloseable
             throw new IllegalArgumentException("port " + portId + ": " + queues + " queues not in [1, " +
                 DpdkLayout.RTE_MAX_QUEUES_PER_PORT + "]");
         }
+        pools.forEach(pool -> Objects.requireNonNull(pool, "a null pool among the pools of port " + portId));
         final EthDeviceInfo info = EthDeviceInfo.of(portId);
-        checkQueues(info, queues);
+        info.checkQueues(queues);
         if (mtu > 0)
         {
             checkMtu(portId, info.name(), info.driver(), info.minMtu(), info.maxMtu(), info.maxRxPktLen(), mtu);
         }
-        final long rssHashFunctions = rssHashFunctions(queues, info.flowTypeRssOffloads());
+        final long rssHashFunctions = info.rssHashFunctions(queues);
         configure(info, queues, rssHashFunctions, rxTimestamps, mtu);
         final short port = (short)portId;
         final int socket = dpdk_h.rte_eth_dev_socket_id(port);
@@ -267,47 +270,6 @@ public final class EthPort implements AutoCloseable
             Eal.check(dpdk_h.rte_eth_dev_configure((short)info.portId(), (short)queues, (short)queues, conf),
                 "rte_eth_dev_configure(" + info.portId() + ")");
         }
-    }
-
-    /**
-     * @param queues              rx queues.
-     * @param flowTypeRssOffloads what the device can hash ({@code flow_type_rss_offloads}).
-     * @return the RSS hash functions to configure: {@link #RSS_FLOW_TYPES} that the device can hash when there are
-     *         several queues, else 0 (no RSS).
-     */
-    static long rssHashFunctions(final int queues, final long flowTypeRssOffloads)
-    {
-        return queues > 1 ? RSS_FLOW_TYPES & flowTypeRssOffloads : 0;
-    }
-
-    /**
-     * Refuses more queue pairs than the device has rx or tx queues ({@code rte_eth_dev_configure} alone would say
-     * only "Invalid argument").
-     *
-     * @param info   the device.
-     * @param queues queue pairs asked for.
-     * @throws DpdkException ({@code EINVAL}) when the device has fewer.
-     */
-    static void checkQueues(final EthDeviceInfo info, final int queues)
-    {
-        if (queues > info.maxRxQueues() || queues > info.maxTxQueues())
-        {
-            throw new DpdkException("port " + info.portId() + " (" + info.name() + ", driver " + info.driver() +
-                ") cannot have " + queues + " queue pairs: the device has at most " + info.maxRxQueues() +
-                " rx and " + info.maxTxQueues() + " tx queues (max_rx_queues " + info.maxRxQueues() +
-                ", max_tx_queues " + info.maxTxQueues() + ")" + queueHint(info.driver()), EINVAL);
-        }
-    }
-
-    private static String queueHint(final String driver)
-    {
-        return switch (driver)
-        {
-            case "net_pcap" -> "; net_pcap has one rx queue per rx_pcap= (or rx_iface=) and one tx queue per " +
-                "tx_pcap= (or tx_iface=) of its --vdev";
-            case "net_ring" -> "; net_ring has one queue per ring";
-            default -> "";
-        };
     }
 
     /**

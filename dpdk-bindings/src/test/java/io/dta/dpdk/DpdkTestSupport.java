@@ -10,12 +10,26 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * Helpers for the EAL tests: a tiny nanosecond pcap writer/reader, independent of the code under test.
+ * Helpers for the EAL tests: a tiny nanosecond pcap writer/reader, independent of the code under test, and the EAL
+ * clean-up check.
  */
 final class DpdkTestSupport
 {
     private DpdkTestSupport()
     {
+    }
+
+    /**
+     * Closes a test's EAL and checks that its runtime directory is gone.
+     */
+    static void closeAndCheckRuntimeDirectory(final Eal eal)
+    {
+        final Path runtimeDirectory = eal.runtimeDirectory();
+        eal.close();
+        if (Files.exists(runtimeDirectory))
+        {
+            throw new AssertionError("EAL runtime directory left behind: " + runtimeDirectory);
+        }
     }
 
     record Frame(long timestampNanos, byte[] data)

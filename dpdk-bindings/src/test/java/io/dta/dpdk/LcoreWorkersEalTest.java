@@ -2,6 +2,10 @@ package io.dta.dpdk;
 
 import io.dta.dpdk.ffi.dpdk_h;
 import io.dta.dpdk.ffi.rte_eth_stats;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AgentTerminationException;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -11,13 +15,13 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -38,21 +42,18 @@ class LcoreWorkersEalTest
     private static final int ROUNDS = 7;
 
     private static Eal eal;
-    private static Path runtimeDirectory;
 
     @BeforeAll
     static void startEal()
     {
         eal = Eal.init(Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("junit-lcores"), 0, 256, "net_null0"),
             List.of("-l", "0,1")));
-        runtimeDirectory = eal.runtimeDirectory();
     }
 
     @AfterAll
     static void stopEal()
     {
-        eal.close();
-        assertFalse(Files.exists(runtimeDirectory), "EAL runtime directory left behind: " + runtimeDirectory);
+        DpdkTestSupport.closeAndCheckRuntimeDirectory(eal);
     }
 
     @Test
@@ -119,6 +120,62 @@ class LcoreWorkersEalTest
         assertTrue(main.getMessage().contains("main lcore 0, worker lcores [1]"), main.getMessage());
         assertThrows(IllegalArgumentException.class, () -> eal.join(5));
         assertThrows(IllegalArgumentException.class, () -> eal.running(-1));
+    }
+
+    @Test
+    void shouldRunAnAgentRunnerOnTheWorkerLcoreUntilItsAgentTerminates()
+    {
+        // An EAL thread never ends, so AgentRunner.close() would wait for it for ever: the agent ends the run itself
+        // (AgentTerminationException), the lcore is joined, and close() then finds the runner closed.
+        final AtomicBoolean stop = new AtomicBoolean();
+        final AtomicInteger startLcore = new AtomicInteger(-2);
+        final AtomicInteger closeLcore = new AtomicInteger(-2);
+        final AtomicLong cycles = new AtomicLong();
+        final Agent agent = new Agent()
+        {
+            @Override
+            public void onStart()
+            {
+                startLcore.set(Eal.lcoreId());
+            }
+
+            @Override
+            public int doWork()
+            {
+                if (stop.get())
+                {
+                    throw new AgentTerminationException();
+                }
+                cycles.incrementAndGet();
+                return 0;
+            }
+
+            @Override
+            public void onClose()
+            {
+                closeLcore.set(Eal.lcoreId());
+            }
+
+            @Override
+            public String roleName()
+            {
+                return "lcore-agent";
+            }
+        };
+        final AgentRunner runner = new AgentRunner(new SleepingMillisIdleStrategy(1), ex ->
+        {
+        }, null, agent);
+        eal.launch(WORKER, runner);
+        while (cycles.get() < 3)
+        {
+            Thread.onSpinWait();
+        }
+        stop.set(true);
+        eal.join(WORKER);
+        assertTrue(runner.isClosed());
+        runner.close();
+        assertEquals(WORKER, startLcore.get());
+        assertEquals(WORKER, closeLcore.get());
     }
 
     @Test

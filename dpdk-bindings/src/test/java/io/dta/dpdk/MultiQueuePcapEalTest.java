@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +30,6 @@ class MultiQueuePcapEalTest
     static Path dir;
 
     private static Eal eal;
-    private static Path runtimeDirectory;
     private static final List<List<DpdkTestSupport.Frame>> FILES = new ArrayList<>();
 
     @BeforeAll
@@ -46,14 +44,12 @@ class MultiQueuePcapEalTest
         eal = Eal.init(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("junit-mqpcap"), 0, 256,
             "net_pcap0," + rx + ",tx_pcap=" + dir.resolve("out0.pcap") + ",tx_pcap=" + dir.resolve("out1.pcap"),
             "net_pcap1," + rx + ",tx_pcap=" + dir.resolve("single.pcap")));
-        runtimeDirectory = eal.runtimeDirectory();
     }
 
     @AfterAll
     static void stopEal()
     {
-        eal.close();
-        assertFalse(Files.exists(runtimeDirectory), "EAL runtime directory left behind: " + runtimeDirectory);
+        DpdkTestSupport.closeAndCheckRuntimeDirectory(eal);
     }
 
     @Test

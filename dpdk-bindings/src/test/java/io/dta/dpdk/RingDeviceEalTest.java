@@ -1,22 +1,29 @@
 package io.dta.dpdk;
 
+import io.dta.dpdk.ffi.DpdkLayout;
+import io.dta.dpdk.ffi.dpdk_h;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A real EAL (in a JVM of its own) on a {@code net_ring} port, whose rx and tx share one ring: frames written into
- * fresh mbufs and transmitted come back on rx, byte for byte and in order.
+ * fresh mbufs and transmitted come back on rx, byte for byte and in order; ring feeders, one per port or one per
+ * queue of a port over several rings.
  */
 class RingDeviceEalTest
 {
@@ -167,5 +174,82 @@ class RingDeviceEalTest
             }
             assertEquals(0, pool.inUseCount());
         }
+    }
+
+    @Test
+    void shouldLeaveNothingBehindWhenTheQueuesCannotBeMadeAndNameThePortAfterThem()
+    {
+        try (Mempool pool = Mempool.create("mq_fail_pool", 255, 0, Mempool.DEFAULT_DATA_ROOM))
+        {
+            final List<MbufArray> sources = List.of(lengthSixty(pool, 8), lengthSixty(pool, 5));
+            final List<MemorySegment> mbufs = List.of(sources.get(0).segment(), sources.get(1).segment());
+            try (Ring taken = Ring.create("junit_mq_q1", 64, 0))
+            {
+                // The second queue's ring name is in use: the first queue's ring must not stay behind.
+                assertThrows(DpdkException.class, () -> RingFeeder.createQueues("junit_mq", mbufs, new int[] {8, 5}));
+            }
+            assertEquals(13, pool.inUseCount(), "the mbufs are the caller's still");
+            assertEquals(1, refcnt(sources.get(0).get(7)));
+
+            final List<RingFeeder> feeders = RingFeeder.createQueues("junit_mq", mbufs, new int[] {8, 5});
+            try (EthPort port = EthPort.open(feeders.get(1).portId(), 2, pool, 64, 64, false, 0))
+            {
+                assertEquals("net_ring_junit_mq", port.name());
+                assertEquals(List.of(0, 1), feeders.stream().map(RingFeeder::queue).toList());
+                final MbufArray rx = new MbufArray(32);
+                assertEquals(5, port.rxBurst(1, rx, 32));
+                for (int i = 0; i < 5; i++)
+                {
+                    assertEquals(sources.get(1).get(i), rx.get(i), "queue 1 receives its own ring's mbufs in order");
+                }
+                Mempool.freeBulk(rx, 5);
+                assertEquals(8, port.queue(0).rxBurst(rx, 32));
+                Mempool.freeBulk(rx, 8);
+            }
+            finally
+            {
+                feeders.forEach(RingFeeder::close);
+            }
+            assertEquals(0, pool.inUseCount());
+        }
+    }
+
+    @Test
+    void shouldGiveTheMbufsBackUntouchedWhenAFeederIsReleased()
+    {
+        try (Mempool pool = Mempool.create("release_pool", 255, 0, Mempool.DEFAULT_DATA_ROOM);
+            Ring ring = Ring.create("junit_release", 16, Ring.SINGLE_PRODUCER | Ring.SINGLE_CONSUMER))
+        {
+            final MbufArray source = lengthSixty(pool, 8);
+            final MemorySegment feeder = dpdk_h.dta_ring_feeder_create(ring.segment(), source.segment(), 8);
+            assertEquals(8, ring.count());
+            assertEquals(2, refcnt(source.get(3)), "the feeder's reference and the ring's");
+            dpdk_h.dta_ring_feeder_release(feeder);
+            assertEquals(0, ring.count());
+            for (int i = 0; i < 8; i++)
+            {
+                assertEquals(1, refcnt(source.get(i)));
+            }
+            assertEquals(8, pool.inUseCount());
+            Mempool.freeBulk(source, 8);
+            assertEquals(0, pool.inUseCount());
+        }
+    }
+
+    private static MbufArray lengthSixty(final Mempool pool, final int count)
+    {
+        final MbufArray mbufs = new MbufArray(count);
+        assertTrue(pool.allocBulk(mbufs, count));
+        for (int i = 0; i < count; i++)
+        {
+            new Mbuf().wrap(mbufs.get(i)).length(60);
+        }
+        return mbufs;
+    }
+
+    private static int refcnt(final long mbuf)
+    {
+        return MemorySegment.ofAddress(mbuf).reinterpret(DpdkLayout.RTE_MBUF_SIZE)
+            .get(ValueLayout.JAVA_SHORT, DpdkLayout.RTE_MBUF_REFCNT) & 0xFFFF;
     }
 }

@@ -29,6 +29,7 @@ import io.dta.appliance.engine.worker.WorkerOwnership;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -92,6 +93,8 @@ public final class TranslatorEngine
     private int frameLength;
     private long handOffNowNanos;
     private final MessageHandler handOffHandler = this::onHandedOff;
+    // A handed-off Append entry or postcard crosses as a record of its fields: the owner need not decode it again.
+    private final UnsafeBuffer handOffRecord = new UnsafeBuffer(new byte[HandOffQueues.RECORD_LENGTH]);
 
     /**
      * Builds the engine for a validated configuration, in closed loop (responses from the collectors reach it).
@@ -504,6 +507,15 @@ public final class TranslatorEngine
     private void onHandedOff(final int kind, final MutableDirectBuffer buffer, final int offset, final int length)
     {
         final long nowNanos = handOffNowNanos;
+        if (HandOffQueues.APPEND == kind || HandOffQueues.POSTCARD == kind)
+        {
+            counters.increment(EngineCounter.REPORTS_TAKEN_OVER);
+            if (takenOver(kind, buffer, offset, nowNanos))
+            {
+                counters.increment(EngineCounter.REPORTS_TRANSLATED);
+            }
+            return;
+        }
         frameBuffer = buffer;
         frameOffset = offset;
         frameLength = length;
@@ -523,26 +535,98 @@ public final class TranslatorEngine
     }
 
     /**
-     * Hands the report just decoded to the worker that owns its list, flow or sketch, when that is another.
+     * Hands the report just decoded to the worker that owns its list, flow or sketch, when that is another: an Append
+     * entry or a postcard as a record of its fields ({@link HandOffQueues#APPEND}, {@link HandOffQueues#POSTCARD}), a
+     * sketch column as its whole frame (a NACK to its switch needs the frame's addressing).
      *
      * @return true when it is another's (handed off, or dropped because the queue to it is full).
      */
-    private boolean handedOff(final int opcode)
+    private boolean handedOff(final int opcode, final boolean essential)
     {
         final WorkerOwnership owners = worker.ownership();
-        final int owner = switch (opcode)
+        final UnsafeBuffer record = handOffRecord;
+        final int owner;
+        final int kind;
+        switch (opcode)
         {
-            case DtaOpcode.APPEND -> owners.ownerOfList((int)decoder.append().listId());
-            case DtaOpcode.POSTCARD -> owners.ownerOfFlow((int)decoder.postcard().key());
-            case DtaOpcode.SKETCH_MERGE -> owners.ownerOfSketch(decoder.sketchColumn().sketchId());
-            default -> worker.index();
-        };
+            case DtaOpcode.APPEND ->
+            {
+                final var ap = decoder.append();
+                owner = owners.ownerOfList((int)ap.listId());
+                kind = HandOffQueues.APPEND;
+                record.putInt(HandOffQueues.ID_OFFSET, (int)ap.listId());
+                record.putInt(HandOffQueues.DATA_OFFSET, (int)ap.data());
+            }
+            case DtaOpcode.POSTCARD ->
+            {
+                final var pc = decoder.postcard();
+                owner = owners.ownerOfFlow((int)pc.key());
+                kind = HandOffQueues.POSTCARD;
+                record.putInt(HandOffQueues.ID_OFFSET, (int)pc.key());
+                record.putInt(HandOffQueues.DATA_OFFSET, (int)pc.data());
+                record.putInt(HandOffQueues.HOP_OFFSET, pc.hop());
+                record.putInt(HandOffQueues.COLLECTOR_OFFSET, decoder.ipv4().dst());
+            }
+            case DtaOpcode.SKETCH_MERGE ->
+            {
+                owner = owners.ownerOfSketch(decoder.sketchColumn().sketchId());
+                kind = HandOffQueues.REPORT;
+            }
+            default ->
+            {
+                return false;
+            }
+        }
         if (owner == worker.index())
         {
             return false;
         }
-        counters.increment(worker.handOff(owner, HandOffQueues.REPORT, frameBuffer, frameOffset, frameLength) ?
-            EngineCounter.REPORTS_HANDED_OFF : EngineCounter.DROP_HAND_OFF_FULL);
+        final boolean offered;
+        if (HandOffQueues.REPORT == kind)
+        {
+            offered = worker.handOff(owner, kind, frameBuffer, frameOffset, frameLength);
+        }
+        else
+        {
+            record.putByte(HandOffQueues.ESSENTIAL_OFFSET, (byte)(essential ? 1 : 0));
+            offered = worker.handOff(owner, kind, record, 0, HandOffQueues.RECORD_LENGTH);
+        }
+        counters.increment(offered ? EngineCounter.REPORTS_HANDED_OFF : EngineCounter.DROP_HAND_OFF_FULL);
+        return true;
+    }
+
+    /**
+     * An Append entry or a postcard another worker took in and handed over as a record.
+     *
+     * @return whether it was translated (routed to its list or postcard cache).
+     */
+    private boolean takenOver(
+        final int kind, final DirectBuffer record, final int offset, final long nowNanos)
+    {
+        final boolean essential = 0 != record.getByte(offset + HandOffQueues.ESSENTIAL_OFFSET);
+        final int id = record.getInt(offset + HandOffQueues.ID_OFFSET);
+        final int data = record.getInt(offset + HandOffQueues.DATA_OFFSET);
+        if (HandOffQueues.APPEND == kind)
+        {
+            final AppendList list = listsById.get(id);
+            if (null == list)
+            {
+                return dropped(EngineCounter.DROP_NO_ROUTE);
+            }
+            list.onEntry(data, essential, nowNanos);
+            return true;
+        }
+        final CollectorRoutes routes = collectorsByIp.get(record.getInt(offset + HandOffQueues.COLLECTOR_OFFSET));
+        if (null == routes || null == routes.postcards)
+        {
+            return dropped(EngineCounter.DROP_NO_ROUTE);
+        }
+        final int hop = record.getInt(offset + HandOffQueues.HOP_OFFSET);
+        if (hop < 1 || hop > postcardHops)
+        {
+            return dropped(EngineCounter.DROP_BAD_HOP);
+        }
+        routes.postcards.onReport(id, hop, data, essential, nowNanos);
         return true;
     }
 
@@ -722,7 +806,7 @@ public final class TranslatorEngine
             return;
         }
         final int opcode = decoder.dtaOpcode();
-        if (null != worker && handedOff(opcode))
+        if (null != worker && handedOff(opcode, essential))
         {
             return;
         }

@@ -12,8 +12,9 @@ import org.agrona.collections.Int2IntHashMap;
  * PSNs, credits and essential ring). Key-Write and Key-Increment need no owner: every worker writes through its own
  * QP. A report or a response that arrives at another worker is handed to the owner ({@link HandOffQueues}).
  * <p>
- * Lists, flows and sketches are spread by a 32-bit mix of their id or key ({@link #mix(int)}) scaled onto
- * {@code 0..W-1}, so the owners are the same in every process that runs the same configuration with the same
+ * Lists and sketches are dealt out round-robin in configuration order (list {@code i} of all collectors to worker
+ * {@code i mod W}; sketches by id likewise), postcard flows by a 32-bit mix of their key ({@link #mix(int)}) scaled
+ * onto {@code 0..W-1}, so the owners are the same in every process that runs the same configuration with the same
  * {@code W}; QPs by their local QPN, from the configuration ({@link RegionConfig#forWorker(int)}). Immutable after
  * construction; lookups allocate nothing.
  */
@@ -24,6 +25,8 @@ public final class WorkerOwnership
 
     private final int workers;
     private final Int2IntHashMap ownerByLocalQpn = new Int2IntHashMap(NO_OWNER);
+    private final Int2IntHashMap ownerByListId = new Int2IntHashMap(NO_OWNER);
+    private final Int2IntHashMap ownerBySketchId = new Int2IntHashMap(NO_OWNER);
 
     /**
      * @param workerConfigs each worker's configuration ({@link ApplianceConfig#forWorker(int)}), worker {@code w} at
@@ -36,6 +39,24 @@ public final class WorkerOwnership
             throw new IllegalArgumentException("at least one worker");
         }
         this.workers = workerConfigs.length;
+        // Lists and sketches are few: dealt out in configuration order, round-robin, so every worker owns its share
+        // (a hash would give two lists to one worker as often as not).
+        int list = 0;
+        int sketch = 0;
+        for (final CollectorConfig collector : workerConfigs[0].collectors())
+        {
+            for (final var l : collector.lists())
+            {
+                ownerByListId.put((int)l.id(), list++ % workers);
+            }
+            for (final var k : collector.sketches())
+            {
+                if (ownerBySketchId.get((int)k.id()) == NO_OWNER)
+                {
+                    ownerBySketchId.put((int)k.id(), sketch++ % workers);
+                }
+            }
+        }
         for (int w = 0; w < workers; w++)
         {
             for (final CollectorConfig collector : workerConfigs[w].collectors())
@@ -62,7 +83,9 @@ public final class WorkerOwnership
      */
     public int ownerOfList(final int listId)
     {
-        return scale(mix(listId));
+        final int owner = ownerByListId.get(listId);
+        // A list nobody configured: any worker drops it as unroutable; spread by hash so no one worker takes them all.
+        return NO_OWNER == owner ? scale(mix(listId)) : owner;
     }
 
     /**
@@ -80,7 +103,8 @@ public final class WorkerOwnership
      */
     public int ownerOfSketch(final int sketchId)
     {
-        return scale(mix(sketchId ^ 0x00C0_FFEE));
+        final int owner = ownerBySketchId.get(sketchId);
+        return NO_OWNER == owner ? scale(mix(sketchId ^ 0x00C0_FFEE)) : owner;
     }
 
     /**

@@ -87,10 +87,29 @@ final class CmTestFrames
         final int sendRetries,
         final int srcIp)
     {
+        return req(port, commId, tid, startPsn, cmTimeout, ackTimeout, cmRetries, sendRetries, srcIp, PEER_QPN);
+    }
+
+    /**
+     * A REQ as {@link #req(int, long, long, int, int, int, int, int, int)} from the translator's QP {@code localQpn}
+     * (one of several translator QPs writing one region).
+     */
+    static byte[] req(
+        final int port,
+        final long commId,
+        final long tid,
+        final int startPsn,
+        final int cmTimeout,
+        final int ackTimeout,
+        final int cmRetries,
+        final int sendRetries,
+        final int srcIp,
+        final int localQpn)
+    {
         final CmFrameEncoder cm = cm(srcIp);
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
         cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_REQ, tid, 0);
-        cm.req().localCommId(commId).serviceId(CmReqFlyweight.rdmaCmServiceId(port)).localQpn(PEER_QPN)
+        cm.req().localCommId(commId).serviceId(CmReqFlyweight.rdmaCmServiceId(port)).localQpn(localQpn)
             .transportServiceType(CmReqFlyweight.TRANSPORT_RC).startingPsn(startPsn)
             .remoteCmResponseTimeout(cmTimeout).localCmResponseTimeout(cmTimeout).maxCmRetries(cmRetries)
             .retryCount(sendRetries).primaryLocalAckTimeout(ackTimeout).pathMtu(3).pKey(0xFFFF)

@@ -1,7 +1,10 @@
 package io.dta.collector.responder;
 
 import io.dta.codec.CmFrameEncoder;
+import io.dta.codec.CmRepFlyweight;
 import io.dta.codec.CmReqFlyweight;
+import io.dta.codec.FrameDecoder;
+import io.dta.codec.FrameKind;
 import io.dta.codec.MadHeaderFlyweight;
 import io.dta.codec.RdmaCmHeaderFlyweight;
 import io.dta.codec.RoceFrameEncoder;
@@ -9,6 +12,9 @@ import io.dta.codec.RoceOpcode;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The translator's side of connection set-up and tear-down as the connection-responder tests send it: one
@@ -150,6 +156,26 @@ final class CmTestFrames
         return Requests.frame(new RoceFrameEncoder().srcMac(TRANSLATOR_MAC).dstMac(COLLECTOR_MAC)
             .srcIp(TRANSLATOR_IP).dstIp(COLLECTOR_IP).opcode(RoceOpcode.RC_ACKNOWLEDGE).destQp(destQp)
             .psn(psn & 0xFFFFFF).syndrome(0x1F).msn(1).noPayload());
+    }
+
+    /** Decodes a frame the collector sent to the translator: RoCEv2, a valid ICRC, between the two addresses. */
+    static void decode(final FrameDecoder decoder, final byte[] frame)
+    {
+        assertEquals(FrameKind.ROCE, decoder.decode(new UnsafeBuffer(frame), 0, frame.length));
+        assertTrue(decoder.icrcValid());
+        assertEquals(COLLECTOR_IP, decoder.ipv4().src());
+        assertEquals(TRANSLATOR_IP, decoder.ipv4().dst());
+    }
+
+    /** The REP the collector sent in {@code frame}, its MAD header left in {@code mad}. */
+    static CmRepFlyweight rep(final FrameDecoder decoder, final MadHeaderFlyweight mad, final byte[] frame)
+    {
+        decode(decoder, frame);
+        assertEquals(RoceOpcode.UD_SEND_ONLY, decoder.roceOpcode());
+        mad.wrap(decoder.buffer(), decoder.payloadOffset());
+        assertTrue(mad.isCmSend());
+        assertEquals(MadHeaderFlyweight.ATTRIBUTE_REP, mad.attributeId(), "REP expected");
+        return new CmRepFlyweight().wrap(decoder.buffer(), mad.dataOffset());
     }
 
     /** A CM MAD from the translator with the given attribute, its body written by {@code body}. */

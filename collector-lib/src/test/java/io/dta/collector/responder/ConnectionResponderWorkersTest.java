@@ -3,7 +3,6 @@ package io.dta.collector.responder;
 import io.dta.codec.CmRejFlyweight;
 import io.dta.codec.CmRepFlyweight;
 import io.dta.codec.FrameDecoder;
-import io.dta.codec.FrameKind;
 import io.dta.codec.MadHeaderFlyweight;
 import io.dta.codec.RoceOpcode;
 import io.dta.collector.store.NegotiatedRegions;
@@ -260,18 +259,12 @@ class ConnectionResponderWorkersTest
 
     private void decode(final byte[] frame)
     {
-        assertEquals(FrameKind.ROCE, decoder.decode(new UnsafeBuffer(frame), 0, frame.length));
-        assertTrue(decoder.icrcValid());
-        assertEquals(COLLECTOR_IP, decoder.ipv4().src());
-        assertEquals(TRANSLATOR_IP, decoder.ipv4().dst());
+        CmTestFrames.decode(decoder, frame);
     }
 
     private CmRepFlyweight rep(final byte[] frame)
     {
-        decode(frame);
-        mad.wrap(decoder.buffer(), decoder.payloadOffset());
-        assertEquals(MadHeaderFlyweight.ATTRIBUTE_REP, mad.attributeId(), "REP expected");
-        return new CmRepFlyweight().wrap(decoder.buffer(), mad.dataOffset());
+        return CmTestFrames.rep(decoder, mad, frame);
     }
 
     private void assertReject(final byte[] frame, final int reason, final long peerCommId)

@@ -36,6 +36,11 @@ import java.util.SplittableRandom;
  *     local CM response timeout, at most max CM retries times; then the attempt is abandoned (QP idle again).
  *     A duplicate REQ (same communication ID and transaction ID) while the REP waits gets the REP again; one of an
  *     established connection is stale and dropped; a REQ with a new communication ID reconnects the QP.</li>
+ *     <li>A region serves several connections at once, one per translator QP (the REQ's local QPN), each on a QP of
+ *     its own over the region's memory: a REQ goes to the QP that served its local QPN before (a duplicate, or a
+ *     reconnection: the translator keeps its QPN), else to a QP of the region that listens, else to a new QP with a
+ *     fresh QPN, at most {@link SoftResponder#maxConnectionsPerRegion(int)} QPs per region; beyond, a REJ
+ *     "no QP available" (reason 1).</li>
  *     <li>REQ for any other service, not RC, or with an invalid QPN: REJ (invalid service ID, invalid transport
  *     type, unsupported request). After {@link #stopListening()} every REQ gets the invalid service ID REJ, as from
  *     a host whose listener is gone.</li>
@@ -57,13 +62,7 @@ final class ConnectionResponder
 {
     private static final int FRAME_CAPACITY = 512;
     private static final int METADATA_LENGTH = 16;
-    private static final int QPN_MIN = 2;
-    private static final int QPN_MAX = 0xFF_FFFE;
-    /** Time-wait entries per negotiated QP: reconnections of one QP within one time-wait that keep their entry. */
-    static final int TIME_WAIT_SLOTS_PER_QP = 8;
-
     private final SoftResponder responder;
-    private final ResponderQp[] qps;
     private final TranslatorConfig translator;
     private final CmFrameEncoder cm = new CmFrameEncoder();
     private final RoceFrameEncoder send = new RoceFrameEncoder();
@@ -79,31 +78,22 @@ final class ConnectionResponder
     private SplittableRandom random;
     private int madPsn;
     private int maxResponderResources = ResponderQp.SAVED_ATOMICS;
+    private int maxConnectionsPerRegion = SoftResponder.DEFAULT_CONNECTIONS_PER_REGION;
     private boolean listening = true;
-    private final int[] timeWaitIp;
-    private final int[] timeWaitQpn;
-    private final long[] timeWaitUntil;
-    private int nextQpn;
+    private final QpnSpace qpns;
 
-    ConnectionResponder(
-        final SoftResponder responder, final ResponderQp[] qps, final TranslatorConfig translator, final long seed)
+    ConnectionResponder(final SoftResponder responder, final TranslatorConfig translator, final long seed)
     {
         this.responder = responder;
-        this.qps = qps;
         this.translator = translator;
         int negotiated = 0;
-        int highest = QPN_MIN - 1;
-        for (final ResponderQp qp : qps)
+        int highest = QpnSpace.QPN_MIN - 1;
+        for (final ResponderQp qp : responder.qps)
         {
             negotiated += qp.negotiated ? 1 : 0;
             highest = Math.max(highest, qp.qpn);
         }
-        final int slots = Math.max(1, negotiated * TIME_WAIT_SLOTS_PER_QP);
-        timeWaitIp = new int[slots];
-        timeWaitQpn = new int[slots];
-        timeWaitUntil = new long[slots];
-        // Fresh QPNs start above every configured one and go round the 24-bit space, as rxe hands out QP indexes.
-        nextQpn = highest >= QPN_MAX ? QPN_MIN : highest + 1;
+        qpns = new QpnSpace(negotiated, highest);
         seed(seed);
         final int tos = (translator.dscp() << 2) | translator.ecn();
         cm.encoder()
@@ -133,6 +123,11 @@ final class ConnectionResponder
     void maxResponderResources(final int limit)
     {
         maxResponderResources = limit;
+    }
+
+    void maxConnectionsPerRegion(final int limit)
+    {
+        maxConnectionsPerRegion = limit;
     }
 
     void stopListening()
@@ -187,32 +182,21 @@ final class ConnectionResponder
         final long tid = mad.transactionId();
         final long peerCommId = req.localCommId();
         final int port = CmReqFlyweight.rdmaCmServicePort(req.serviceId());
-        ResponderQp qp = null;
-        boolean collectorKnown = false;
-        for (final ResponderQp candidate : qps)
-        {
-            if (candidate.collector.ip() == collectorIp)
-            {
-                collectorKnown = true;
-                if (candidate.negotiated && candidate.region.servicePort() == port && port > 0)
-                {
-                    qp = candidate;
-                    break;
-                }
-            }
-        }
-        if (!collectorKnown)
+        final ResponderQp service = service(collectorIp, port);
+        if (null == service && !hostsCollector(collectorIp))
         {
             responder.count(ResponderCounter.BAD_IP_DST);
             return;
         }
-        if (null == qp || !listening)
+        if (null == service || !listening)
         {
             // A stopping collector has no listener any more: what a host answers then (rdma_cm, no listener).
             reject(collectorIp, tid, peerCommId, CmRejFlyweight.REASON_INVALID_SERVICE_ID, out);
             return;
         }
-        if (qp.connection != ResponderQp.Connection.LISTEN && qp.cmRemoteCommId == peerCommId &&
+        final int peerQpn = req.localQpn();
+        ResponderQp qp = connectionFor(service, peerQpn);
+        if (null != qp && qp.connection != ResponderQp.Connection.LISTEN && qp.cmRemoteCommId == peerCommId &&
             qp.cmTransactionId == tid)
         {
             if (ResponderQp.Connection.REP_SENT == qp.connection)
@@ -231,21 +215,118 @@ final class ConnectionResponder
             reject(collectorIp, tid, peerCommId, CmRejFlyweight.REASON_INVALID_TRANSPORT_TYPE, out);
             return;
         }
-        final int peerQpn = req.localQpn();
         cma.wrap(mad.buffer(), req.privateDataOffset());
-        if (peerQpn < QPN_MIN || peerQpn > QPN_MAX || 4 != cma.ipVersion() || cma.dstIpv4() != collectorIp)
+        if (peerQpn < QpnSpace.QPN_MIN || peerQpn > QpnSpace.QPN_MAX || 4 != cma.ipVersion() ||
+            cma.dstIpv4() != collectorIp)
         {
             reject(collectorIp, tid, peerCommId, CmRejFlyweight.REASON_UNSUPPORTED_REQUEST, out);
             return;
         }
+        if (null == qp)
+        {
+            qp = addConnection(service, nowNanos);
+            if (null == qp)
+            {
+                // Every QP of the region serves a connection: what a CM answers when it can create no more QPs.
+                responder.count(ResponderCounter.CM_CONNECTION_LIMIT_REJECTS);
+                reject(collectorIp, tid, peerCommId, CmRejFlyweight.REASON_NO_QP, out);
+                return;
+            }
+        }
+        accept(qp, peerQpn, peerCommId, tid, nowNanos, out);
+    }
 
+    /**
+     * @return the first QP of the collector's negotiated region on this service port, or null.
+     */
+    private ResponderQp service(final int collectorIp, final int port)
+    {
+        for (final ResponderQp candidate : responder.qps)
+        {
+            if (candidate.collector.ip() == collectorIp && candidate.negotiated &&
+                candidate.region.servicePort() == port && port > 0)
+            {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    private boolean hostsCollector(final int collectorIp)
+    {
+        for (final ResponderQp qp : responder.qps)
+        {
+            if (qp.collector.ip() == collectorIp)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The QP of the region that serves a REQ from the translator's QP {@code peerQpn}: the one that served that QP
+     * before (a duplicate REQ, or a reconnection: the translator keeps its QPN), else the first that listens (one that
+     * never connected, or whose connection ended), else null (a new QP is needed).
+     */
+    private ResponderQp connectionFor(final ResponderQp service, final int peerQpn)
+    {
+        ResponderQp listener = null;
+        for (final ResponderQp qp : responder.qps)
+        {
+            if (qp.region != service.region || qp.collector != service.collector)
+            {
+                continue;
+            }
+            if (qp.cmEverConnected && qp.peerQpn == peerQpn)
+            {
+                return qp;
+            }
+            if (null == listener && ResponderQp.Connection.LISTEN == qp.connection)
+            {
+                listener = qp;
+            }
+        }
+        return listener;
+    }
+
+    /**
+     * A new QP of the region over the same memory, with a fresh QPN; null when the region has
+     * {@link #maxConnectionsPerRegion} QPs already.
+     */
+    private ResponderQp addConnection(final ResponderQp service, final long nowNanos)
+    {
+        int count = 0;
+        for (final ResponderQp qp : responder.qps)
+        {
+            count += qp.region == service.region && qp.collector == service.collector ? 1 : 0;
+        }
+        if (count >= maxConnectionsPerRegion)
+        {
+            return null;
+        }
+        final int qpn = qpns.allocate(service.collector.ip(), nowNanos, responder.qps);
+        final ResponderQp qp = new ResponderQp(service.collector, service.region, service.memory, count, qpn, 0, 0);
+        qpns.addQp();
+        responder.add(qp);
+        return qp;
+    }
+
+    private void accept(
+        final ResponderQp qp,
+        final int peerQpn,
+        final long peerCommId,
+        final long tid,
+        final long nowNanos,
+        final ResponseSink out)
+    {
         responder.count(ResponderCounter.CM_REQS_ACCEPTED);
         if (qp.cmEverConnected)
         {
             // A new connection of a QP that had one: a fresh QPN, the old one in time-wait (with the old connection's
             // local ACK timeout), so that a late request of the old connection is dropped, never executed here.
-            enterTimeWait(qp, nowNanos);
-            qp.qpn = allocateQpn(qp.collector.ip(), nowNanos);
+            qpns.enter(qp.collector.ip(), qp.qpn, nowNanos, nowNanos + Math.max(1, qp.ackTimeoutNanos));
+            qp.qpn = qpns.allocate(qp.collector.ip(), nowNanos, responder.qps);
         }
         qp.cmEverConnected = true;
         qp.connect(peerQpn, req.startingPsn());
@@ -299,7 +380,7 @@ final class ConnectionResponder
         final long peerCommId = dreq.localCommId();
         final long ownCommId = dreq.remoteCommId();
         final int qpn = dreq.remoteQpn();
-        for (final ResponderQp qp : qps)
+        for (final ResponderQp qp : responder.qps)
         {
             if (qp.negotiated && qp.collector.ip() == collectorIp && qp.qpn == qpn &&
                 qp.cmRemoteCommId == peerCommId && qp.cmLocalCommId == ownCommId)
@@ -327,7 +408,7 @@ final class ConnectionResponder
     private void onDrep(final int collectorIp)
     {
         drep.wrap(mad.buffer(), mad.dataOffset());
-        for (final ResponderQp qp : qps)
+        for (final ResponderQp qp : responder.qps)
         {
             if (qp.negotiated && qp.collector.ip() == collectorIp &&
                 ResponderQp.Connection.DREQ_SENT == qp.connection && qp.cmRemoteCommId == drep.localCommId() &&
@@ -368,7 +449,7 @@ final class ConnectionResponder
 
     private ResponderQp match(final int collectorIp, final long peerCommId, final long ownCommId)
     {
-        for (final ResponderQp qp : qps)
+        for (final ResponderQp qp : responder.qps)
         {
             if (qp.negotiated && qp.collector.ip() == collectorIp && qp.connection != ResponderQp.Connection.LISTEN &&
                 qp.cmRemoteCommId == peerCommId && qp.cmLocalCommId == ownCommId &&
@@ -428,7 +509,7 @@ final class ConnectionResponder
     long nextDeadline()
     {
         long next = Long.MAX_VALUE;
-        for (final ResponderQp qp : qps)
+        for (final ResponderQp qp : responder.qps)
         {
             if (qp.negotiated && qp.cmDeadlineNanos < next)
             {
@@ -443,7 +524,7 @@ final class ConnectionResponder
      */
     void poll(final long nowNanos, final ResponseSink out)
     {
-        for (final ResponderQp qp : qps)
+        for (final ResponderQp qp : responder.qps)
         {
             if (!qp.negotiated || nowNanos < qp.cmDeadlineNanos)
             {
@@ -496,73 +577,11 @@ final class ConnectionResponder
     }
 
     /**
-     * Puts the QP's current number in time-wait for its connection's local ACK timeout (IB CM: TimeWait after a
-     * connection ends, Linux {@code cm_enter_timewait} waits the path's local ACK timeout). A full table gives up
-     * the entry that ends first: that number still comes back only after the allocator went round the QPN space.
-     */
-    private void enterTimeWait(final ResponderQp qp, final long nowNanos)
-    {
-        int slot = 0;
-        for (int i = 0; i < timeWaitUntil.length; i++)
-        {
-            if (timeWaitUntil[i] - nowNanos <= 0)
-            {
-                slot = i;
-                break;
-            }
-            if (timeWaitUntil[i] - timeWaitUntil[slot] < 0)
-            {
-                slot = i;
-            }
-        }
-        timeWaitIp[slot] = qp.collector.ip();
-        timeWaitQpn[slot] = qp.qpn;
-        timeWaitUntil[slot] = nowNanos + Math.max(1, qp.ackTimeoutNanos);
-    }
-
-    /**
      * @return whether frames to this QPN at this collector address belong to a connection in time-wait.
      */
     boolean inTimeWait(final int collectorIp, final int qpn, final long nowNanos)
     {
-        for (int i = 0; i < timeWaitUntil.length; i++)
-        {
-            if (timeWaitQpn[i] == qpn && timeWaitIp[i] == collectorIp && timeWaitUntil[i] - nowNanos > 0)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * The next QPN, round the 24-bit space, that no QP of this collector uses or was configured with and that is
-     * not in time-wait.
-     */
-    private int allocateQpn(final int collectorIp, final long nowNanos)
-    {
-        for (int tries = QPN_MIN; tries <= QPN_MAX; tries++)
-        {
-            final int candidate = nextQpn;
-            nextQpn = candidate >= QPN_MAX ? QPN_MIN : candidate + 1;
-            if (!taken(collectorIp, candidate) && !inTimeWait(collectorIp, candidate, nowNanos))
-            {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("no free QPN");
-    }
-
-    private boolean taken(final int collectorIp, final int qpn)
-    {
-        for (final ResponderQp qp : qps)
-        {
-            if (qp.collector.ip() == collectorIp && (qp.qpn == qpn || qp.region.qpn() == qpn))
-            {
-                return true;
-            }
-        }
-        return false;
+        return qpns.inTimeWait(collectorIp, qpn, nowNanos);
     }
 
     private void listen(final ResponderQp qp)
@@ -623,7 +642,7 @@ final class ConnectionResponder
         final int collectorIp, final long tid, final long peerCommId, final int reason, final ResponseSink out)
     {
         long mac = 0;
-        for (final ResponderQp qp : qps)
+        for (final ResponderQp qp : responder.qps)
         {
             if (qp.collector.ip() == collectorIp)
             {

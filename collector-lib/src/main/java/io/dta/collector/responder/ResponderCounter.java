@@ -83,8 +83,13 @@ public enum ResponderCounter
     CM_DUPLICATE_REQS,
     /** REQs of an established connection (stale duplicates), dropped. */
     CM_STALE_REQS,
-    /** REQs refused with a REJ (unknown service port, not RC, bad QPN). */
+    /** REQs refused with a REJ (unknown service port, not RC, bad QPN, no QP left for a new connection). */
     CM_REQS_REJECTED,
+    /**
+     * REQs of a new connection to a region whose every QP serves one and that has its most QPs
+     * ({@link SoftResponder#maxConnectionsPerRegion(int)}): REJ "no QP available"; also in {@link #CM_REQS_REJECTED}.
+     */
+    CM_CONNECTION_LIMIT_REJECTS,
     /** REP frames sent (first and repeated). */
     CM_REPS_SENT,
     /** REPs re-sent because no RTU came in time. */

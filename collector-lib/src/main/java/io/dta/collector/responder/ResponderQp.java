@@ -6,8 +6,11 @@ import io.dta.config.RegionConfig;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * State of one RC responder QP of the soft collector: one per hosted region. Read-only to callers; the
- * {@link SoftResponder} owns and updates it.
+ * State of one RC responder QP of the soft collector. A region has one or more, all over the same memory: a static
+ * region one for its own settings ({@link #index()} 0) and one for each of its {@code workerQueuePairs} (index
+ * {@code w} for entry {@code w - 1}); a negotiated region one per connection its service port accepted (index 0 for
+ * the first, made at start; the others as connections come). Read-only to callers; the {@link SoftResponder} owns and
+ * updates it.
  */
 public final class ResponderQp
 {
@@ -54,7 +57,10 @@ public final class ResponderQp
     final CollectorConfig collector;
     final RegionConfig region;
     final MutableDirectBuffer memory;
+    final int index;
     int qpn;
+    /** The QPN the QP started with (its configured one, or the first it was given): never handed to another QP. */
+    int firstQpn;
     final boolean negotiated;
     int peerQpn;
     final long base;
@@ -90,19 +96,45 @@ public final class ResponderQp
     int atomicSaved;
     int atomicNext;
 
-    ResponderQp(final CollectorConfig collector, final RegionConfig region, final MutableDirectBuffer memory)
+    /**
+     * @param collector the collector hosting the region.
+     * @param region    the region (its memory, R_Key and address; for a negotiated region its service port).
+     * @param memory    the region's memory, shared by every QP of the region.
+     * @param index     the QP's place among its region's QPs (0: the region's own settings).
+     * @param qpn       the collector's QPN.
+     * @param peerQpn   the translator's QPN (a negotiated QP learns it from each REQ).
+     * @param startPsn  the first expected PSN (a negotiated QP learns it from each REQ).
+     */
+    ResponderQp(
+        final CollectorConfig collector,
+        final RegionConfig region,
+        final MutableDirectBuffer memory,
+        final int index,
+        final int qpn,
+        final int peerQpn,
+        final int startPsn)
     {
         this.collector = collector;
         this.region = region;
         this.memory = memory;
-        this.qpn = region.qpn();
+        this.index = index;
+        this.qpn = qpn;
+        this.firstQpn = qpn;
         this.negotiated = region.negotiated();
         this.state = negotiated ? State.IDLE : State.READY;
-        this.peerQpn = region.localQpn();
+        this.peerQpn = peerQpn;
         this.base = region.address();
         this.length = region.length();
         this.rKey = region.rkey();
-        this.expectedPsn = region.startPsn() & Psn.MASK;
+        this.expectedPsn = startPsn & Psn.MASK;
+    }
+
+    /**
+     * The QP of a region's own settings (index 0).
+     */
+    ResponderQp(final CollectorConfig collector, final RegionConfig region, final MutableDirectBuffer memory)
+    {
+        this(collector, region, memory, 0, region.qpn(), region.localQpn(), region.startPsn());
     }
 
     /**
@@ -159,6 +191,16 @@ public final class ResponderQp
     public RegionConfig region()
     {
         return region;
+    }
+
+    /**
+     * @return the QP's place among its region's QPs: 0 for the region's own settings (the first connection of a
+     * negotiated region); for a static region {@code w} for {@code workerQueuePairs[w - 1]}; for a negotiated region
+     * the order in which its connections first came (a QP whose connection ended can serve a later one).
+     */
+    public int index()
+    {
+        return index;
     }
 
     /**

@@ -17,18 +17,20 @@ import io.dta.config.CollectorConfig;
 import io.dta.config.RegionConfig;
 import io.dta.config.TranslatorConfig;
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
 /**
  * A software RoCEv2 RC responder for the soft collector (translation.md §9, rocev2-reference.md §3), modelled on
- * Linux soft-RoCE (rxe): one responder QP per hosted region, RDMA WRITE (First/Middle/Last/Only), FETCH_ADD and
+ * Linux soft-RoCE (rxe): responder QPs for every hosted region (see {@link ResponderQp#index()}: a static region's
+ * own QP and one per {@code workerQueuePairs} entry, a negotiated region's QP per accepted connection, all of a
+ * region over its one memory, each with its own PSN, MSN and state), RDMA WRITE (First/Middle/Last/Only), FETCH_ADD and
  * COMPARE_SWAP, with ACK, NAK and ATOMIC ACK responses.
  * <p>
  * Pipeline of one frame, each failure counted under its {@link ResponderCounter}:
@@ -67,6 +69,9 @@ public final class SoftResponder
     /** UDP source port of every response (responders use their own port, receivers do not check it). */
     public static final int RESPONSE_SOURCE_PORT = 0xD001;
 
+    /** Default of {@link #maxConnectionsPerRegion(int)}: the workers an appliance can run. */
+    public static final int DEFAULT_CONNECTIONS_PER_REGION = 64;
+
     /** Default seed of the communication IDs and starting PSNs chosen for negotiated connections. */
     public static final long DEFAULT_CONNECTION_SEED = 0x5EED_C0DEL;
 
@@ -76,8 +81,8 @@ public final class SoftResponder
     private static final int MAX_FRAME = 256;
 
     private final TranslatorConfig translator;
-    private final ResponderQp[] qps;
-    private final List<ResponderQp> qpList;
+    /** Every hosted QP in configuration order, then negotiated connections' further QPs as they came. */
+    ResponderQp[] qps;
     private final long[] counters = new long[ResponderCounter.values().length];
     private final FrameDecoder decoder = new FrameDecoder();
     private final RoceFrameEncoder encoder = new RoceFrameEncoder();
@@ -103,32 +108,15 @@ public final class SoftResponder
      * @param config     the configuration (translator identity).
      * @param collectors the collectors to host.
      * @param memory     the regions' memory.
+     * @throws IllegalArgumentException when a region's memory is too small, or on one of {@link HostedQps#problems}.
      */
     public SoftResponder(
         final ApplianceConfig config, final List<CollectorConfig> collectors, final RegionMemory memory)
     {
         this.translator = config.translator();
         this.tos = (translator.dscp() << 2) | translator.ecn();
-        final List<ResponderQp> list = new ArrayList<>();
-        for (final CollectorConfig collector : collectors)
-        {
-            for (final RegionConfig region : collector.regions())
-            {
-                final MutableDirectBuffer buffer = memory.memory(collector, region);
-                if (null != buffer)
-                {
-                    if (buffer.capacity() < region.length())
-                    {
-                        throw new IllegalArgumentException("memory of " + region.path() + " is smaller than " +
-                            region.length() + " bytes");
-                    }
-                    list.add(new ResponderQp(collector, region, buffer));
-                }
-            }
-        }
-        this.qps = list.toArray(new ResponderQp[0]);
-        this.qpList = Collections.unmodifiableList(list);
-        this.connections = new ConnectionResponder(this, qps, translator, DEFAULT_CONNECTION_SEED);
+        this.qps = HostedQps.of(collectors, memory);
+        this.connections = new ConnectionResponder(this, translator, DEFAULT_CONNECTION_SEED);
         encoder
             .dstMac(translator.mac())
             .dstIp(translator.ip())
@@ -142,6 +130,16 @@ public final class SoftResponder
             .pKey(translator.pKey())
             .ackReq(false)
             .noPayload();
+    }
+
+    /**
+     * Hosts one more QP (a negotiated region's further connection); the only allocation after start.
+     */
+    void add(final ResponderQp qp)
+    {
+        final ResponderQp[] grown = Arrays.copyOf(qps, qps.length + 1);
+        grown[qps.length] = qp;
+        qps = grown;
     }
 
     /**
@@ -696,6 +694,26 @@ public final class SoftResponder
         return this;
     }
 
+    /**
+     * Limits the connections each negotiated region serves at once, one QP each (one per translator QP writing the
+     * region: an appliance's workers connect one each); by default {@value #DEFAULT_CONNECTIONS_PER_REGION}. A REQ of
+     * a further connection gets a REJ "no QP available" (counted {@code cm-connection-limit-rejects}). A region keeps
+     * the QPs it has; a QP whose connection ended serves the next one. Applies to the REQs that arrive from now on.
+     *
+     * @param limit 1 or more.
+     * @return this.
+     * @throws IllegalArgumentException when below 1.
+     */
+    public SoftResponder maxConnectionsPerRegion(final int limit)
+    {
+        if (limit < 1)
+        {
+            throw new IllegalArgumentException("connections per region must be 1 or more, was " + limit);
+        }
+        connections.maxConnectionsPerRegion(limit);
+        return this;
+    }
+
     void count(final ResponderCounter counter)
     {
         counters[counter.ordinal()]++;
@@ -711,17 +729,37 @@ public final class SoftResponder
     }
 
     /**
-     * @return every hosted QP, in configuration order.
+     * @return every hosted QP: in configuration order (each region's own QP, then its workers' QPs), then the further
+     * QPs of negotiated regions in the order their connections came; a snapshot.
      */
     public List<ResponderQp> qps()
     {
-        return qpList;
+        return List.of(qps);
+    }
+
+    /**
+     * @param region a hosted region (by key path).
+     * @return its QPs in {@link ResponderQp#index()} order; a snapshot, empty when not hosted.
+     */
+    public List<ResponderQp> qps(final RegionConfig region)
+    {
+        final List<ResponderQp> list = new ArrayList<>();
+        for (final ResponderQp qp : qps)
+        {
+            if (qp.region.path().equals(region.path()))
+            {
+                list.add(qp);
+            }
+        }
+        list.sort(java.util.Comparator.comparingInt(ResponderQp::index));
+        return Collections.unmodifiableList(list);
     }
 
     /**
      * @param collectorIp the collector's IPv4 address.
-     * @param qpn         the responder QPN: the QP's current one ({@link ResponderQp#qpn()}) or its region's
-     *                    configured {@code qpn} (never handed to another QP, so the lookup is unambiguous).
+     * @param qpn         the responder QPN: the QP's current one ({@link ResponderQp#qpn()}) or the one it started
+     *                    with (its configured {@code qpn}, a worker's, or the first a further connection got; never
+     *                    handed to another QP, so the lookup is unambiguous).
      * @return the QP, or null.
      */
     public ResponderQp qp(final int collectorIp, final int qpn)
@@ -735,7 +773,7 @@ public final class SoftResponder
         }
         for (final ResponderQp qp : qps)
         {
-            if (qp.region.qpn() == qpn && qp.collector.ip() == collectorIp)
+            if (qp.firstQpn == qpn && qp.collector.ip() == collectorIp)
             {
                 return qp;
             }

@@ -1,7 +1,10 @@
 package io.dta.collector.responder;
 
 import io.dta.codec.CmFrameEncoder;
+import io.dta.codec.CmRepFlyweight;
 import io.dta.codec.CmReqFlyweight;
+import io.dta.codec.FrameDecoder;
+import io.dta.codec.FrameKind;
 import io.dta.codec.MadHeaderFlyweight;
 import io.dta.codec.RdmaCmHeaderFlyweight;
 import io.dta.codec.RoceFrameEncoder;
@@ -9,6 +12,9 @@ import io.dta.codec.RoceOpcode;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The translator's side of connection set-up and tear-down as the connection-responder tests send it: one
@@ -87,10 +93,29 @@ final class CmTestFrames
         final int sendRetries,
         final int srcIp)
     {
+        return req(port, commId, tid, startPsn, cmTimeout, ackTimeout, cmRetries, sendRetries, srcIp, PEER_QPN);
+    }
+
+    /**
+     * A REQ as {@link #req(int, long, long, int, int, int, int, int, int)} from the translator's QP {@code localQpn}
+     * (one of several translator QPs writing one region).
+     */
+    static byte[] req(
+        final int port,
+        final long commId,
+        final long tid,
+        final int startPsn,
+        final int cmTimeout,
+        final int ackTimeout,
+        final int cmRetries,
+        final int sendRetries,
+        final int srcIp,
+        final int localQpn)
+    {
         final CmFrameEncoder cm = cm(srcIp);
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[CmFrameEncoder.FRAME_LENGTH]);
         cm.begin(frame, 0, MadHeaderFlyweight.ATTRIBUTE_REQ, tid, 0);
-        cm.req().localCommId(commId).serviceId(CmReqFlyweight.rdmaCmServiceId(port)).localQpn(PEER_QPN)
+        cm.req().localCommId(commId).serviceId(CmReqFlyweight.rdmaCmServiceId(port)).localQpn(localQpn)
             .transportServiceType(CmReqFlyweight.TRANSPORT_RC).startingPsn(startPsn)
             .remoteCmResponseTimeout(cmTimeout).localCmResponseTimeout(cmTimeout).maxCmRetries(cmRetries)
             .retryCount(sendRetries).primaryLocalAckTimeout(ackTimeout).pathMtu(3).pKey(0xFFFF)
@@ -131,6 +156,26 @@ final class CmTestFrames
         return Requests.frame(new RoceFrameEncoder().srcMac(TRANSLATOR_MAC).dstMac(COLLECTOR_MAC)
             .srcIp(TRANSLATOR_IP).dstIp(COLLECTOR_IP).opcode(RoceOpcode.RC_ACKNOWLEDGE).destQp(destQp)
             .psn(psn & 0xFFFFFF).syndrome(0x1F).msn(1).noPayload());
+    }
+
+    /** Decodes a frame the collector sent to the translator: RoCEv2, a valid ICRC, between the two addresses. */
+    static void decode(final FrameDecoder decoder, final byte[] frame)
+    {
+        assertEquals(FrameKind.ROCE, decoder.decode(new UnsafeBuffer(frame), 0, frame.length));
+        assertTrue(decoder.icrcValid());
+        assertEquals(COLLECTOR_IP, decoder.ipv4().src());
+        assertEquals(TRANSLATOR_IP, decoder.ipv4().dst());
+    }
+
+    /** The REP the collector sent in {@code frame}, its MAD header left in {@code mad}. */
+    static CmRepFlyweight rep(final FrameDecoder decoder, final MadHeaderFlyweight mad, final byte[] frame)
+    {
+        decode(decoder, frame);
+        assertEquals(RoceOpcode.UD_SEND_ONLY, decoder.roceOpcode());
+        mad.wrap(decoder.buffer(), decoder.payloadOffset());
+        assertTrue(mad.isCmSend());
+        assertEquals(MadHeaderFlyweight.ATTRIBUTE_REP, mad.attributeId(), "REP expected");
+        return new CmRepFlyweight().wrap(decoder.buffer(), mad.dataOffset());
     }
 
     /** A CM MAD from the translator with the given attribute, its body written by {@code body}. */

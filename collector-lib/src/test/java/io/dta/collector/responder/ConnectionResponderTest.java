@@ -4,7 +4,6 @@ import io.dta.codec.CmRejFlyweight;
 import io.dta.codec.CmRepFlyweight;
 import io.dta.codec.CmReqFlyweight;
 import io.dta.codec.FrameDecoder;
-import io.dta.codec.FrameKind;
 import io.dta.codec.MadHeaderFlyweight;
 import io.dta.codec.RoceOpcode;
 import io.dta.codec.pcap.PcapWriter;
@@ -312,19 +311,12 @@ class ConnectionResponderTest
 
     private void decode(final byte[] frame)
     {
-        assertEquals(FrameKind.ROCE, decoder.decode(new UnsafeBuffer(frame), 0, frame.length));
-        assertTrue(decoder.icrcValid());
-        assertEquals(COLLECTOR_IP, decoder.ipv4().src());
+        CmTestFrames.decode(decoder, frame);
     }
 
     private CmRepFlyweight rep(final byte[] frame)
     {
-        decode(frame);
-        assertEquals(RoceOpcode.UD_SEND_ONLY, decoder.roceOpcode());
-        mad.wrap(decoder.buffer(), decoder.payloadOffset());
-        assertTrue(mad.isCmSend());
-        assertEquals(MadHeaderFlyweight.ATTRIBUTE_REP, mad.attributeId());
-        return new CmRepFlyweight().wrap(decoder.buffer(), mad.dataOffset());
+        return CmTestFrames.rep(decoder, mad, frame);
     }
 
     private static byte[] req(final int port, final long commId, final long tid)

@@ -10,6 +10,7 @@ import io.dta.appliance.stat.CountersFile;
 import io.dta.codec.pcap.PcapFormatException;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.codec.pcap.PcapWriter;
+import io.dta.collector.responder.HostedQps;
 import io.dta.collector.responder.ResponderCounter;
 import io.dta.collector.responder.ResponderQp;
 import io.dta.collector.responder.ResponseSink;
@@ -19,6 +20,7 @@ import io.dta.collector.store.StoreException;
 import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
+import io.dta.config.ConfigException;
 import io.dta.config.FileErrors;
 import io.dta.config.NetAddress;
 import io.dta.dpdk.DpdkLibrary;
@@ -141,6 +143,14 @@ public final class CollectorCommand implements Callable<Integer>
         final ApplianceConfig loaded = config.load("collector");
         if (null == loaded)
         {
+            return 2;
+        }
+        // Every workerQueuePairs entry is hosted, whatever workers.count says: two with one collector QPN are refused.
+        final List<String> qpProblems = HostedQps.problems(loaded.collectors());
+        if (!qpProblems.isEmpty())
+        {
+            System.err.println("dta collector: " + (null == config.file ? "embedded configuration" : config.file) +
+                ": " + new ConfigException(qpProblems).getMessage());
             return 2;
         }
         // Negotiated regions get the QPN, R_Key and address this collector chooses (dta query chooses the same).
@@ -382,6 +392,8 @@ public final class CollectorCommand implements Callable<Integer>
             q.put("state", qp.state().name());
             q.put("expectedPsn", qp.expectedPsn());
             q.put("msn", qp.msn());
+            q.put("index", qp.index());
+            q.put("peerQpn", qp.peerQpn());
             if (qp.negotiated())
             {
                 q.put("connection", qp.connection().name());
@@ -412,7 +424,9 @@ public final class CollectorCommand implements Callable<Integer>
         out.println("queue pairs");
         for (final ResponderQp qp : responder.qps())
         {
-            out.printf("  %-28s %-12s qpn 0x%06x  %-5s  ePSN 0x%06x  MSN %d%s%n", qp.region().path(),
+            // A region's further QPs (workers' queue pairs, further connections) carry their index.
+            final String name = 0 == qp.index() ? qp.region().path() : qp.region().path() + " #" + qp.index();
+            out.printf("  %-28s %-12s qpn 0x%06x  %-5s  ePSN 0x%06x  MSN %d%s%n", name,
                 NetAddress.ipv4ToString(qp.collector().ip()), qp.qpn(), qp.state(), qp.expectedPsn(), qp.msn(),
                 qp.negotiated() ? "  service port " + qp.region().servicePort() + " " + qp.connection() : "");
         }

@@ -482,14 +482,20 @@ public final class DemoCommand implements Callable<Integer>
         essentialSummary.put("allLanded", 0 == demo.essentialOutstanding());
         root.put("essential", essentialSummary);
         final List<Map<String, Object>> qps = new ArrayList<>();
-        for (final QueuePairSender s : demo.group().senders())
+        final TranslatorEngine[] engines = demo.group().engines();
+        for (int w = 0; w < engines.length; w++)
         {
-            final Map<String, Object> qp = new LinkedHashMap<>();
-            qp.put("name", s.path().name());
-            qp.put("framesOut", s.framesOut());
-            qp.put("resyncs", s.resyncs());
-            qp.put("state", s.state().name());
-            qps.add(qp);
+            for (final QueuePairSender s : engines[w].senders())
+            {
+                final Map<String, Object> qp = new LinkedHashMap<>();
+                qp.put("name", s.path().name());
+                qp.put("worker", w);
+                qp.put("localQpn", s.path().localQpn());
+                qp.put("framesOut", s.framesOut());
+                qp.put("resyncs", s.resyncs());
+                qp.put("state", s.state().name());
+                qps.add(qp);
+            }
         }
         root.put("queuePairs", qps);
         root.put("queries", queries(appliance, stores, samples));
@@ -574,8 +580,10 @@ public final class DemoCommand implements Callable<Integer>
     private static void print(final Map<String, Object> r)
     {
         final Map<String, Object> t = (Map<String, Object>)r.get("translator");
-        System.out.printf("dta demo: %,d reports, %.1f%% loss each way, seed %s%n", (Long)r.get("reports"),
-            100 * (Double)r.get("lossPerDirection"), r.get("seed"));
+        System.out.printf("dta demo: %,d reports, %.1f%% loss each way, seed %s, %d worker%s%n",
+            (Long)r.get("reports"), 100 * (Double)r.get("lossPerDirection"), r.get("seed"), (Integer)r.get("workers"),
+            1 == (Integer)r.get("workers") ? "" : "s (reports spread as RSS would; lists, flows and sketches handled " +
+            "by their owner)");
         System.out.printf("  %.3f s of traffic simulated in %.2f s (%,d reports/s), quiescent: %s%n",
             (Double)r.get("simulatedSeconds"), (Double)r.get("wallSeconds"), (Long)r.get("reportsPerSecond"),
             r.get("quiescent"));
@@ -628,7 +636,9 @@ public final class DemoCommand implements Callable<Integer>
         System.out.println("  queue pairs:");
         for (final Map<String, Object> qp : (List<Map<String, Object>>)r.get("queuePairs"))
         {
-            System.out.printf("    %-30s %,10d frames %5d resyncs  %s%n", qp.get("name"), (Long)qp.get("framesOut"),
+            final String name = 1 == (Integer)r.get("workers") ? (String)qp.get("name") :
+                qp.get("name") + " (worker " + qp.get("worker") + ")";
+            System.out.printf("    %-30s %,10d frames %5d resyncs  %s%n", name, (Long)qp.get("framesOut"),
                 (Long)qp.get("resyncs"), qp.get("state"));
         }
         System.out.println("  sample queries:");

@@ -6,6 +6,7 @@ import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.engine.worker.EngineGroup;
 import io.dta.appliance.replay.CutShortCapture;
 
 import java.io.PrintStream;
@@ -27,14 +28,14 @@ final class EngineSummary
 
     static Map<String, Object> toMap(final TranslatorEngine engine)
     {
-        return toMap(engine, null);
+        return toMap(EngineGroup.of(engine), null);
     }
 
     /**
      * @param cutShort the inputs of a replay that were cut short, listed as {@code inputsCutShort} (empty when none
      *                 was); null for a run with no input captures, which has no such field.
      */
-    static Map<String, Object> toMap(final TranslatorEngine engine, final List<CutShortCapture> cutShort)
+    static Map<String, Object> toMap(final EngineGroup engine, final List<CutShortCapture> cutShort)
     {
         final EngineCounters counters = engine.counters();
         final Map<String, Object> root = new LinkedHashMap<>();
@@ -44,11 +45,13 @@ final class EngineSummary
         root.put("roceFramesOut", counters.get(EngineCounter.ROCE_FRAMES_OUT));
         root.put("otherFramesSkipped", counters.get(EngineCounter.OTHER_FRAMES));
         root.put("reportsPending", counters.reportsPending());
+        root.put("workers", engine.workers());
         final List<Map<String, Object>> qps = new ArrayList<>();
         for (final QueuePairSender s : engine.senders())
         {
             final Map<String, Object> qp = new LinkedHashMap<>();
             qp.put("name", s.path().name());
+            qp.put("worker", engine.workerOf(s));
             qp.put("localQpn", s.path().localQpn());
             qp.put("collectorQpn", s.path().remoteQpn());
             qp.put("framesOut", s.framesOut());
@@ -88,11 +91,11 @@ final class EngineSummary
 
     static void print(final TranslatorEngine engine, final boolean json, final PrintStream out)
     {
-        print(engine, null, json, out);
+        print(EngineGroup.of(engine), null, json, out);
     }
 
     static void print(
-        final TranslatorEngine engine, final List<CutShortCapture> cutShort, final boolean json, final PrintStream out)
+        final EngineGroup engine, final List<CutShortCapture> cutShort, final boolean json, final PrintStream out)
     {
         if (json)
         {
@@ -114,7 +117,8 @@ final class EngineSummary
             "resyncs", "state");
         for (final QueuePairSender s : engine.senders())
         {
-            out.printf("%-28s   0x%06x %10d %12d   0x%06x %8d %-8s%n", s.path().name(), s.path().localQpn(),
+            out.printf("%-28s   0x%06x %10d %12d   0x%06x %8d %-8s%n", engine.workers() == 1 ? s.path().name() :
+                s.path().name() + " w" + engine.workerOf(s), s.path().localQpn(),
                 s.framesOut(), s.bytesOut(), s.nextPsn(), s.resyncs(), s.state());
         }
         printDrops(counters::get, out);
@@ -134,7 +138,7 @@ final class EngineSummary
      * balance of reports would otherwise leave unexplained: after a replay whose responses ended, essential reports
      * sent and never acknowledged (or kept by a stopped QP), FETCH_ADDs waiting for atomic credit. Nothing when none.
      */
-    private static void printPending(final TranslatorEngine engine, final PrintStream out)
+    private static void printPending(final EngineGroup engine, final PrintStream out)
     {
         final long pending = engine.counters().reportsPending();
         if (0 == pending)
@@ -152,6 +156,16 @@ final class EngineSummary
      * every QP is.
      */
     static String notQuiescent(final TranslatorEngine engine)
+    {
+        return notQuiescent(EngineGroup.of(engine));
+    }
+
+    /**
+     * @param engine the workers.
+     * @return their QPs that are not quiescent, as {@code name STATE (essential backlog K)}, comma-separated; empty
+     * when every QP is.
+     */
+    static String notQuiescent(final EngineGroup engine)
     {
         final StringBuilder qps = new StringBuilder();
         for (final QueuePairSender s : engine.senders())

@@ -3,6 +3,7 @@ package io.dta.appliance.cli;
 import io.dta.appliance.dpdk.DpdkReplay;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.engine.worker.EngineGroup;
 import io.dta.appliance.io.OutputFile;
 import io.dta.appliance.io.RunFiles;
 import io.dta.appliance.replay.CutShortCapture;
@@ -62,6 +63,12 @@ public final class ReplayCommand implements Callable<Integer>
         description = "extra EAL arguments for --io dpdk, separated by spaces (e.g. \"-l 1\")")
     private String eal = "";
 
+    @Option(names = "--workers", paramLabel = "W", description = "translator workers (default: the configuration's " +
+        "workers.count, else 1): each frame goes to the worker RSS would give it (Toeplitz, default key, IPv4 " +
+        "addresses and UDP ports), the workers run in turn, so the output is the same at every run; each static " +
+        "region needs a QP for every worker after the first (workerQueuePairs)")
+    private Integer workers;
+
     @Option(names = "--json", description = "print the summary as one JSON object")
     private boolean json;
 
@@ -89,6 +96,13 @@ public final class ReplayCommand implements Callable<Integer>
         final ApplianceConfig appliance = config.load("replay");
         if (null == appliance)
         {
+            return 2;
+        }
+        final ApplianceConfig workersConfig = null == workers ? appliance : appliance.withWorkers(workers);
+        final List<String> workerProblems = workersConfig.workerProblems(workersConfig.workers().count());
+        if (!workerProblems.isEmpty())
+        {
+            workerProblems.forEach(line -> System.err.println("dta replay: " + line));
             return 2;
         }
         if (appliance.hasNegotiatedRegions())
@@ -122,9 +136,9 @@ public final class ReplayCommand implements Callable<Integer>
         {
             final List<String> ealArgs = eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+"));
             final List<CutShortCapture> cutShort = new ArrayList<>();
-            final TranslatorEngine engine = "dpdk".equals(io) ?
-                DpdkReplay.run(appliance, in, responses, out, ealArgs, cutShort, files) :
-                Replay.run(appliance, in, responses, out, cutShort);
+            final EngineGroup engine = "dpdk".equals(io) ?
+                DpdkReplay.runWorkers(workersConfig, in, responses, out, ealArgs, cutShort, files) :
+                Replay.runWorkers(workersConfig, in, responses, out, cutShort);
             // The output is a result from here: a signal while the summary is printed leaves it.
             files.close();
             for (final CutShortCapture cut : cutShort)
@@ -162,7 +176,7 @@ public final class ReplayCommand implements Callable<Integer>
      * Each capture has one role: frames of the other role in it are skipped (counted) and said here, since they most
      * likely mean swapped or mixed-up files.
      */
-    private static void warnMisplaced(final TranslatorEngine engine)
+    private static void warnMisplaced(final EngineGroup engine)
     {
         final long responsesInReports = engine.counters().get(EngineCounter.ROCE_FRAMES_IN_REPORTS_CAPTURE);
         if (0 != responsesInReports)

@@ -2,6 +2,7 @@ package io.dta.appliance.dpdk;
 
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.engine.worker.EngineGroup;
 import io.dta.appliance.io.FrameSource;
 import io.dta.appliance.io.OutputFile;
 import io.dta.appliance.io.RunFiles;
@@ -156,6 +157,33 @@ public final class DpdkReplay
         final List<CutShortCapture> cutShort,
         final RunFiles files) throws IOException
     {
+        return runWorkers(config, reports, responses, output, extraEalArgs, cutShort, files).engines()[0];
+    }
+
+    /**
+     * As {@link #run(ApplianceConfig, Path, Path, Path, List, List, RunFiles)}, with the configuration's
+     * {@code workers.count} workers ({@link EngineGroup}: each frame to the worker RSS would give it, in turn on the
+     * data-plane thread, so the output is the same at every run).
+     *
+     * @param config       validated configuration (static regions with a QP for every worker).
+     * @param reports      capture of reports.
+     * @param responses    optional capture of collector responses, or null.
+     * @param output       capture to write the RoCEv2 frames to.
+     * @param extraEalArgs EAL arguments merged into the defaults.
+     * @param cutShort     receives the inputs that end inside a record.
+     * @param files        the run's temporary files.
+     * @return the workers after the run.
+     * @throws IOException if a capture cannot be read or written.
+     */
+    public static EngineGroup runWorkers(
+        final ApplianceConfig config,
+        final Path reports,
+        final Path responses,
+        final Path output,
+        final List<String> extraEalArgs,
+        final List<CutShortCapture> cutShort,
+        final RunFiles files) throws IOException
+    {
         // A link is written through, to its target, and stays a link. tx_pcap's file is read back to stamp the
         // engine's times on its frames: a device (/dev/null), a FIFO or a pipe (/dev/stdout) gets the stamped capture
         // copied into it at the end, as the Java replay would have written it there.
@@ -212,7 +240,7 @@ public final class DpdkReplay
                 }
                 throw ex;
             }
-            final TranslatorEngine engine = runEal(
+            final EngineGroup engine = runEal(
                 config,
                 null == reportsCopy ? reportsGiven : reportsCopy,
                 null == responsesCopy ? responsesGiven : responsesCopy,
@@ -375,7 +403,7 @@ public final class DpdkReplay
      * @param responsesName   likewise, or null.
      * @param files           the run's files.
      */
-    private static TranslatorEngine runEal(
+    private static EngineGroup runEal(
         final ApplianceConfig config,
         final Path reports,
         final Path responses,
@@ -398,14 +426,15 @@ public final class DpdkReplay
             final EthPort out = EthPort.open(eal.portId("net_pcap0"), pool, 1024, 1024, true);
             final EthPort back = null == responses ? null :
                 EthPort.open(eal.portId("net_pcap1"), pool, 1024, 1024, true);
-            final TranslatorEngine engine;
+            final EngineGroup engine;
             try (MbufFrameSink sink = new MbufFrameSink(pool, out, BURST, true);
                 Cursor in = new Cursor(out, reportsGiven, reportsName, config.translator().mac());
                 Cursor answers = null == back ? null :
                     new Cursor(back, responsesGiven, responsesName, config.translator().mac()))
             {
                 sink.logTimes(times);
-                engine = new TranslatorEngine(config, sink, null != responses);
+                engine = new EngineGroup(EngineGroup.workerConfigs(config, config.workers().count()), sink,
+                    null != responses, config.workers().handOffQueueBytes());
                 CaptureMerge.run(engine, in, answers);
                 in.addIfCut(CutShortCapture.IN, cutShort);
                 if (null != answers)

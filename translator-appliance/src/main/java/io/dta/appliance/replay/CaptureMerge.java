@@ -1,6 +1,7 @@
 package io.dta.appliance.replay;
 
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.engine.worker.EngineGroup;
 import io.dta.appliance.io.FrameSource;
 
 import java.io.IOException;
@@ -26,7 +27,7 @@ public final class CaptureMerge
      * @param responses the responses capture, or null for an open-loop replay.
      * @throws IOException if a capture cannot be read.
      */
-    public static void run(final TranslatorEngine engine, final FrameSource reports, final FrameSource responses)
+    public static void run(final EngineGroup engine, final FrameSource reports, final FrameSource responses)
         throws IOException
     {
         boolean haveIn = reports.next();

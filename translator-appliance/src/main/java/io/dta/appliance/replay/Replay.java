@@ -1,6 +1,7 @@
 package io.dta.appliance.replay;
 
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.engine.worker.EngineGroup;
 import io.dta.appliance.io.FrameSource;
 import io.dta.appliance.io.PcapFrameSink;
 import io.dta.codec.pcap.PcapReader;
@@ -72,6 +73,30 @@ public final class Replay
         final Path output,
         final List<CutShortCapture> cutShort) throws IOException
     {
+        return runWorkers(config, reports, responses, output, cutShort).engines()[0];
+    }
+
+    /**
+     * Runs one replay with the configuration's {@code workers.count} workers ({@link EngineGroup}: each frame to the
+     * worker RSS would give it, in turn on this thread, so the output is the same at every run), telling which inputs
+     * were cut short.
+     *
+     * @param config    validated configuration (static regions with a QP for every worker).
+     * @param reports   capture of reports (and anything else; other frames are counted and skipped).
+     * @param responses optional capture of collector responses, or null.
+     * @param output    capture to write the RoCEv2 frames to.
+     * @param cutShort  receives the inputs that end inside a record, reports first (nothing when none is).
+     * @return the workers after the run, for their counters and QP states.
+     * @throws IOException if a capture cannot be read or written.
+     */
+    public static EngineGroup runWorkers(
+        final ApplianceConfig config,
+        final Path reports,
+        final Path responses,
+        final Path output,
+        final List<CutShortCapture> cutShort) throws IOException
+    {
+        final int workers = config.workers().count();
         // The inputs are opened first: a file that is no capture fails before the output is created (truncated), so an
         // earlier output of that name stays as it was.
         try (PcapReader in = new PcapReader(reports).destinationMac(config.translator().mac());
@@ -79,7 +104,8 @@ public final class Replay
                 new PcapReader(responses).destinationMac(config.translator().mac());
             PcapFrameSink sink = PcapFrameSink.open(output))
         {
-            final TranslatorEngine engine = new TranslatorEngine(config, sink, null != responses);
+            final EngineGroup engine = new EngineGroup(EngineGroup.workerConfigs(config, workers), sink,
+                null != responses, config.workers().handOffQueueBytes());
             CaptureMerge.run(engine, FrameSource.of(in), null == back ? null : FrameSource.of(back));
             CutShortCapture.addIfCut(cutShort, CutShortCapture.IN, reports, in);
             if (null != back)

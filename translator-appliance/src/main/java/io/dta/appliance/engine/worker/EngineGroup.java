@@ -50,6 +50,70 @@ public final class EngineGroup
         }
     }
 
+    private EngineGroup(final TranslatorEngine engine)
+    {
+        this.engines = new TranslatorEngine[] { engine };
+        this.rss = new RssSpreader(1);
+    }
+
+    /**
+     * @param engine an engine that works alone.
+     * @return a group of that one engine.
+     */
+    public static EngineGroup of(final TranslatorEngine engine)
+    {
+        return new EngineGroup(engine);
+    }
+
+    /**
+     * A frame of a replay's reports capture, to the worker RSS gives it
+     * ({@link TranslatorEngine#onReportsCaptureFrame}); then every worker takes its hand-offs.
+     *
+     * @param buffer   frame memory.
+     * @param offset   frame start.
+     * @param length   frame length.
+     * @param nowNanos the clock.
+     */
+    public void onReportsCaptureFrame(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
+    {
+        engines[rss.workerOf(buffer, offset, length)].onReportsCaptureFrame(buffer, offset, length, nowNanos);
+        takeHandOffs(nowNanos);
+    }
+
+    /**
+     * A frame of a replay's responses capture, to the worker RSS gives it (which hands it to the QP's owner)
+     * ({@link TranslatorEngine#onResponsesCaptureFrame}); then every worker takes its hand-offs.
+     *
+     * @param buffer   frame memory.
+     * @param offset   frame start.
+     * @param length   frame length.
+     * @param nowNanos the clock.
+     */
+    public void onResponsesCaptureFrame(
+        final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
+    {
+        engines[rss.workerOf(buffer, offset, length)].onResponsesCaptureFrame(buffer, offset, length, nowNanos);
+        takeHandOffs(nowNanos);
+    }
+
+    /**
+     * Ends a replay on every worker ({@link TranslatorEngine#finish}).
+     *
+     * @param nowNanos the clock.
+     * @return the latest end of any worker.
+     */
+    public long finish(final long nowNanos)
+    {
+        takeHandOffs(nowNanos);
+        long end = nowNanos;
+        for (final TranslatorEngine engine : engines)
+        {
+            final long e = engine.finish(nowNanos);
+            end = e - end > 0 ? e : end;
+        }
+        return end;
+    }
+
     /**
      * The configurations of {@code workers} workers of one connected configuration.
      *
@@ -206,6 +270,22 @@ public final class EngineGroup
             all.addAll(engine.senders());
         }
         return all;
+    }
+
+    /**
+     * @param sender a QP of one of the workers.
+     * @return that worker's index, or -1.
+     */
+    public int workerOf(final QueuePairSender sender)
+    {
+        for (int w = 0; w < engines.length; w++)
+        {
+            if (engines[w].senders().contains(sender))
+            {
+                return w;
+            }
+        }
+        return -1;
     }
 
     /**

@@ -56,7 +56,8 @@ import java.util.SplittableRandom;
  *     the QP stops executing, a DREQ goes out, re-sent after the REQ's CM response timeout at most max CM retries
  *     times; the matching DREP (or the last timeout) leaves the QP listening.</li>
  * </ul>
- * Communication IDs and starting PSNs come from a seeded generator. Single-threaded; no allocation per frame.
+ * Communication IDs and starting PSNs come from a seeded generator. Single-threaded; no allocation per frame but for
+ * the QP of a region's further connection.
  */
 final class ConnectionResponder
 {

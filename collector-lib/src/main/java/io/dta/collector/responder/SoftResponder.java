@@ -205,7 +205,7 @@ public final class SoftResponder
             return;
         }
         final boolean ack = RoceOpcode.RC_ACKNOWLEDGE == opcode;
-        if (!ack && !isRequest(opcode))
+        if (!ack && !RequestOpcodes.isRequest(opcode))
         {
             count(ResponderCounter.UNEXPECTED_OPCODE);
             return;
@@ -338,14 +338,14 @@ public final class SoftResponder
             fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
             return;
         }
-        if (consumesReceiveWqe(opcode))
+        if (RequestOpcodes.consumesReceiveWqe(opcode))
         {
             // No receive queue: recoverable (class B), nothing changes, the requester retries after the timer.
             count(ResponderCounter.RNR_NAKS);
             sendAck(qp, RoceOpcode.RC_ACKNOWLEDGE, psn, AethFlyweight.rnrNakSyndrome(MIN_RNR_TIMER), qp.msn, 0, out);
             return;
         }
-        if (!isSupported(opcode))
+        if (!RequestOpcodes.isSupported(opcode))
         {
             fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
             return;
@@ -515,59 +515,6 @@ public final class SoftResponder
     {
         final long offset = va - qp.base;
         return Long.compareUnsigned(offset, qp.length) <= 0 && Long.compareUnsigned(length, qp.length - offset) <= 0;
-    }
-
-    /**
-     * Is this RC opcode one a requester sends (as opposed to a response or a reserved code)?
-     *
-     * @param opcode RC opcode.
-     * @return true for SEND, WRITE, READ request, atomics, FLUSH and ATOMIC WRITE.
-     */
-    static boolean isRequest(final int opcode)
-    {
-        return opcode <= RoceOpcode.RC_RDMA_READ_REQUEST || opcode == RoceOpcode.RC_COMPARE_SWAP ||
-            opcode == RoceOpcode.RC_FETCH_ADD || opcode == RoceOpcode.RC_SEND_LAST_WITH_INVALIDATE ||
-            opcode == RoceOpcode.RC_SEND_ONLY_WITH_INVALIDATE || opcode == RoceOpcode.RC_FLUSH ||
-            opcode == RoceOpcode.RC_ATOMIC_WRITE;
-    }
-
-    /**
-     * Requests that consume a receive WQE (rxe's RWR mask); with no receive queue they get an RNR NAK.
-     */
-    private static boolean consumesReceiveWqe(final int opcode)
-    {
-        switch (opcode)
-        {
-            case RoceOpcode.RC_SEND_FIRST:
-            case RoceOpcode.RC_SEND_ONLY:
-            case RoceOpcode.RC_SEND_ONLY_WITH_IMMEDIATE:
-            case RoceOpcode.RC_SEND_ONLY_WITH_INVALIDATE:
-            case RoceOpcode.RC_RDMA_WRITE_LAST_WITH_IMMEDIATE:
-            case RoceOpcode.RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE:
-                return true;
-            default:
-                return false;
-        }
-    }
-
-    /**
-     * Operations this responder executes; other requests get NAK 0x61 (no READ access, SEND continuations
-     * outside a SEND message).
-     */
-    private static boolean isSupported(final int opcode)
-    {
-        switch (opcode)
-        {
-            case RoceOpcode.RC_RDMA_WRITE_FIRST:
-            case RoceOpcode.RC_RDMA_WRITE_MIDDLE:
-            case RoceOpcode.RC_RDMA_WRITE_LAST:
-            case RoceOpcode.RC_RDMA_WRITE_ONLY:
-            case RoceOpcode.RC_FETCH_ADD:
-            case RoceOpcode.RC_COMPARE_SWAP:
-                return true;
-            default:
-                return false;
-        }
     }
 
     /**

@@ -6,7 +6,9 @@ import io.dta.appliance.connect.ConnectionCounter;
 import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.connect.RegionConnection;
 import io.dta.appliance.dpdk.IdleStrategies;
+import io.dta.appliance.engine.worker.EngineGroup;
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.live.LiveAgent;
 import io.dta.appliance.live.LiveRunner;
 import io.dta.appliance.live.LiveSettings;
@@ -111,6 +113,13 @@ public final class RunCommand implements Callable<Integer>
             "${DEFAULT-VALUE}); a second signal stops at once")
     private long drainMillis;
 
+    @Option(names = "--workers", paramLabel = "W", description = "data-plane workers (default: the configuration's " +
+        "workers.count, else 1), each on an EAL lcore of its own (the EAL core list needs W lcores) with its own " +
+        "queue on every port (RSS over IPv4 addresses and UDP ports where the NIC has it), its own engine and its " +
+        "own QP to every region (static regions list them in workerQueuePairs); ARP and the collector's set-up " +
+        "traffic are handled by worker 0")
+    private Integer workers;
+
     @Option(names = "--json", description = "print the final summary as one JSON object")
     private boolean json;
 
@@ -137,9 +146,23 @@ public final class RunCommand implements Callable<Integer>
             System.err.println("dta run: " + badNumber);
             return 2;
         }
-        final ApplianceConfig appliance = config.load("run");
-        if (null == appliance)
+        final ApplianceConfig loaded = config.load("run");
+        if (null == loaded)
         {
+            return 2;
+        }
+        final ApplianceConfig appliance = null == workers ? loaded : loaded.withWorkers(workers);
+        final int workerCount = appliance.workers().count();
+        final List<String> workerProblems = appliance.workerProblems(workerCount);
+        if (!workerProblems.isEmpty())
+        {
+            workerProblems.forEach(line -> System.err.println("dta run: " + line));
+            return 2;
+        }
+        if (workerCount > 1 && appliance.hasNegotiatedRegions())
+        {
+            System.err.println("dta run: --workers " + workerCount + " runs static regions; the configuration has " +
+                "negotiated ones (servicePort), which dta run connects with one worker");
             return 2;
         }
         final Path path = null == counters ? CountersFile.defaultPath("translator") : counters;
@@ -160,11 +183,12 @@ public final class RunCommand implements Callable<Integer>
         }
         final LiveSettings settings = new LiveSettings(eal.args("run"),
             List.of(reportsPort, null == collectorPort ? reportsPort : collectorPort), burst, poolSize, linkWaitMillis,
-            drainMillis, LiveSettings.DEFAULT_STATS_INTERVAL_MILLIS);
+            drainMillis, LiveSettings.DEFAULT_STATS_INTERVAL_MILLIS, workerCount);
         final CountersFile file;
         try
         {
-            file = CountersFile.create(path, "translator", 256, System.currentTimeMillis());
+            file = CountersFile.create(path, "translator",
+                256 + (workerCount > 1 ? workerCount * EngineCounters.count() : 0), System.currentTimeMillis());
         }
         catch (final IllegalStateException | IllegalArgumentException | UncheckedIOException ex)
         {
@@ -280,7 +304,7 @@ public final class RunCommand implements Callable<Integer>
     {
         if (json)
         {
-            final Map<String, Object> root = EngineSummary.toMap(agent.engine());
+            final Map<String, Object> root = EngineSummary.toMap(EngineGroup.of(agent.engines()), null);
             root.putAll(liveSummary(agent));
             root.put("drainComplete", drained);
             if (null != agent.connections())
@@ -290,7 +314,7 @@ public final class RunCommand implements Callable<Integer>
             printJson(root, out);
             return;
         }
-        EngineSummary.print(agent.engine(), false, out);
+        EngineSummary.print(EngineGroup.of(agent.engines()), null, false, out);
         printPorts(agent, out);
         if (null != agent.connections())
         {

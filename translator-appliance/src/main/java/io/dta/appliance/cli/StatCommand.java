@@ -2,6 +2,7 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.appliance.stat.CountersFileReader;
 import org.agrona.concurrent.status.CountersReader;
@@ -45,6 +46,10 @@ public final class StatCommand implements Callable<Integer>
 
     @Spec
     private CommandSpec spec;
+
+    @Option(names = "--per-worker", description = "with several workers, show each worker's engine counters " +
+        "(labelled \"worker N: ...\") besides their totals")
+    private boolean perWorker;
 
     @Option(names = "--all", description = "show counters that are still zero too")
     private boolean all;
@@ -155,10 +160,17 @@ public final class StatCommand implements Callable<Integer>
     {
     }
 
-    private static List<Sample> sample(final CountersReader counters)
+    private List<Sample> sample(final CountersReader counters)
     {
         final List<Sample> list = new ArrayList<>();
-        counters.forEach((value, id, label) -> list.add(new Sample(id, label, value)));
+        counters.forEach((value, id, label) ->
+        {
+            // A worker's own engine counters are shown on request; the totals always.
+            if (perWorker || !label.startsWith(EngineCounters.WORKER_LABEL_PREFIX))
+            {
+                list.add(new Sample(id, label, value));
+            }
+        });
         return list;
     }
 

@@ -30,6 +30,12 @@ public final class EngineCounters
      */
     public static final int TYPE_ID = 0x0D7A_0001;
 
+    /** Agrona counter type id of one worker's engine counters (beside the totals, {@link #TYPE_ID}). */
+    public static final int WORKER_TYPE_ID = 0x0D7A_0011;
+
+    /** What a worker's counter's label starts with, followed by the worker's index and ": ". */
+    public static final String WORKER_LABEL_PREFIX = "worker ";
+
     private static final EngineCounter[] ALL = EngineCounter.values();
 
     private final AtomicBuffer values;
@@ -59,6 +65,49 @@ public final class EngineCounters
             manager.setCounterLabel(id, c.description());
             offsets[c.ordinal()] = CountersReader.counterOffset(id);
         }
+    }
+
+    /**
+     * One worker's counters, allocated in a counters manager beside the totals: each labelled {@code worker N: } and
+     * the counter's description, keyed by the counter's ordinal and the worker's index.
+     *
+     * @param manager where to allocate one counter per {@link EngineCounter}.
+     * @param worker  the worker's index.
+     */
+    public EngineCounters(final CountersManager manager, final int worker)
+    {
+        values = manager.valuesBuffer();
+        for (final EngineCounter c : ALL)
+        {
+            final int id = manager.allocate(c.name(), WORKER_TYPE_ID,
+                key ->
+                {
+                    key.putInt(0, c.ordinal());
+                    key.putInt(4, worker);
+                });
+            manager.setCounterLabel(id, WORKER_LABEL_PREFIX + worker + ": " + c.description());
+            offsets[c.ordinal()] = CountersReader.counterOffset(id);
+        }
+    }
+
+    /**
+     * @param counter a counter.
+     * @return its value as last published (what another thread may read).
+     */
+    public long published(final EngineCounter counter)
+    {
+        return values.getLongVolatile(offsets[counter.ordinal()]);
+    }
+
+    /**
+     * Sets a counter's published value (the totals of several workers' counters, written by one thread).
+     *
+     * @param counter a counter.
+     * @param value   its value.
+     */
+    public void setPublished(final EngineCounter counter, final long value)
+    {
+        values.putLongRelease(offsets[counter.ordinal()], value);
     }
 
     /**

@@ -9,7 +9,13 @@ import io.dta.dpdk.Hugepages;
 import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.RxFrames;
 import io.dta.dpdk.Mempool;
+import io.dta.appliance.engine.worker.HandOffQueues;
+import io.dta.dpdk.EthQueue;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
@@ -100,6 +106,12 @@ public abstract class LiveAgent implements Agent
     private boolean closed;
     private final int dataRoom;
     private final int portMtu;
+    // Workers 1..W-1 (worker 0 is this agent): their frames for worker 0 (ARP, connection set-up) cross these.
+    private HandOffQueues control;
+    private LiveWorker[] workers = new LiveWorker[0];
+    private int[] workerLcores = new int[0];
+    private final MessageHandler controlHandler = this::onControlFrame;
+    private long controlNowNanos;
 
     /**
      * @param settings     EAL arguments, ports, timings.
@@ -272,8 +284,11 @@ public abstract class LiveAgent implements Agent
                 final EthPort port;
                 try
                 {
-                    port = EthPort.open(id, pool, EthPort.DEFAULT_DESCRIPTORS, EthPort.DEFAULT_DESCRIPTORS, false,
-                        portMtu);
+                    port = 1 == settings.workers() ?
+                        EthPort.open(id, pool, EthPort.DEFAULT_DESCRIPTORS, EthPort.DEFAULT_DESCRIPTORS, false,
+                            portMtu) :
+                        EthPort.open(id, settings.workers(), pool, EthPort.DEFAULT_DESCRIPTORS,
+                            EthPort.DEFAULT_DESCRIPTORS, false, portMtu);
                 }
                 catch (final DpdkException ex)
                 {
@@ -327,10 +342,112 @@ public abstract class LiveAgent implements Agent
         }
         reconnectingLinks = reconnecting.toArray(new ReconnectingLink[0]);
         sink = new LiveFrameSink(pool, txOfRole[roles.length - 1], txOfRole[0], settings.burst());
+        if (settings.workers() > 1)
+        {
+            startWorkers();
+        }
         final long now = System.nanoTime();
         linkDeadline = now + TimeUnit.MILLISECONDS.toNanos(settings.linkWaitMillis());
         linksReady = 0 == settings.linkWaitMillis();
         onStarted(sink);
+    }
+
+    /**
+     * Workers 1..W-1, each on an EAL worker lcore with its own queue of every port, started now without an engine
+     * (the subclass gives each one its engine, {@link LiveWorker#start}); until then their frames go to worker 0 or are
+     * counted.
+     */
+    private void startWorkers()
+    {
+        final int count = settings.workers();
+        final int[] lcores = eal.workerLcores();
+        if (lcores.length < count - 1)
+        {
+            throw new IllegalStateException("--workers " + count + " needs " + count + " lcores in the EAL core list " +
+                "(-l), one per worker: it has " + (lcores.length + 1));
+        }
+        control = new HandOffQueues(count, 1 << 20);
+        workers = new LiveWorker[count];
+        workerLcores = new int[count];
+        for (int w = 1; w < count; w++)
+        {
+            final EthQueue[] rxQueues = new EthQueue[ports.size()];
+            final int[] portRoles = new int[ports.size()];
+            final boolean[] reports = new boolean[ports.size()];
+            final TxQueue[] txQueues = new TxQueue[ports.size()];
+            for (int i = 0; i < ports.size(); i++)
+            {
+                rxQueues[i] = ports.get(i).queue(w);
+                txQueues[i] = new TxQueue(ports.get(i).queue(w), settings.burst());
+                int last = 0;
+                for (int r = 0; r < roles.length; r++)
+                {
+                    if (portOfRole[r] == ports.get(i))
+                    {
+                        last = r;
+                    }
+                }
+                portRoles[i] = last;
+                // A port whose last role is the first (reports) alone carries reports only.
+                reports[i] = 0 == last;
+            }
+            workers[w] = new LiveWorker(w, rxQueues, portRoles, reports, txQueues, control, settings.burst());
+            workerLcores[w] = lcores[w - 1];
+            final LiveWorker worker = workers[w];
+            eal.launch(lcores[w - 1], () -> worker.run(new BackoffIdleStrategy()));
+        }
+    }
+
+    /**
+     * @return the workers 1..W-1 at their indexes (index 0 empty: this agent), none with one worker.
+     */
+    protected LiveWorker[] workers()
+    {
+        return workers;
+    }
+
+    /**
+     * @return the pool of every port's mbufs.
+     */
+    protected Mempool pool()
+    {
+        return pool;
+    }
+
+    /**
+     * Makes a frame sink for worker {@code w}: its own tx queues of the ports of the roles.
+     *
+     * @param w the worker, 1 or more.
+     * @return the worker's frame sink.
+     */
+    protected LiveFrameSink workerSink(final int w)
+    {
+        return new LiveFrameSink(pool, new TxQueue(portOfRole[roles.length - 1].queue(w), settings.burst()),
+            new TxQueue(portOfRole[0].queue(w), settings.burst()), settings.burst());
+    }
+
+    private void onControlFrame(final int type, final MutableDirectBuffer buffer, final int offset, final int length)
+    {
+        handleFrame(type - 1, buffer, offset, length, controlNowNanos);
+    }
+
+    private void stopWorkers()
+    {
+        for (int w = 1; w < workers.length; w++)
+        {
+            workers[w].stop();
+        }
+        for (int w = 1; w < workers.length; w++)
+        {
+            try
+            {
+                eal.join(workerLcores[w]);
+            }
+            catch (final RuntimeException ex)
+            {
+                fail(ex);
+            }
+        }
     }
 
     /**
@@ -467,6 +584,11 @@ public abstract class LiveAgent implements Agent
             work += receive(linkRole, now);
         }
         work += timers(now);
+        if (null != control)
+        {
+            controlNowNanos = now;
+            work += control.drain(0, controlHandler, settings.burst());
+        }
         for (int r = 0; r < roles.length; r++)
         {
             if (r != linkRole && isFirstRoleOfPort(r) && readsPort(r))
@@ -551,22 +673,35 @@ public abstract class LiveAgent implements Agent
     {
         final EthPort port = portOfRole[role];
         final int n = port.rxBurst(rx, rxFrames, settings.burst());
+        final int handedRole = roleOf(port, role);
         for (int i = 0; i < n; i++)
         {
             frame.wrap(rxFrames.address(i), rxFrames.length(i));
-            final int length = frame.capacity();
-            final int reply = arp.onFrame(frame, 0, length, arpReply, 0);
-            if (ArpResponder.NOT_ARP == reply)
-            {
-                onFrame(roleOf(port, role), frame, now);
-            }
-            else if (reply > 0)
-            {
-                sink.send(txOfRole[role], arpReply, 0, reply);
-            }
+            handleFrame(handedRole, frame, 0, frame.capacity(), now);
         }
         Mempool.freeBulk(rx, n);
         return n;
+    }
+
+    /**
+     * One frame, received here or handed over by another worker: ARP answered, anything else to the subclass.
+     */
+    private void handleFrame(
+        final int role, final DirectBuffer buffer, final int offset, final int length, final long now)
+    {
+        final int reply = arp.onFrame(buffer, offset, length, arpReply, 0);
+        if (ArpResponder.NOT_ARP == reply)
+        {
+            if (buffer != frame || 0 != offset)
+            {
+                frame.wrap(buffer, offset, length);
+            }
+            onFrame(role, frame, now);
+        }
+        else if (reply > 0)
+        {
+            sink.send(txOfRole[firstRoleOf(role)], arpReply, 0, reply);
+        }
     }
 
     /**
@@ -640,6 +775,7 @@ public abstract class LiveAgent implements Agent
             return;
         }
         closed = true;
+        stopWorkers();
         try
         {
             if (null != sink && null != portCounters)

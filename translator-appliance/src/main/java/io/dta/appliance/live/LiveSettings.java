@@ -15,6 +15,7 @@ import java.util.List;
  * @param drainMillis      after a stop signal: how long to keep running (sending flushed batches, taking responses)
  *                         until the engine is quiescent.
  * @param statsIntervalMillis how often the heartbeat and the port statistics are written to the counters file.
+ * @param workers             data-plane workers, each on an EAL lcore of its own with its own queue on every port.
  */
 public record LiveSettings(
     List<String> ealArgs,
@@ -23,7 +24,8 @@ public record LiveSettings(
     int poolSize,
     long linkWaitMillis,
     long drainMillis,
-    long statsIntervalMillis)
+    long statsIntervalMillis,
+    int workers)
 {
     /** Packets per burst by default. */
     public static final int DEFAULT_BURST = 32;
@@ -43,5 +45,32 @@ public record LiveSettings(
     {
         ealArgs = List.copyOf(ealArgs);
         portSpecs = List.copyOf(portSpecs);
+        if (workers < 1)
+        {
+            throw new IllegalArgumentException("workers must be at least 1: " + workers);
+        }
+    }
+
+    /**
+     * Settings of one worker.
+     *
+     * @param ealArgs             EAL arguments.
+     * @param portSpecs           one port (id or ethdev name) per role.
+     * @param burst               packets per rx and tx burst.
+     * @param poolSize            mbufs in the pool.
+     * @param linkWaitMillis      how long to wait for the links at start.
+     * @param drainMillis         how long a stop may drain.
+     * @param statsIntervalMillis how often the counters file is written.
+     */
+    public LiveSettings(
+        final List<String> ealArgs,
+        final List<String> portSpecs,
+        final int burst,
+        final int poolSize,
+        final long linkWaitMillis,
+        final long drainMillis,
+        final long statsIntervalMillis)
+    {
+        this(ealArgs, portSpecs, burst, poolSize, linkWaitMillis, drainMillis, statsIntervalMillis, 1);
     }
 }

@@ -3,7 +3,12 @@ package io.dta.appliance.live;
 import io.dta.appliance.connect.ConnectionCounter;
 import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.connect.Reconnector;
+import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
+import io.dta.appliance.engine.worker.EngineGroup;
+import io.dta.appliance.engine.worker.HandOffQueues;
+import io.dta.appliance.engine.worker.WorkerLink;
+import io.dta.appliance.engine.worker.WorkerOwnership;
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.state.ListStateFile;
@@ -66,6 +71,9 @@ public final class LiveTranslatorAgent extends LiveAgent
     private long disconnectStartNanos;
     private boolean disconnectLogged;
     private TranslatorEngine engine;
+    // With several workers: each worker's counters (worker 0's beside this agent's totals, which publish() adds up).
+    private EngineCounters[] workerCounters = new EngineCounters[0];
+    private TranslatorEngine[] engines = new TranslatorEngine[0];
     private final ListStateFile.Previous previousLists;
     private ListStateFile listState;
 
@@ -102,6 +110,19 @@ public final class LiveTranslatorAgent extends LiveAgent
         this.previousLists = previousLists;
         this.counters = new EngineCounters(countersFile.manager());
         final CountersManager manager = countersFile.manager();
+        if (settings.workers() > 1)
+        {
+            if (config.hasNegotiatedRegions())
+            {
+                throw new IllegalArgumentException("--workers " + settings.workers() + " runs static regions; the " +
+                    "configuration has negotiated ones (servicePort), which dta run connects with one worker");
+            }
+            workerCounters = new EngineCounters[settings.workers()];
+            for (int w = 0; w < workerCounters.length; w++)
+            {
+                workerCounters[w] = new EngineCounters(manager, w);
+            }
+        }
         if (config.hasUnconnectedRegions())
         {
             connectionCounters = new AtomicCounter[ALL.length];
@@ -151,7 +172,50 @@ public final class LiveTranslatorAgent extends LiveAgent
                 System.err.println(messagePrefix() + ": " + note);
             }
         }
+        if (workerCounters.length > 1)
+        {
+            return newWorkerEngines(connected);
+        }
         return new TranslatorEngine(connected, sink, true, counters, listState);
+    }
+
+    /**
+     * The workers' engines, joined by hand-off queues, each counting into its own counters: worker 0's is returned
+     * (this agent runs it), the others are given to their workers.
+     */
+    private TranslatorEngine newWorkerEngines(final ApplianceConfig connected)
+    {
+        final int count = workerCounters.length;
+        final ApplianceConfig[] configs = EngineGroup.workerConfigs(connected, count);
+        final WorkerOwnership ownership = new WorkerOwnership(configs);
+        final HandOffQueues queues = new HandOffQueues(count, connected.workers().handOffQueueBytes());
+        engines = new TranslatorEngine[count];
+        sink.countEngineFramesIn(workerCounters[0]);
+        engines[0] = new TranslatorEngine(configs[0], sink, true, workerCounters[0], listState);
+        for (int w = 1; w < count; w++)
+        {
+            final LiveFrameSink workerSink = workerSink(w);
+            workerSink.countEngineFramesIn(workerCounters[w]);
+            engines[w] = new TranslatorEngine(configs[w], workerSink, true, workerCounters[w], listState);
+        }
+        for (int w = 0; w < count; w++)
+        {
+            engines[w].joinWorkers(new WorkerLink(w, ownership, queues));
+        }
+        for (int w = 1; w < count; w++)
+        {
+            workers()[w].start(engines[w]);
+        }
+        return engines[0];
+    }
+
+    /**
+     * @return every worker's engine (worker 0's first); the one engine with one worker.
+     */
+    public TranslatorEngine[] engines()
+    {
+        return engines.length > 0 ? engines.clone() : null == engine ? new TranslatorEngine[0] :
+            new TranslatorEngine[] { engine };
     }
 
     /**
@@ -314,6 +378,13 @@ public final class LiveTranslatorAgent extends LiveAgent
         {
             engine.flush(nowNanos);
         }
+        for (final LiveWorker worker : workers())
+        {
+            if (null != worker)
+            {
+                worker.drain();
+            }
+        }
     }
 
     /**
@@ -322,6 +393,13 @@ public final class LiveTranslatorAgent extends LiveAgent
     @Override
     protected boolean drained()
     {
+        for (final LiveWorker worker : workers())
+        {
+            if (null != worker && !worker.drained())
+            {
+                return false;
+            }
+        }
         return null == engine || engine.isQuiescent();
     }
 
@@ -333,7 +411,25 @@ public final class LiveTranslatorAgent extends LiveAgent
     {
         // The engine's counters are published here (with the stats tick and at the stop), the connection manager's
         // copied.
-        counters.publish();
+        if (workerCounters.length > 1)
+        {
+            // Worker 0's counters are its own to publish; the others publish theirs on their lcores. The totals
+            // are their sums.
+            workerCounters[0].publish();
+            for (final EngineCounter c : EngineCounter.values())
+            {
+                long total = 0;
+                for (final EngineCounters w : workerCounters)
+                {
+                    total += w.published(c);
+                }
+                counters.setPublished(c, total);
+            }
+        }
+        else
+        {
+            counters.publish();
+        }
         if (null != connectionCounters && null != connections)
         {
             for (final ConnectionCounter c : ALL)

@@ -2,6 +2,7 @@ package io.dta.appliance.live;
 
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.dpdk.EthPort;
+import io.dta.dpdk.EthQueue;
 import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.Mempool;
 
@@ -60,12 +61,21 @@ public final class TxQueue
      */
     public TxQueue(final EthPort port, final int burst)
     {
-        this(port, new Device()
+        this(port.queue(0), burst);
+    }
+
+    /**
+     * @param queue one tx queue of a port (a worker's own).
+     * @param burst frames per tx burst.
+     */
+    public TxQueue(final EthQueue queue, final int burst)
+    {
+        this(queue.port(), new Device()
         {
             public int txBurst(final MbufArray mbufs, final int count)
             {
                 // A stopped port (a memif client between failed restarts) takes nothing; DPDK would log the call.
-                return port.started() ? port.txBurst(mbufs, count) : 0;
+                return queue.port().started() ? queue.txBurst(mbufs, count) : 0;
             }
 
             public void free(final MbufArray mbufs, final int count)

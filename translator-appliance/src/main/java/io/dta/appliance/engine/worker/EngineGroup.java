@@ -50,19 +50,20 @@ public final class EngineGroup
         }
     }
 
-    private EngineGroup(final TranslatorEngine engine)
+    private EngineGroup(final TranslatorEngine[] engines)
     {
-        this.engines = new TranslatorEngine[] { engine };
-        this.rss = new RssSpreader(1);
+        this.engines = engines.clone();
+        this.rss = new RssSpreader(engines.length);
     }
 
     /**
-     * @param engine an engine that works alone.
-     * @return a group of that one engine.
+     * @param engines engines already built (and joined, when several): one that works alone, or the workers of a
+     *                live data plane, for their counters and QPs.
+     * @return a group of them.
      */
-    public static EngineGroup of(final TranslatorEngine engine)
+    public static EngineGroup of(final TranslatorEngine... engines)
     {
-        return new EngineGroup(engine);
+        return new EngineGroup(engines);
     }
 
     /**

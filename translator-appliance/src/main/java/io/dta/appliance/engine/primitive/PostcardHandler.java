@@ -1,5 +1,6 @@
 package io.dta.appliance.engine.primitive;
 
+import io.dta.appliance.engine.worker.WorkerOwnership;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.QueuePairSender;
@@ -291,12 +292,6 @@ public final class PostcardHandler
 
     private static int mix(final int key)
     {
-        int h = key;
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        h ^= h >>> 16;
-        return h;
+        return WorkerOwnership.mix(key);
     }
 }

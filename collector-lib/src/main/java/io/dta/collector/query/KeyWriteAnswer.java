@@ -4,15 +4,15 @@ import java.math.BigInteger;
 
 /**
  * A caller-owned, reusable answer of a Key-Write lookup ({@link KeyWriteQuery#lookup(long, int, boolean,
- * KeyWriteAnswer)}): filled in place, so a lookup allocates nothing. The data bytes are copied out of the store
- * (big-endian as on the wire); {@link #value()} and {@link #toResult()} allocate and are meant for display.
+ * KeyWriteAnswer)}): filled in place, so a lookup allocates nothing. The data is copied out of the store as
+ * words (big-endian as on the wire); {@link #value()} and {@link #toResult()} allocate and are meant for display.
  */
 public final class KeyWriteAnswer
 {
     /** Longest data a slot holds (a 32-byte slot less its checksum word). */
     public static final int MAX_DATA_LENGTH = 28;
 
-    private final byte[] data = new byte[MAX_DATA_LENGTH];
+    private final int[] words = new int[MAX_DATA_LENGTH / 4];
     private long key;
     private KeyWriteResult.Status status = KeyWriteResult.Status.NOT_FOUND;
     private int dataLength;
@@ -29,9 +29,9 @@ public final class KeyWriteAnswer
         this.agreeing = agreeing;
     }
 
-    byte[] dataBuffer()
+    int[] words()
     {
-        return data;
+        return words;
     }
 
     /**
@@ -92,7 +92,7 @@ public final class KeyWriteAnswer
         {
             throw new IndexOutOfBoundsException("data byte " + index + " of " + dataLength());
         }
-        return data[index];
+        return (byte)(words[index >> 2] >>> (24 - 8 * (index & 3)));
     }
 
     /**
@@ -101,13 +101,13 @@ public final class KeyWriteAnswer
      */
     public long valuePrefix()
     {
-        long v = 0;
-        final int n = Math.min(8, dataLength());
-        for (int i = 0; i < n; i++)
+        final int length = dataLength();
+        if (0 == length)
         {
-            v = (v << 8) | (data[i] & 0xFF);
+            return 0;
         }
-        return v;
+        final long first = words[0] & 0xFFFF_FFFFL;
+        return 4 == length ? first : first << 32 | (words[1] & 0xFFFF_FFFFL);
     }
 
     /**
@@ -117,7 +117,10 @@ public final class KeyWriteAnswer
     public int copyData(final byte[] destination)
     {
         final int n = dataLength();
-        System.arraycopy(data, 0, destination, 0, n);
+        for (int i = 0; i < n; i++)
+        {
+            destination[i] = dataByte(i);
+        }
         return n;
     }
 
@@ -126,7 +129,7 @@ public final class KeyWriteAnswer
      */
     public BigInteger value()
     {
-        return found() ? new BigInteger(1, data, 0, dataLength) : null;
+        return found() ? new BigInteger(1, bytes()) : null;
     }
 
     /**
@@ -134,7 +137,13 @@ public final class KeyWriteAnswer
      */
     public KeyWriteResult toResult()
     {
-        final byte[] bytes = found() ? java.util.Arrays.copyOf(data, dataLength) : null;
-        return new KeyWriteResult(key, status, bytes, matches, agreeing);
+        return new KeyWriteResult(key, status, found() ? bytes() : null, matches, agreeing);
+    }
+
+    private byte[] bytes()
+    {
+        final byte[] out = new byte[dataLength];
+        copyData(out);
+        return out;
     }
 }

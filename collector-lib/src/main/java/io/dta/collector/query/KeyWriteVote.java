@@ -61,7 +61,11 @@ final class KeyWriteVote
             answer.set(key, KeyWriteResult.Status.CONFLICT, dataLength, m, 0);
             return;
         }
-        region.getBytes(best + 4, answer.dataBuffer(), 0, dataLength);
+        final int[] words = answer.words();
+        for (int w = 0; w < dataWords; w++)
+        {
+            words[w] = region.getInt(best + 4 + 4 * w, ByteOrder.BIG_ENDIAN);
+        }
         answer.set(key, KeyWriteResult.Status.FOUND, dataLength, m, bestVotes);
     }
 

@@ -1,9 +1,9 @@
 package io.dta.collector.query;
 
 /**
- * In-place heapsort of a prefix of a {@code long[]}: O(n log n) whatever the input's shape, and allocation-free
- * (the JDK's sort of a primitive array may allocate a merge buffer for inputs made of sorted runs, such as a
- * rotated ring).
+ * In-place sort of a prefix of a {@code long[]}, allocation-free (the JDK's sort of a primitive array may allocate
+ * a merge buffer for inputs made of sorted runs, such as a rotated ring). A sorted input, or a sorted one rotated
+ * (a ring read from slot 0), is put in order in linear time; anything else is heapsorted, O(n log n).
  */
 final class LongHeapSort
 {
@@ -16,6 +16,44 @@ final class LongHeapSort
      * @param length sorts {@code values[0 .. length)} ascending (signed).
      */
     static void sort(final long[] values, final int length)
+    {
+        int descent = -1;
+        for (int i = 1; i < length; i++)
+        {
+            if (values[i] < values[i - 1])
+            {
+                if (descent >= 0)
+                {
+                    heapsort(values, length);
+                    return;
+                }
+                descent = i;
+            }
+        }
+        if (descent > 0)
+        {
+            if (values[length - 1] > values[0])
+            {
+                heapsort(values, length);
+                return;
+            }
+            reverse(values, 0, descent);
+            reverse(values, descent, length);
+            reverse(values, 0, length);
+        }
+    }
+
+    private static void reverse(final long[] values, final int from, final int to)
+    {
+        for (int i = from, j = to - 1; i < j; i++, j--)
+        {
+            final long v = values[i];
+            values[i] = values[j];
+            values[j] = v;
+        }
+    }
+
+    private static void heapsort(final long[] values, final int length)
     {
         for (int i = length / 2 - 1; i >= 0; i--)
         {

@@ -52,7 +52,7 @@ import java.util.stream.Collectors;
         "store was written with (checked against the store's manifest)." },
     subcommands = {
         QueryCommand.KeyWrite.class, QueryCommand.Counter.class, QueryCommand.ListQuery.class,
-        QueryCommand.Postcard.class, SketchQueryCommand.class })
+        QueryCommand.Postcard.class, SketchQueryCommand.class, QueryBenchCommand.class })
 public final class QueryCommand implements Callable<Integer>
 {
     /** Exit code: bad arguments or configuration. */

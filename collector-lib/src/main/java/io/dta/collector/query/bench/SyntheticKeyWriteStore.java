@@ -3,8 +3,6 @@ package io.dta.collector.query.bench;
 import io.dta.codec.KeyHash;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 
@@ -17,8 +15,7 @@ import java.util.SplittableRandom;
  */
 public final class SyntheticKeyWriteStore implements AutoCloseable
 {
-    private final Arena arena;
-    private final MemorySegment memory;
+    private final AnonymousMemory memory;
     private final UnsafeBuffer buffer;
     private final int slotSize;
     private final int writeRedundancy;
@@ -28,16 +25,17 @@ public final class SyntheticKeyWriteStore implements AutoCloseable
      * @param bytes           store size, a power-of-two multiple of the slot size, at most 1 GiB.
      * @param slotSize        8, 16 or 32.
      * @param writeRedundancy the N every key was written with.
+     * @param hugePages       ask for transparent huge pages (as the reference collector's stores use huge pages).
      */
-    public SyntheticKeyWriteStore(final long bytes, final int slotSize, final int writeRedundancy)
+    public SyntheticKeyWriteStore(final long bytes, final int slotSize, final int writeRedundancy,
+        final boolean hugePages)
     {
         if (bytes > 1L << 30 || bytes < slotSize || Long.bitCount(bytes / slotSize) != 1 || bytes % slotSize != 0)
         {
             throw new IllegalArgumentException("store size must be a power-of-two number of slots, up to 1 GiB: " +
                 bytes);
         }
-        this.arena = Arena.ofShared();
-        this.memory = arena.allocate(bytes, 4096);
+        this.memory = new AnonymousMemory(bytes, hugePages);
         this.buffer = new UnsafeBuffer(memory.address(), (int)bytes);
         this.slotSize = slotSize;
         this.writeRedundancy = writeRedundancy;
@@ -111,6 +109,14 @@ public final class SyntheticKeyWriteStore implements AutoCloseable
     }
 
     /**
+     * @return true when the kernel accepted the huge-page advice.
+     */
+    public boolean hugePages()
+    {
+        return memory.hugePages();
+    }
+
+    /**
      * @return bytes per slot.
      */
     public int slotSize()
@@ -137,6 +143,6 @@ public final class SyntheticKeyWriteStore implements AutoCloseable
     @Override
     public void close()
     {
-        arena.close();
+        memory.close();
     }
 }

@@ -6,8 +6,9 @@ import java.util.function.IntFunction;
 
 /**
  * Runs T workers side by side: each repeats rounds through a warm-up, then all start measuring together and each
- * counts the operations of the rounds it finished within the measured time, on its own clock, and the bytes its
- * thread allocated meanwhile.
+ * counts the operations of the rounds it finished within the measured time and the bytes its thread allocated
+ * meanwhile. A thread's rate is over its own CPU time, so that on a shared machine the time the thread spent
+ * waiting for a core does not count (the caches the other processes share still do).
  */
 public final class TimedThreads
 {
@@ -28,7 +29,7 @@ public final class TimedThreads
      *
      * @param threads        threads.
      * @param operations     operations in all.
-     * @param perThreadRate  mean over threads of each thread's operations per second.
+     * @param perThreadRate  mean over threads of each thread's operations per second of its CPU time.
      * @param allocatedBytes bytes the threads allocated while measured.
      */
     public record Result(int threads, long operations, double perThreadRate, long allocatedBytes)
@@ -84,9 +85,9 @@ public final class TimedThreads
                     final com.sun.management.ThreadMXBean bean =
                         (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
                     final long bytes = bean.getCurrentThreadAllocatedBytes();
-                    final long began = System.nanoTime();
+                    final long began = bean.getCurrentThreadCpuTime();
                     operations[index] = repeat(worker, measureNanos);
-                    nanos[index] = System.nanoTime() - began;
+                    nanos[index] = bean.getCurrentThreadCpuTime() - began;
                     allocated[index] = bean.getCurrentThreadAllocatedBytes() - bytes;
                 }
                 catch (final Throwable ex)

@@ -33,27 +33,31 @@ final class KeyWriteVote
             return;
         }
         int best = matching[0];
-        int bestVotes = 0;
-        int distinct = 0;
-        for (int i = 0; i < m; i++)
+        int bestVotes = 1;
+        int distinct = 1;
+        if (2 == m)
         {
-            if (seenBefore(i))
+            final boolean same = sameData(matching[0], matching[1]);
+            bestVotes = same ? 2 : 1;
+            distinct = same ? 1 : 2;
+        }
+        else if (m > 2)
+        {
+            bestVotes = 0;
+            distinct = 0;
+            for (int i = 0; i < m; i++)
             {
-                continue;
-            }
-            distinct++;
-            int votes = 1;
-            for (int j = i + 1; j < m; j++)
-            {
-                if (sameData(matching[i], matching[j]))
+                if (seenBefore(i))
                 {
-                    votes++;
+                    continue;
                 }
-            }
-            if (votes > bestVotes)
-            {
-                best = matching[i];
-                bestVotes = votes;
+                distinct++;
+                final int votes = votesFrom(i, m);
+                if (votes > bestVotes)
+                {
+                    best = matching[i];
+                    bestVotes = votes;
+                }
             }
         }
         if (consensus && distinct > 1)
@@ -80,12 +84,24 @@ final class KeyWriteVote
             {
                 duplicateSlot |= offsets[at + i] == offset;
             }
-            if (!duplicateSlot && region.getInt(offset, ByteOrder.LITTLE_ENDIAN) == checksum)
-            {
-                matching[m++] = offset;
-            }
+            // Branch-free: whether a copy matches is close to random across keys.
+            matching[m] = offset;
+            m += !duplicateSlot & region.getInt(offset, ByteOrder.LITTLE_ENDIAN) == checksum ? 1 : 0;
         }
         return m;
+    }
+
+    private int votesFrom(final int i, final int m)
+    {
+        int votes = 1;
+        for (int j = i + 1; j < m; j++)
+        {
+            if (sameData(matching[i], matching[j]))
+            {
+                votes++;
+            }
+        }
+        return votes;
     }
 
     private boolean seenBefore(final int i)

@@ -33,8 +33,10 @@ public final class KeyWriteQuery
     private final int slots;
     private final KeyHash hash = new KeyHash();
     private final KeyWriteVote vote;
-    private final int[] offsets = new int[Math.max(TOUCH_AHEAD, MAX_REDUNDANCY)];
-    private final int[] checksums = new int[TOUCH_AHEAD];
+    private static final int HALF = Math.max(TOUCH_AHEAD, MAX_REDUNDANCY);
+
+    private final int[] offsets = new int[2 * HALF];
+    private final int[] checksums = new int[2 * TOUCH_AHEAD];
     private final KeyWriteAnswer single = new KeyWriteAnswer();
     private long touched;
 
@@ -107,21 +109,41 @@ public final class KeyWriteQuery
             throw new IndexOutOfBoundsException("batch of " + count + " keys from " + from + " of " + keys.length +
                 " into " + answers.capacity() + " answers");
         }
+        // Two chunks in flight: the next chunk's slots are touched before the current chunk is voted on, so their
+        // memory accesses overlap the vote as well as each other.
         final int step = Math.max(1, TOUCH_AHEAD / redundancy);
-        for (int start = 0; start < count; start += step)
+        prepare(keys, from, Math.min(step, count), redundancy, 0);
+        for (int start = 0, half = 0; start < count; start += step, half ^= 1)
         {
             final int n = Math.min(step, count - start);
-            for (int i = 0; i < n; i++)
+            final int next = start + step;
+            if (next < count)
             {
-                checksums[i] = addresses(keys[from + start + i] & 0xFFFF_FFFFL, redundancy, i * redundancy);
+                prepare(keys, from + next, Math.min(step, count - next), redundancy, half ^ 1);
             }
-            touch(n * redundancy);
+            final int base = half * HALF;
             for (int i = 0; i < n; i++)
             {
-                vote.decide(keys[from + start + i] & 0xFFFF_FFFFL, checksums[i], offsets, i * redundancy,
-                    redundancy, consensus, answers.get(start + i));
+                vote.decide(keys[from + start + i] & 0xFFFF_FFFFL, checksums[half * TOUCH_AHEAD + i], offsets,
+                    base + i * redundancy, redundancy, consensus, answers.get(start + i));
             }
         }
+    }
+
+    private void prepare(final long[] keys, final int from, final int n, final int redundancy, final int half)
+    {
+        final int base = half * HALF;
+        for (int i = 0; i < n; i++)
+        {
+            checksums[half * TOUCH_AHEAD + i] = addresses(keys[from + i] & 0xFFFF_FFFFL, redundancy,
+                base + i * redundancy);
+        }
+        long sum = 0;
+        for (int i = base; i < base + n * redundancy; i++)
+        {
+            sum += region.getInt(offsets[i]);
+        }
+        touched += sum;
     }
 
     /**
@@ -155,16 +177,6 @@ public final class KeyWriteQuery
             offsets[at + n] = hash.slotIndex(k, n, slots) * slotSize;
         }
         return (int)hash.checksum(k);
-    }
-
-    private void touch(final int count)
-    {
-        long sum = 0;
-        for (int i = 0; i < count; i++)
-        {
-            sum += region.getInt(offsets[i]);
-        }
-        touched += sum;
     }
 
     private static void checkRedundancy(final int redundancy)

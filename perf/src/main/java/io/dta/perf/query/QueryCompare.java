@@ -45,6 +45,13 @@ public final class QueryCompare
                 "4 KiB pages", store.keys(), rounds, nanos / 1e9);
             System.out.printf("%-3s %-5s %-8s %-12s %-14s %-14s %-10s %s%n", "N", "hit%", "threads", "java-vote",
                 "c-ref-written", "c-ref-fresh", "java/c", "java B/lookup");
+            // Compiled before anything is measured: on a loaded machine a short warm-up per point is mostly spent
+            // waiting for a core, with the lookups still interpreted.
+            for (final int n : redundancies)
+            {
+                TimedThreads.run(1, i -> new KeyWriteWorker(store.buffer(), 8, store.queryKeys(KEYS_PER_THREAD, 50, 5),
+                    n, BATCH), 1_000_000_000L, 1_000_000L);
+            }
             for (final int n : redundancies)
             {
                 for (final int hit : hits)

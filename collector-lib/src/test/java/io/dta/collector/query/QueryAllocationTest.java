@@ -3,14 +3,17 @@ package io.dta.collector.query;
 import io.dta.codec.KeyHash;
 import io.dta.collector.layout.ListLayout;
 import io.dta.collector.layout.PostcardLayout;
+import io.dta.collector.layout.SketchLayout;
 import io.dta.collector.query.bench.KeyWriteWorker;
 import io.dta.collector.query.bench.ListPollWorker;
 import io.dta.collector.query.bench.SyntheticKeyWriteStore;
+import io.dta.config.SketchType;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
+import java.util.SplittableRandom;
 import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,8 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The lookup path allocates nothing: Key-Write one at a time and in batches (found, not found, conflicting),
- * counters one at a time and in batches, postcards, list reads and polls, measured with the thread's allocated
- * bytes over many queries once the code is compiled. One allocation per query would be at least 16 bytes each.
+ * counters one at a time and in batches, postcards, list reads and polls, sketch estimates over a read epoch,
+ * measured with the thread's allocated bytes over many queries once the code is compiled. One allocation per query
+ * would be at least 16 bytes each.
  */
 class QueryAllocationTest
 {
@@ -156,5 +160,29 @@ class QueryAllocationTest
             }
             return 64;
         }));
+    }
+
+    @Test
+    void shouldEstimateKeysInAReadSketchEpochWithoutAllocating()
+    {
+        for (final SketchType type : new SketchType[] { SketchType.COUNT_MIN, SketchType.COUNT_SKETCH })
+        {
+            final SketchLayout layout = new SketchLayout(type, 4, 64, 2);
+            final UnsafeBuffer region = new UnsafeBuffer(new byte[(int)layout.regionBytes()]);
+            SketchQueryTest.writeEpoch(region, layout, 5, SketchLayout.STATE_COMPLETE, 1, new int[] { 0 }, 64,
+                SketchQueryTest.randomCells(new SplittableRandom(5), type, 4 * 64));
+            final SketchQuery query = new SketchQuery(region, layout);
+            final SketchEpoch epoch = query.read(5);
+            final double[] sink = new double[1];
+            assertNoAllocation(type + " estimates", bytesPerQuery(() ->
+            {
+                for (int k = 0; k < 4096; k++)
+                {
+                    sink[0] += query.estimate(epoch, k);
+                }
+                return 4096;
+            }));
+            assertTrue(sink[0] != 0);
+        }
     }
 }

@@ -85,7 +85,7 @@ public final class QueryCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        System.err.println("dta query: a subcommand is required (keywrite, counter, list, postcard, sketch)");
+        System.err.println("dta query: a subcommand is required (keywrite, counter, list, postcard, sketch, bench)");
         spec.commandLine().usage(System.err);
         return BAD_ARGUMENTS;
     }

@@ -2,6 +2,8 @@
 # Builds the C reference loop of `dta bench --io dpdk --compare-c` against the installed DPDK and zlib (run by
 # Maven at generate-resources):
 #   <target>/native/libdta_cref.so    dta_cref.c, loaded by io.dta.appliance.dpdk.CReference through FFM
+#   <target>/native/libdta_qref.so    dta_qref.c, the reference collector's Key-Write query (no DPDK), loaded by
+#                                     io.dta.perf.query.CQueryReference
 # Usage: build.sh <target-directory>
 set -euo pipefail
 
@@ -9,6 +11,7 @@ readonly target=${1:?usage: build.sh <target-directory>}
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 readonly src
 readonly lib="$target/native/libdta_cref.so"
+readonly qlib="$target/native/libdta_qref.so"
 
 missing() {
     cat >&2 <<MSG
@@ -30,4 +33,7 @@ if [[ ! -f "$lib" || "$src/dta_cref.c" -nt "$lib" || "$0" -nt "$lib" ]]; then
     # shellcheck disable=SC2086
     gcc -O3 -g -Wall -Wextra -DALLOW_EXPERIMENTAL_API -fPIC -shared -Wl,--as-needed -o "$lib" "$src/dta_cref.c" \
         $(pkg-config --cflags libdpdk) -march=native $(pkg-config --libs libdpdk) -lz
+fi
+if [[ ! -f "$qlib" || "$src/dta_qref.c" -nt "$qlib" || "$0" -nt "$qlib" ]]; then
+    gcc -O3 -g -Wall -Wextra -march=native -fPIC -shared -o "$qlib" "$src/dta_qref.c"
 fi

@@ -4,7 +4,6 @@ import io.dta.codec.KeyHash;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * Reads the Key-Write store (docs/layouts.md): key {@code k} with redundancy {@code N} was written to the slots
@@ -14,13 +13,32 @@ import java.util.Arrays;
  * once) and votes: the data held by most of them wins, a tie goes to the value seen at the lowest n. With
  * consensus every matching copy must hold the same data. Checksum collisions between keys are possible (32 bits):
  * the vote over several copies is what makes a wrong answer unlikely.
+ * <p>
+ * Lookups into a caller-owned {@link KeyWriteAnswer} or {@link KeyWriteAnswers} allocate nothing. A batch first
+ * computes the slot of every copy of every key, then touches them all (independent loads, so the random memory
+ * accesses overlap instead of queueing one behind the other), then votes over lines that are by then in the cache.
+ * Not thread-safe: one instance per thread (they may share the region).
  */
 public final class KeyWriteQuery
 {
+    /** Largest N. */
+    public static final int MAX_REDUNDANCY = 256;
+
+    /** Slots touched ahead per step of a batch: enough to keep the memory system busy, few enough to stay cached. */
+    static final int TOUCH_AHEAD = 64;
+
     private final DirectBuffer region;
     private final int slotSize;
+    private final int dataWords;
     private final int slots;
     private final KeyHash hash = new KeyHash();
+    private final KeyWriteVote vote;
+    private static final int HALF = Math.max(TOUCH_AHEAD, MAX_REDUNDANCY);
+
+    private final int[] offsets = new int[2 * HALF];
+    private final int[] checksums = new int[2 * TOUCH_AHEAD];
+    private final KeyWriteAnswer single = new KeyWriteAnswer();
+    private long touched;
 
     /**
      * @param region   the store's memory.
@@ -39,75 +57,93 @@ public final class KeyWriteQuery
         }
         this.region = region;
         this.slotSize = slotSize;
+        this.dataWords = (slotSize - 4) / 4;
         this.slots = count;
+        this.vote = new KeyWriteVote(region, slotSize);
     }
 
     /**
      * @param key        the key (low 32 bits).
      * @param redundancy copies to look at, N ≥ 1.
      * @param consensus  require every matching copy to agree.
-     * @return the answer.
+     * @return the answer (allocates; {@link #lookup(long, int, boolean, KeyWriteAnswer)} does not).
      */
     public KeyWriteResult lookup(final long key, final int redundancy, final boolean consensus)
     {
-        if (redundancy < 1 || redundancy > 256)
-        {
-            throw new IllegalArgumentException("redundancy must be 1..256: " + redundancy);
-        }
+        lookup(key, redundancy, consensus, single);
+        return single.toResult();
+    }
+
+    /**
+     * One lookup, allocation-free.
+     *
+     * @param key        the key (low 32 bits).
+     * @param redundancy copies to look at, 1..{@link #MAX_REDUNDANCY}.
+     * @param consensus  require every matching copy to agree.
+     * @param answer     receives the answer.
+     */
+    public void lookup(final long key, final int redundancy, final boolean consensus, final KeyWriteAnswer answer)
+    {
+        checkRedundancy(redundancy);
         final long k = key & 0xFFFF_FFFFL;
-        final int checksum = (int)hash.checksum(k);
-        final int dataLength = slotSize - 4;
-        final int[] seen = new int[redundancy];
-        final byte[][] values = new byte[redundancy][];
-        final int[] votes = new int[redundancy];
-        int distinct = 0;
-        int matches = 0;
-        for (int n = 0; n < redundancy; n++)
+        final int checksum = addresses(k, redundancy, 0);
+        vote.decide(k, checksum, offsets, 0, redundancy, consensus, answer);
+    }
+
+    /**
+     * A batch of lookups, allocation-free: every slot address first, then a load of each, then the votes.
+     *
+     * @param keys       keys (low 32 bits each).
+     * @param from       index of the first key.
+     * @param count      keys to look up, at most {@code answers.capacity()}.
+     * @param redundancy copies per key, 1..{@link #MAX_REDUNDANCY}.
+     * @param consensus  require every matching copy to agree.
+     * @param answers    answer {@code i} receives the answer for {@code keys[from + i]}.
+     */
+    public void lookup(final long[] keys, final int from, final int count, final int redundancy,
+        final boolean consensus, final KeyWriteAnswers answers)
+    {
+        checkRedundancy(redundancy);
+        if (count > answers.capacity() || from < 0 || count < 0 || from + count > keys.length)
         {
-            final int slot = hash.slotIndex(k, n, slots);
-            boolean duplicateSlot = false;
+            throw new IndexOutOfBoundsException("batch of " + count + " keys from " + from + " of " + keys.length +
+                " into " + answers.capacity() + " answers");
+        }
+        // Two chunks in flight: the next chunk's slots are touched before the current chunk is voted on, so their
+        // memory accesses overlap the vote as well as each other.
+        final int step = Math.max(1, TOUCH_AHEAD / redundancy);
+        prepare(keys, from, Math.min(step, count), redundancy, 0);
+        for (int start = 0, half = 0; start < count; start += step, half ^= 1)
+        {
+            final int n = Math.min(step, count - start);
+            final int next = start + step;
+            if (next < count)
+            {
+                prepare(keys, from + next, Math.min(step, count - next), redundancy, half ^ 1);
+            }
+            final int base = half * HALF;
             for (int i = 0; i < n; i++)
             {
-                duplicateSlot |= seen[i] == slot;
+                vote.decide(keys[from + start + i] & 0xFFFF_FFFFL, checksums[half * TOUCH_AHEAD + i], offsets,
+                    base + i * redundancy, redundancy, consensus, answers.get(start + i));
             }
-            seen[n] = slot;
-            final int offset = slot * slotSize;
-            if (duplicateSlot || region.getInt(offset, ByteOrder.LITTLE_ENDIAN) != checksum)
-            {
-                continue;
-            }
-            matches++;
-            final byte[] data = new byte[dataLength];
-            region.getBytes(offset + 4, data);
-            int v = 0;
-            while (v < distinct && !Arrays.equals(values[v], data))
-            {
-                v++;
-            }
-            if (v == distinct)
-            {
-                values[distinct++] = data;
-            }
-            votes[v]++;
         }
-        if (0 == matches)
+    }
+
+    private void prepare(final long[] keys, final int from, final int n, final int redundancy, final int half)
+    {
+        final int base = half * HALF;
+        for (int i = 0; i < n; i++)
         {
-            return new KeyWriteResult(k, KeyWriteResult.Status.NOT_FOUND, null, 0, 0);
+            checksums[half * TOUCH_AHEAD + i] = addresses(keys[from + i] & 0xFFFF_FFFFL, redundancy,
+                base + i * redundancy);
         }
-        if (consensus && distinct > 1)
+        long sum = 0;
+        for (int i = base; i < base + n * redundancy; i++)
         {
-            return new KeyWriteResult(k, KeyWriteResult.Status.CONFLICT, null, matches, 0);
+            sum += region.getInt(offsets[i]);
         }
-        // Values are numbered in order of first appearance, so the first of the tied maxima has the lowest n.
-        int best = 0;
-        for (int v = 1; v < distinct; v++)
-        {
-            if (votes[v] > votes[best])
-            {
-                best = v;
-            }
-        }
-        return new KeyWriteResult(k, KeyWriteResult.Status.FOUND, values[best], matches, votes[best]);
+        touched += sum;
     }
 
     /**
@@ -116,5 +152,38 @@ public final class KeyWriteQuery
     public int slots()
     {
         return slots;
+    }
+
+    /**
+     * @return bytes per slot.
+     */
+    public int slotSize()
+    {
+        return slotSize;
+    }
+
+    /**
+     * @return data bytes per slot.
+     */
+    public int dataLength()
+    {
+        return dataWords * 4;
+    }
+
+    private int addresses(final long k, final int redundancy, final int at)
+    {
+        for (int n = 0; n < redundancy; n++)
+        {
+            offsets[at + n] = hash.slotIndex(k, n, slots) * slotSize;
+        }
+        return (int)hash.checksum(k);
+    }
+
+    private static void checkRedundancy(final int redundancy)
+    {
+        if (redundancy < 1 || redundancy > MAX_REDUNDANCY)
+        {
+            throw new IllegalArgumentException("redundancy must be 1.." + MAX_REDUNDANCY + ": " + redundancy);
+        }
     }
 }

@@ -5,7 +5,6 @@ import org.agrona.DirectBuffer;
 
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * Reads an Append list region in either layout (docs/layouts.md).
@@ -31,6 +30,13 @@ public final class ListReader
 
     private final DirectBuffer region;
     private final ListLayout layout;
+    private final int[] words;
+    private final int[] counts;
+    private final int[] recordOf;
+    private final long[] sequences;
+    private final long[] order;
+    private final long[] raw;
+    private final ListEntries own;
     private long cursor;
     private int[] snapshot;
 
@@ -46,38 +52,86 @@ public final class ListReader
         }
         this.region = region;
         this.layout = layout;
+        final boolean sequenced = ListLayout.Kind.SEQUENCED == layout.kind();
+        final int records = sequenced ? layout.capacity() : 0;
+        this.words = new int[records];
+        this.counts = new int[records];
+        this.recordOf = new int[records];
+        this.sequences = new long[records];
+        this.order = new long[records];
+        this.raw = new long[records * layout.batchSize()];
+        this.own = newEntries();
     }
 
     /**
-     * Stateless read.
+     * @return a caller-owned answer with room for every entry this list retains.
+     */
+    public ListEntries newEntries()
+    {
+        return new ListEntries((int)layout.retainedEntries());
+    }
+
+    /**
+     * Stateless read (allocates the answer; {@link #read(long, ListEntries)} does not).
      *
      * @param since the cursor of the previous read, 0 for everything retained.
      * @return the entries after {@code since}.
      */
     public ListReadResult read(final long since)
     {
-        return ListLayout.Kind.SEQUENCED == layout.kind() ? readSequenced(since) : readReference();
+        read(since, own);
+        return own.toResult();
+    }
+
+    /**
+     * Stateless read into a caller-owned answer, allocation-free.
+     *
+     * @param since the cursor of the previous read, 0 for everything retained.
+     * @param out   receives the entries after {@code since} (from {@link #newEntries()}).
+     */
+    public void read(final long since, final ListEntries out)
+    {
+        if (ListLayout.Kind.SEQUENCED == layout.kind())
+        {
+            readSequenced(since, out);
+        }
+        else
+        {
+            readReference(out);
+        }
     }
 
     /**
      * Follow mode: entries new since the previous poll (the first poll returns everything retained).
      *
-     * @return the new entries.
+     * @return the new entries (allocates; {@link #poll(ListEntries)} does not).
      */
     public ListReadResult poll()
     {
+        poll(own);
+        return own.toResult();
+    }
+
+    /**
+     * Follow mode into a caller-owned answer, allocation-free after the first poll of a reference list (which
+     * allocates its snapshot of the ring).
+     *
+     * @param out receives the entries new since the previous poll (from {@link #newEntries()}).
+     */
+    public void poll(final ListEntries out)
+    {
         if (ListLayout.Kind.SEQUENCED == layout.kind())
         {
-            final ListReadResult result = readSequenced(cursor);
-            cursor = result.cursor();
-            return result;
+            readSequenced(cursor, out);
+            cursor = out.cursor();
+            return;
         }
         final int slots = layout.capacity();
         if (null == snapshot)
         {
             snapshot = new int[slots];
         }
-        final long[] fresh = new long[slots];
+        final long[] fresh = checkedBuffer(out);
         int n = 0;
         for (int i = 0; i < slots; i++)
         {
@@ -91,7 +145,7 @@ public final class ListReader
                 }
             }
         }
-        return new ListReadResult(Arrays.copyOf(fresh, n), 0, false, 0);
+        out.set(n, 0, false, 0);
     }
 
     /**
@@ -102,10 +156,20 @@ public final class ListReader
         this.cursor = cursor;
     }
 
-    private ListReadResult readReference()
+    private long[] checkedBuffer(final ListEntries out)
+    {
+        if (out.buffer().length < layout.retainedEntries())
+        {
+            throw new IllegalArgumentException("room for " + out.buffer().length + " entries, the list retains " +
+                layout.retainedEntries());
+        }
+        return out.buffer();
+    }
+
+    private void readReference(final ListEntries out)
     {
         final int slots = layout.capacity();
-        final long[] entries = new long[slots];
+        final long[] entries = checkedBuffer(out);
         int n = 0;
         for (int i = 0; i < slots; i++)
         {
@@ -115,16 +179,65 @@ public final class ListReader
                 entries[n++] = v & 0xFFFF_FFFFL;
             }
         }
-        return new ListReadResult(Arrays.copyOf(entries, n), 0, false, 0);
+        out.set(n, 0, false, 0);
     }
 
-    private ListReadResult readSequenced(final long since)
+    private void readSequenced(final long since, final ListEntries out)
     {
+        final long[] entries = checkedBuffer(out);
         final int records = layout.capacity();
         final int batch = layout.batchSize();
+        final int found = readRecords(records, batch);
+        final long anchor = anchor(since, found);
+        int kept = 0;
+        long maxSequence = since;
+        long minSequence = Long.MAX_VALUE;
+        for (int i = 0; i < found; i++)
+        {
+            final long sequence = anchor + (words[i] - (int)anchor);
+            sequences[i] = sequence;
+            if (sequence > since)
+            {
+                kept++;
+                maxSequence = Math.max(maxSequence, sequence);
+                minSequence = Math.min(minSequence, sequence);
+            }
+        }
+        int k = 0;
+        for (int i = 0; i < found; i++)
+        {
+            if (sequences[i] > since)
+            {
+                // The kept sequences lie within 2^32 of each other: distance from the oldest, then the record.
+                order[k++] = ((sequences[i] - minSequence) << 32) | i;
+            }
+        }
+        LongHeapSort.sort(order, kept);
+        int total = 0;
+        for (int j = 0; j < kept; j++)
+        {
+            final int i = (int)order[j];
+            System.arraycopy(raw, recordOf[i] * batch, entries, total, counts[i]);
+            total += counts[i];
+        }
+
+        // Batch b is overwritten by batch b + records: the first batch after the cursor is gone once the newest
+        // is more than a ring ahead of it. Sequences with a zero word are never used, so they are not lost.
+        final boolean lapped = maxSequence - since > records;
+        final long skipped = Math.floorDiv(maxSequence, 1L << 32) - Math.floorDiv(since, 1L << 32);
+        final long lost = maxSequence - since - kept - skipped;
+        out.set(total, maxSequence, lapped, lost);
+    }
+
+    /**
+     * Copies every record with a sequence word, seqlock-style (word, entries, word again; a record that changed
+     * while read is retried, then left out) into the scratch arrays.
+     *
+     * @return records found.
+     */
+    private int readRecords(final int records, final int batch)
+    {
         final int recordLength = ListLayout.recordLength(batch);
-        final int[] words = new int[records];
-        final long[][] batches = new long[records][];
         int found = 0;
         for (int r = 0; r < records; r++)
         {
@@ -139,30 +252,33 @@ public final class ListReader
                 VarHandle.acquireFence();
                 final int count = Math.min(batch,
                     Math.max(0, region.getInt(offset + layout.countOffsetInRecord(), ByteOrder.LITTLE_ENDIAN)));
-                final long[] values = new long[count];
                 for (int i = 0; i < count; i++)
                 {
-                    values[i] = region.getInt(offset + i * ListLayout.ENTRY_LENGTH, ByteOrder.LITTLE_ENDIAN) &
-                        0xFFFF_FFFFL;
+                    raw[r * batch + i] = region.getInt(offset + i * ListLayout.ENTRY_LENGTH,
+                        ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL;
                 }
                 VarHandle.acquireFence();
                 if (sequenceWordAt(offset) == word)
                 {
                     words[found] = word;
-                    batches[found] = values;
+                    counts[found] = count;
+                    recordOf[found] = r;
                     found++;
                     break;
                 }
             }
         }
+        return found;
+    }
 
-        // A record's word is its sequence's low 32 bits. The retained records span fewer than 2^31 sequences,
-        // so they are told apart by serial arithmetic around an anchor: the cursor, or for a first read the
-        // newest word. A first read keeps every record, numbered 1, 2, 3, ... before the word first wraps and as
-        // the second round of 2^32 after (older rounds cannot be told apart; only differences matter later).
-        final boolean first = 0 == since;
+    // A record's word is its sequence's low 32 bits. The retained records span fewer than 2^31 sequences,
+    // so they are told apart by serial arithmetic around an anchor: the cursor, or for a first read the
+    // newest word. A first read keeps every record, numbered 1, 2, 3, ... before the word first wraps and as
+    // the second round of 2^32 after (older rounds cannot be told apart; only differences matter later).
+    private long anchor(final long since, final int found)
+    {
         long anchor = since;
-        if (first && found > 0)
+        if (0 == since && found > 0)
         {
             int newest = words[0];
             for (int i = 1; i < found; i++)
@@ -182,47 +298,7 @@ public final class ListReader
                 }
             }
         }
-        final long[] sequences = new long[found];
-        final long[][] fresh = new long[found][];
-        int kept = 0;
-        long maxSequence = since;
-        for (int i = 0; i < found; i++)
-        {
-            final long sequence = anchor + (words[i] - (int)anchor);
-            if (sequence > since)
-            {
-                sequences[kept] = sequence;
-                fresh[kept] = batches[i];
-                kept++;
-                maxSequence = Math.max(maxSequence, sequence);
-            }
-        }
-
-        final Integer[] order = new Integer[kept];
-        for (int i = 0; i < kept; i++)
-        {
-            order[i] = i;
-        }
-        Arrays.sort(order, (a, b) -> Long.compare(sequences[a], sequences[b]));
-        int total = 0;
-        for (int i = 0; i < kept; i++)
-        {
-            total += fresh[i].length;
-        }
-        final long[] entries = new long[total];
-        int n = 0;
-        for (final Integer i : order)
-        {
-            System.arraycopy(fresh[i], 0, entries, n, fresh[i].length);
-            n += fresh[i].length;
-        }
-
-        // Batch b is overwritten by batch b + records: the first batch after the cursor is gone once the newest
-        // is more than a ring ahead of it. Sequences with a zero word are never used, so they are not lost.
-        final boolean lapped = maxSequence - since > records;
-        final long skipped = Math.floorDiv(maxSequence, 1L << 32) - Math.floorDiv(since, 1L << 32);
-        final long lost = maxSequence - since - kept - skipped;
-        return new ListReadResult(entries, maxSequence, lapped, lost);
+        return anchor;
     }
 
     private int sequenceWordAt(final int recordOffset)

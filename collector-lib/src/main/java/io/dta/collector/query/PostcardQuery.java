@@ -9,7 +9,8 @@ import java.nio.ByteOrder;
 /**
  * Reads the postcard store (docs/layouts.md): the record of flow {@code k} lives in slot
  * {@code CRC32(LE(k) ‖ 0) & (slots − 1)} and carries the flow key, a hop mask and one word per hop. A different key
- * in the slot means a colliding flow overwrote (or took) it; an empty slot (mask 0) means not found.
+ * in the slot means a colliding flow overwrote (or took) it; an empty slot (mask 0) means not found. Not
+ * thread-safe: one instance per thread.
  */
 public final class PostcardQuery
 {
@@ -17,6 +18,7 @@ public final class PostcardQuery
     private final int slots;
     private final int hops;
     private final KeyHash hash = new KeyHash();
+    private final PostcardAnswer own = new PostcardAnswer();
 
     /**
      * @param region the postcard store's memory.
@@ -40,23 +42,38 @@ public final class PostcardQuery
 
     /**
      * @param key the flow key (low 32 bits).
-     * @return the flow's record, a collision, or not found.
+     * @return the flow's record, a collision, or not found (allocates; {@link #path(long, PostcardAnswer)} does not).
      */
     public PostcardResult path(final long key)
+    {
+        path(key, own);
+        return own.toResult();
+    }
+
+    /**
+     * Allocation-free.
+     *
+     * @param key    the flow key (low 32 bits).
+     * @param answer receives the flow's record, a collision, or not found.
+     */
+    public void path(final long key, final PostcardAnswer answer)
     {
         final long k = key & 0xFFFF_FFFFL;
         final int offset = hash.slotIndex(k, 0, slots) * PostcardLayout.SLOT_LENGTH;
         final long stored = region.getInt(offset + PostcardLayout.KEY_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL;
         final int mask = region.getInt(offset + PostcardLayout.HOP_MASK_OFFSET, ByteOrder.LITTLE_ENDIAN) &
             ((1 << hops) - 1);
-        final long[] values = new long[hops];
+        final long[] values = answer.hopBuffer();
+        java.util.Arrays.fill(values, 0L);
         if (0 == mask)
         {
-            return new PostcardResult(k, false, false, 0, 0, values);
+            answer.set(k, false, false, 0, 0, hops);
+            return;
         }
         if (stored != k)
         {
-            return new PostcardResult(k, false, true, stored, 0, values);
+            answer.set(k, false, true, stored, 0, hops);
+            return;
         }
         for (int h = 1; h <= hops; h++)
         {
@@ -66,6 +83,6 @@ public final class PostcardQuery
                     0xFFFF_FFFFL;
             }
         }
-        return new PostcardResult(k, true, false, k, mask, values);
+        answer.set(k, true, false, k, mask, hops);
     }
 }

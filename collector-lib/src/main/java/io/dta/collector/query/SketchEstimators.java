@@ -67,13 +67,29 @@ public final class SketchEstimators
     public static double countSketch(final int[] cells, final int rows, final int columns, final long key,
         final KeyHash hash)
     {
-        final long[] values = new long[rows];
+        return countSketch(cells, rows, columns, key, hash, new long[rows]);
+    }
+
+    /**
+     * Count sketch estimate of a key, allocation-free.
+     *
+     * @param cells   the cells (two's-complement signed words).
+     * @param rows    rows.
+     * @param columns columns, a power of two.
+     * @param key     the key (u32).
+     * @param hash    a key hash.
+     * @param scratch at least {@code rows} long, overwritten.
+     * @return as {@link #countSketch(int[], int, int, long, KeyHash)}.
+     */
+    public static double countSketch(final int[] cells, final int rows, final int columns, final long key,
+        final KeyHash hash, final long[] scratch)
+    {
         for (int r = 0; r < rows; r++)
         {
-            values[r] = (long)SketchLayout.sign(hash, key, r) * cells[SketchLayout.column(hash, key, r, columns) *
+            scratch[r] = (long)SketchLayout.sign(hash, key, r) * cells[SketchLayout.column(hash, key, r, columns) *
                 rows + r];
         }
-        return median(values);
+        return median(scratch, rows);
     }
 
     /**
@@ -82,8 +98,17 @@ public final class SketchEstimators
      */
     public static double median(final long[] values)
     {
-        Arrays.sort(values);
-        final int n = values.length;
+        return median(values, values.length);
+    }
+
+    /**
+     * @param values values; the first {@code n} are sorted in place.
+     * @param n      how many, ≥ 1.
+     * @return the middle value of the first {@code n}, or the mean of the two middle values for an even count.
+     */
+    public static double median(final long[] values, final int n)
+    {
+        Arrays.sort(values, 0, n);
         return 1 == (n & 1) ? values[n / 2] : (values[n / 2 - 1] + (double)values[n / 2]) / 2.0;
     }
 

@@ -35,6 +35,7 @@ public final class SketchQuery
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[SketchEpochHeader.LENGTH]);
     private final SketchEpochHeader first = new SketchEpochHeader().wrap(scratch, 0);
     private final SketchEpochHeader live = new SketchEpochHeader();
+    private final long[] signed;
 
     /**
      * @param region the sketch region's memory (offset 0 = the region's base address).
@@ -49,6 +50,7 @@ public final class SketchQuery
         }
         this.region = region;
         this.layout = layout;
+        this.signed = new long[layout.rows()];
     }
 
     /**
@@ -135,7 +137,8 @@ public final class SketchQuery
     }
 
     /**
-     * Count-Min or Count sketch point estimate of a key in an epoch read by {@link #read(long)}.
+     * Count-Min or Count sketch point estimate of a key in an epoch read by {@link #read(long)}, allocation-free
+     * (an epoch is read once, with its cells, and then answers any number of keys).
      *
      * @param epoch an epoch with cells.
      * @param key   the key (u32).
@@ -149,7 +152,7 @@ public final class SketchQuery
         {
             case COUNT_MIN -> SketchEstimators.countMin(epoch.cells(), layout.rows(), layout.columns(), key, hash);
             case COUNT_SKETCH -> SketchEstimators.countSketch(epoch.cells(), layout.rows(), layout.columns(), key,
-                hash);
+                hash, signed);
             case HYPERLOGLOG -> throw new IllegalArgumentException("a HyperLogLog sketch has a cardinality, not " +
                 "per-key estimates");
         };

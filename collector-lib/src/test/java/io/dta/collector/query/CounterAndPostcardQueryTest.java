@@ -42,6 +42,41 @@ class CounterAndPostcardQueryTest
     }
 
     @Test
+    void shouldReadTheSameMinimaOneAtATimeInBatchesAndByRedundancy()
+    {
+        final SplittableRandom rnd = new SplittableRandom(0xC0C0);
+        final UnsafeBuffer memory = new UnsafeBuffer(new byte[256 * 8]);
+        for (int i = 0; i < 256; i++)
+        {
+            memory.putLong(i * 8, rnd.nextInt(4) == 0 ? rnd.nextLong() : rnd.nextInt(1000), ByteOrder.LITTLE_ENDIAN);
+        }
+        final CounterQuery query = new CounterQuery(memory);
+        final long[] keys = new long[300];
+        for (int i = 0; i < keys.length; i++)
+        {
+            keys[i] = rnd.nextLong(1L << 32);
+        }
+        final long[] values = new long[keys.length];
+        for (int n = 1; n <= 6; n++)
+        {
+            query.values(keys, 0, keys.length, n, values);
+            for (int i = 0; i < keys.length; i++)
+            {
+                final long[] byN = query.valuesByRedundancy(keys[i], n);
+                assertEquals(byN[n - 1], values[i], "key " + keys[i] + " N " + n);
+                assertEquals(byN[n - 1], query.value(keys[i], n));
+                long min = -1L;
+                for (int c = 0; c < n; c++)
+                {
+                    final long v = memory.getLong(hash.slotIndex(keys[i], c, 256) * 8, ByteOrder.LITTLE_ENDIAN);
+                    min = Long.compareUnsigned(v, min) < 0 ? v : min;
+                }
+                assertEquals(min, values[i], "independent minimum, key " + keys[i] + " N " + n);
+            }
+        }
+    }
+
+    @Test
     void shouldTreatCountersAsUnsigned64Bit()
     {
         final UnsafeBuffer memory = new UnsafeBuffer(new byte[64 * 8]);

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dta.collector.query.CounterQuery;
 import io.dta.collector.query.KeyWriteQuery;
-import io.dta.collector.query.KeyWriteResult;
+import io.dta.collector.query.KeyWriteAnswers;
 import io.dta.collector.query.ListReadResult;
 import io.dta.collector.query.ListReader;
 import io.dta.collector.query.PostcardQuery;
@@ -52,7 +52,7 @@ import java.util.stream.Collectors;
         "store was written with (checked against the store's manifest)." },
     subcommands = {
         QueryCommand.KeyWrite.class, QueryCommand.Counter.class, QueryCommand.ListQuery.class,
-        QueryCommand.Postcard.class, SketchQueryCommand.class })
+        QueryCommand.Postcard.class, SketchQueryCommand.class, QueryBenchCommand.class })
 public final class QueryCommand implements Callable<Integer>
 {
     /** Exit code: bad arguments or configuration. */
@@ -60,6 +60,9 @@ public final class QueryCommand implements Callable<Integer>
 
     /** Exit code: store missing or inconsistent. */
     static final int BAD_STORE = 1;
+
+    /** Keys per batch lookup. */
+    static final int BATCH = 256;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -82,7 +85,7 @@ public final class QueryCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
-        System.err.println("dta query: a subcommand is required (keywrite, counter, list, postcard, sketch)");
+        System.err.println("dta query: a subcommand is required (keywrite, counter, list, postcard, sketch, bench)");
         spec.commandLine().usage(System.err);
         return BAD_ARGUMENTS;
     }
@@ -106,56 +109,6 @@ public final class QueryCommand implements Callable<Integer>
         {
             return -1;
         }
-    }
-
-    /**
-     * Collects the keys of {@code --key} and {@code --keys}, or prints why not.
-     *
-     * @return the keys, or null after an error message.
-     */
-    static List<Long> keys(final String command, final List<String> keys, final Path keysFile)
-    {
-        if ((null == keys || keys.isEmpty()) == (null == keysFile))
-        {
-            System.err.println("dta query " + command + ": give --key K (repeatable) or --keys FILE");
-            return null;
-        }
-        final List<String> texts = new ArrayList<>();
-        if (null != keysFile)
-        {
-            try
-            {
-                for (final String line : Files.readAllLines(keysFile, StandardCharsets.UTF_8))
-                {
-                    final String t = line.strip();
-                    if (!t.isEmpty() && !t.startsWith("#"))
-                    {
-                        texts.add(t);
-                    }
-                }
-            }
-            catch (final IOException ex)
-            {
-                System.err.println("dta query " + command + ": " + FileErrors.cannotRead(keysFile, ex));
-                return null;
-            }
-        }
-        else
-        {
-            texts.addAll(keys);
-        }
-        final List<Long> out = new ArrayList<>();
-        for (final String t : texts)
-        {
-            final long k = parseU32(t);
-            if (k < 0)
-            {
-                System.err.println("dta query " + command + ": not a 32-bit key (decimal or 0x-hex): " + t);
-                return null;
-            }
-            out.add(k);
-        }
-        return out;
     }
 
     /**
@@ -275,12 +228,6 @@ public final class QueryCommand implements Callable<Integer>
 
     static final ObjectMapper MAPPER = new ObjectMapper();
 
-    static int checkRedundancy(final String command, final Integer redundancy, final ApplianceConfig config)
-    {
-        final int n = null == redundancy ? config.redundancy().max() : redundancy;
-        return redundancyInRange(command, n) ? n : -1;
-    }
-
     static boolean redundancyInRange(final String command, final int n)
     {
         if (n < 1 || n > 256)
@@ -303,7 +250,8 @@ public final class QueryCommand implements Callable<Integer>
         Path keysFile;
 
         @Option(names = "--redundancy", paramLabel = "N",
-            description = "copies (counters) per key to look at (default: redundancy.max of the configuration)")
+            description = "copies per key: keywrite looks at N (default redundancy.max), counter takes the minimum " +
+                "of N counters (required unless redundancy.max is 1)")
         Integer redundancy;
     }
 
@@ -331,7 +279,7 @@ public final class QueryCommand implements Callable<Integer>
         @Override
         public Integer call()
         {
-            final List<Long> keys = keys("keywrite", selection.key, selection.keysFile);
+            final long[] keys = QueryKeys.keys("keywrite", selection.key, selection.keysFile);
             if (null == keys || (null != selection.redundancy && !redundancyInRange("keywrite", selection.redundancy)))
             {
                 return BAD_ARGUMENTS;
@@ -342,45 +290,22 @@ public final class QueryCommand implements Callable<Integer>
                 {
                     return o.exitCode;
                 }
-                final int n = checkRedundancy("keywrite", selection.redundancy, o.config);
-                if (n < 0)
-                {
-                    return BAD_ARGUMENTS;
-                }
+                // A slot the key was never written to cannot hold its checksum (CRC-32 of 4 bytes is a bijection),
+                // so looking at more copies than the key has does not change the answer: redundancy.max is safe.
+                final int n = null == selection.redundancy ? o.config.redundancy().max() : selection.redundancy;
                 final KeyWriteQuery query = o.queries.keyWrite();
-                final PrintStream out = System.out;
-                if (!json)
+                final KeyWriteAnswers answers = new KeyWriteAnswers(BATCH);
+                final KeyWriteLines lines = new KeyWriteLines(System.out, json);
+                for (int from = 0; from < keys.length; from += BATCH)
                 {
-                    out.printf("%-12s %-10s %-8s %s%n", "key", "status", "copies", "value");
-                }
-                for (final long k : keys)
-                {
-                    final KeyWriteResult r = query.lookup(k, n, consensus);
-                    if (json)
+                    final int count = Math.min(BATCH, keys.length - from);
+                    query.lookup(keys, from, count, n, consensus, answers);
+                    for (int i = 0; i < count; i++)
                     {
-                        final ObjectNode node = MAPPER.createObjectNode();
-                        node.put("key", k);
-                        node.put("found", r.found());
-                        if (r.found())
-                        {
-                            node.put("value", r.value());
-                        }
-                        else
-                        {
-                            node.putNull("value");
-                        }
-                        node.put("status", r.status().name().toLowerCase(java.util.Locale.ROOT));
-                        node.put("matches", r.matches());
-                        node.put("agreeing", r.agreeing());
-                        printJson(out, node);
-                    }
-                    else
-                    {
-                        out.printf("%-12d %-10s %-8s %s%n", k, r.status().name().toLowerCase(java.util.Locale.ROOT),
-                            r.agreeing() + "/" + r.matches(), r.found() ? r.value() + " (0x" + r.value().toString(16) +
-                            ")" : "-");
+                        lines.add(answers.get(i));
                     }
                 }
+                lines.flush();
                 return 0;
             }
         }
@@ -391,10 +316,11 @@ public final class QueryCommand implements Callable<Integer>
      */
     @Command(name = "counter", mixinStandardHelpOptions = true,
         description = {
-            "Read Key-Increment counters: the minimum of the key's N counters (count-min), unsigned 64-bit. The store",
-            "cannot tell which N a reporter used: without --redundancy the value is for N = redundancy.max, and the",
-            "estimate for every N from 1 is shown beside it (JSON: valuesByRedundancy), so that a key counted with",
-            "fewer copies shows where its estimate falls to other keys' counters or to 0." })
+            "Read Key-Increment counters: the minimum of the key's N counters (count-min), unsigned 64-bit, where N",
+            "is the redundancy the key was counted with. The store does not record N, and the minimum over counters",
+            "the key was not added to reads other keys' counts (or untouched zeros): --redundancy N is therefore",
+            "required, unless redundancy.max is 1. --each-n shows the estimate for every N up to redundancy.max (or",
+            "--redundancy) instead of a value, to find where a key's estimate falls to other keys' counters." })
     static final class Counter implements Callable<Integer>
     {
         @ParentCommand
@@ -403,13 +329,16 @@ public final class QueryCommand implements Callable<Integer>
         @Mixin
         private KeySelection selection = new KeySelection();
 
+        @Option(names = "--each-n", description = "the estimate for every N from 1, no single value")
+        private boolean eachN;
+
         @Option(names = "--json", description = "JSON Lines: one object per key")
         private boolean json;
 
         @Override
         public Integer call()
         {
-            final List<Long> keys = keys("counter", selection.key, selection.keysFile);
+            final long[] keys = QueryKeys.keys("counter", selection.key, selection.keysFile);
             if (null == keys || (null != selection.redundancy && !redundancyInRange("counter", selection.redundancy)))
             {
                 return BAD_ARGUMENTS;
@@ -420,23 +349,43 @@ public final class QueryCommand implements Callable<Integer>
                 {
                     return o.exitCode;
                 }
-                final int n = checkRedundancy("counter", selection.redundancy, o.config);
-                if (n < 0)
+                final int max = o.config.redundancy().max();
+                if (null == selection.redundancy && !eachN && max > 1)
                 {
+                    System.err.println("dta query counter: give --redundancy N, the N the keys were counted with " +
+                        "(1.." + max + "): the store does not record it, and the minimum over counters a key was " +
+                        "not added to would read other keys' counts; --each-n shows the estimate for every N");
                     return BAD_ARGUMENTS;
                 }
-                final CounterQuery query = o.queries.counters();
-                final PrintStream out = System.out;
-                final boolean everyN = null == selection.redundancy;
-                if (!json)
+                final int n = null == selection.redundancy ? max : selection.redundancy;
+                if (eachN)
                 {
-                    out.printf(everyN ? "%-12s %-20s %s%n" : "%-12s %s%n", "key", "value",
-                        everyN ? "by N = 1.." + n : "");
+                    printEachN(o.queries.counters(), keys, n);
                 }
-                for (final long k : keys)
+                else
                 {
-                    final long[] byN = query.valuesByRedundancy(k, n);
-                    final long v = byN[n - 1];
+                    printValues(o.queries.counters(), keys, n);
+                }
+                return 0;
+            }
+        }
+
+        private void printValues(final CounterQuery query, final long[] keys, final int n)
+        {
+            final PrintStream out = System.out;
+            if (!json)
+            {
+                out.printf("%-12s %s%n", "key", "value");
+            }
+            final long[] values = new long[BATCH];
+            for (int from = 0; from < keys.length; from += BATCH)
+            {
+                final int count = Math.min(BATCH, keys.length - from);
+                query.values(keys, from, count, n, values);
+                for (int i = 0; i < count; i++)
+                {
+                    final long k = keys[from + i];
+                    final long v = values[i];
                     if (json)
                     {
                         final ObjectNode node = MAPPER.createObjectNode();
@@ -444,28 +393,42 @@ public final class QueryCommand implements Callable<Integer>
                         node.put("found", 0 != v);
                         node.put("value", new BigInteger(Long.toUnsignedString(v)));
                         node.put("redundancy", n);
-                        if (everyN)
-                        {
-                            final ArrayNode values = node.putArray("valuesByRedundancy");
-                            for (final long estimate : byN)
-                            {
-                                values.add(new BigInteger(Long.toUnsignedString(estimate)));
-                            }
-                        }
                         printJson(out, node);
-                    }
-                    else if (everyN)
-                    {
-                        final String values = Arrays.stream(byN).mapToObj(Long::toUnsignedString)
-                            .collect(Collectors.joining(" "));
-                        out.printf("%-12d %-20s %s%n", k, Long.toUnsignedString(v), values);
                     }
                     else
                     {
                         out.printf("%-12d %s%n", k, Long.toUnsignedString(v));
                     }
                 }
-                return 0;
+            }
+        }
+
+        private void printEachN(final CounterQuery query, final long[] keys, final int n)
+        {
+            final PrintStream out = System.out;
+            if (!json)
+            {
+                out.printf("%-12s %s%n", "key", "estimate by N = 1.." + n);
+            }
+            for (final long k : keys)
+            {
+                final long[] byN = query.valuesByRedundancy(k, n);
+                if (json)
+                {
+                    final ObjectNode node = MAPPER.createObjectNode();
+                    node.put("key", k);
+                    final ArrayNode values = node.putArray("valuesByRedundancy");
+                    for (final long estimate : byN)
+                    {
+                        values.add(new BigInteger(Long.toUnsignedString(estimate)));
+                    }
+                    printJson(out, node);
+                }
+                else
+                {
+                    out.printf("%-12d %s%n", k, Arrays.stream(byN).mapToObj(Long::toUnsignedString)
+                        .collect(Collectors.joining(" ")));
+                }
             }
         }
     }
@@ -621,7 +584,7 @@ public final class QueryCommand implements Callable<Integer>
         @Override
         public Integer call()
         {
-            final List<Long> keys = keys("postcard", key, null);
+            final long[] keys = QueryKeys.keys("postcard", key, null);
             if (null == keys)
             {
                 return BAD_ARGUMENTS;

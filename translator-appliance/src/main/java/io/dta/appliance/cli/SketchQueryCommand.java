@@ -58,11 +58,12 @@ final class SketchQueryCommand implements Callable<Integer>
             System.err.println("dta query sketch: --id must be 0..65535 and --epoch a 32-bit number");
             return QueryCommand.BAD_ARGUMENTS;
         }
-        final List<Long> keys = null == key || key.isEmpty() ? List.of() : QueryCommand.keys("sketch", key, null);
-        if (null == keys)
+        final long[] parsed = null == key || key.isEmpty() ? new long[0] : QueryKeys.keys("sketch", key, null);
+        if (null == parsed)
         {
             return QueryCommand.BAD_ARGUMENTS;
         }
+        final List<Long> keys = java.util.Arrays.stream(parsed).boxed().toList();
         try (QueryCommand.Opened o = parent.open("sketch", "sketch " + sketchId,
             c -> null != StoreQueries.sketchConfig(c, sketchId), true))
         {

@@ -216,21 +216,33 @@ class CollectorEndToEndTest
         assertTrue(query("keywrite", "--key", "7", "--redundancy", "1", "--consensus", "--json").json().get(0)
             .get("found").asBoolean());
 
-        final List<JsonNode> counters = query("counter", "--key", "5", "--key", "6", "--json").json();
-        assertEquals(42, counters.get(0).get("value").asLong());
-        // Key 6 was counted with N = 2: the default N (redundancy.max = 4) also reads two untouched counters.
-        assertEquals(0, counters.get(1).get("value").asLong());
-        assertFalse(counters.get(1).get("found").asBoolean());
-        // Without --redundancy the estimate for every N shows where key 6's falls to untouched counters.
-        assertEquals(4, counters.get(1).get("redundancy").asInt());
-        assertEquals("[9223372036854775811,9223372036854775811,0,0]",
-            counters.get(1).get("valuesByRedundancy").toString());
-        assertEquals("[42,42,42,42]", counters.get(0).get("valuesByRedundancy").toString());
+        // Key 5 was counted with N = 4, key 6 with N = 2: each read with its own N.
+        assertEquals(42, query("counter", "--key", "5", "--redundancy", "4", "--json").json().get(0).get("value")
+            .asLong());
         assertNull(query("counter", "--key", "6", "--redundancy", "2", "--json").json().get(0)
             .get("valuesByRedundancy"));
-        final String table = query("counter", "--key", "6").out();
+        // Without --redundancy the store cannot tell N: refused, never the minimum over untouched counters.
+        final Run guessed = query("counter", "--key", "6");
+        assertEquals(2, guessed.exitCode());
+        assertTrue(guessed.out().isEmpty(), guessed.out());
+        assertTrue(guessed.err().contains("give --redundancy N"), guessed.err());
+        // --each-n shows the estimate for every N, where key 6's falls to untouched counters, and no value.
+        final List<JsonNode> eachN = query("counter", "--key", "5", "--key", "6", "--each-n", "--json").json();
+        assertEquals("[42,42,42,42]", eachN.get(0).get("valuesByRedundancy").toString());
+        assertEquals("[9223372036854775811,9223372036854775811,0,0]", eachN.get(1).get("valuesByRedundancy")
+            .toString());
+        assertNull(eachN.get(1).get("value"));
+        final String table = query("counter", "--key", "6", "--each-n").out();
         assertTrue(table.contains("by N = 1..4") && table.contains("9223372036854775811 9223372036854775811 0 0"),
             table);
+        // With redundancy.max 1 every key was counted with N = 1: known, so no --redundancy is needed.
+        final Path onlyOne = dir.resolve("max-1.yaml");
+        Files.writeString(onlyOne,
+            Files.readString(config).replace("redundancy:\n  max: 4\n", "redundancy:\n  max: 1\n"));
+        final Run known = run(new QueryCommand(), "--store", store.toString(), "--config", onlyOne.toString(),
+            "counter", "--key", "5", "--json");
+        assertEquals(0, known.exitCode(), known.err());
+        assertTrue(known.out().contains("\"value\":42") && known.out().contains("\"redundancy\":1"), known.out());
         assertEquals("9223372036854775811",
             query("counter", "--key", "6", "--redundancy", "2", "--json").json().get(0).get("value").asText());
 
@@ -348,7 +360,7 @@ class CollectorEndToEndTest
     @Test
     void shouldExitWith1WhenTheStoreIsMissingOrDoesNotMatch() throws Exception
     {
-        final Run missing = query("counter", "--key", "1");
+        final Run missing = query("counter", "--key", "1", "--redundancy", "1");
         assertEquals(1, missing.exitCode());
         assertTrue(missing.err().contains("missing"), missing.err());
 
@@ -377,7 +389,7 @@ class CollectorEndToEndTest
         assertEquals(0, help.exitCode(), help.err());
         assertTrue(help.out().contains("--redundancy"), help.out());
         Files.writeString(config, "collectors: 3\n");
-        assertEquals(2, query("counter", "--key", "1").exitCode(), "invalid configuration");
+        assertEquals(2, query("counter", "--key", "1", "--redundancy", "1").exitCode(), "invalid configuration");
         assertEquals(2, run(new CollectorCommand(), "--config", config.toString(), "--in", "x", "--out", "y",
             "--store", "z").exitCode());
     }

@@ -47,8 +47,9 @@ rm -rf "$stage"
 rm -f "$out"/dta-*-linux-x86_64.tar.gz
 mkdir -p "$root"/{bin,lib,etc,lib/systemd/system,share/man/man1,share/bash-completion/completions}
 
-"$jdk/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages --compress=zip-6 \
-    --output "$root/runtime"
+# Not compressed by jlink: gzip compresses the archive better without it (the runtime is 4 MB smaller in the archive),
+# jlink runs faster and the JVM starts faster.
+"$jdk/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages --output "$root/runtime"
 
 cp "$jar" "$root/lib/dta.jar"
 cp "$shim" "$cref" "$root/lib/"

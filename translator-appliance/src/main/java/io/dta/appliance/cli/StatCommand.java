@@ -3,14 +3,19 @@ package io.dta.appliance.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dta.appliance.engine.EngineCounters;
+import io.dta.appliance.metrics.ListenAddress;
+import io.dta.appliance.metrics.MetricsExporter;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.appliance.stat.CountersFileReader;
+import io.dta.appliance.stat.WriterStatus;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import org.agrona.concurrent.status.CountersReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -30,12 +35,15 @@ import java.util.concurrent.Callable;
     description = {
         "Show the counters of a running (or finished) dta process from its shared-memory counters file.",
         "With --watch, sampling ends (exit 0) after the first sample that finds the process ended.",
-        "Exit status: 0 when the file was read, 1 when there is no readable counters file." })
+        "--format openmetrics prints one scrape of the metrics (dta_ names) in the Prometheus text exposition format, " +
+            "as node_exporter's textfile collector reads and promtool check metrics lints it; --serve HOST:PORT serves " +
+            "them over HTTP at /metrics (OpenMetrics 1.0 to a scraper that asks for it, as Prometheus does), reading " +
+            "the file at each scrape (a restarted process is followed; dta_up is 0 while no writer runs), until " +
+            "SIGINT/SIGTERM.",
+        "Exit status: 0 when the file was read (always with --format openmetrics and --serve), 1 when there is no " +
+            "readable counters file, 2 for bad options or a --serve address that cannot be bound." })
 public final class StatCommand implements Callable<Integer>
 {
-    /** A heartbeat older than this (the writer beats every 100 ms) means the writer stalled or ended. */
-    private static final long STALLED_AFTER_MILLIS = 5_000;
-
     @Option(names = "--counters", paramLabel = "FILE",
         description = "counters file (default: the translator's, /dev/shm/dta/translator.counters)")
     private Path file;
@@ -58,6 +66,14 @@ public final class StatCommand implements Callable<Integer>
         "exited or ended), startedAt, heartbeatAt, exitedAt (once exited), counters (every counter by name) and, " +
         "with --watch from the second sample on, ratesPerSecond")
     private boolean json;
+
+    @Option(names = "--format", paramLabel = "text|json|openmetrics",
+        description = "output: text (default), json (as --json) or openmetrics (one scrape of the metrics)")
+    private String format;
+
+    @Option(names = "--serve", paramLabel = "HOST:PORT",
+        description = "serve the metrics over HTTP at http://HOST:PORT/metrics (port 0: any free port, printed)")
+    private String serve;
 
     @Option(names = "--watch", description = "sample repeatedly, showing the rate per second since the last sample")
     private boolean watch;
@@ -85,6 +101,19 @@ public final class StatCommand implements Callable<Integer>
             return 2;
         }
         final Path path = null != file ? file : CountersFile.defaultPath(role);
+        if (null != format && !List.of("text", "json", "openmetrics").contains(format))
+        {
+            System.err.println("dta stat: --format must be text, json or openmetrics, not '" + format + "'");
+            return 2;
+        }
+        if ("json".equals(format))
+        {
+            json = true;
+        }
+        if (null != serve || "openmetrics".equals(format))
+        {
+            return metrics(path);
+        }
         if (!Files.isRegularFile(path))
         {
             System.err.println("dta stat: no counters file at " + path + " (is the " + role +
@@ -154,6 +183,40 @@ public final class StatCommand implements Callable<Integer>
                 Thread.sleep(intervalMillis);
             }
         }
+    }
+
+    private int metrics(final Path path) throws Exception
+    {
+        if (watch || json || (null != serve && null != format))
+        {
+            System.err.println("dta stat: " + (null != serve ? "--serve" : "--format openmetrics") +
+                " takes none of --watch, --json" + (null != serve ? ", --format" : ""));
+            return 2;
+        }
+        if (null == serve)
+        {
+            MetricsExporter.writeText(path, System.out);
+            return 0;
+        }
+        final ListenAddress address;
+        final HTTPServer server;
+        try
+        {
+            address = ListenAddress.parse(serve);
+            server = MetricsExporter.serve(path, address);
+        }
+        catch (final IllegalArgumentException | IOException ex)
+        {
+            System.err.println("dta stat: --serve " + serve + ": " + (ex instanceof IOException ?
+                "cannot listen there (" + ex.getMessage() + ")" : ex.getMessage()));
+            return 2;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "dta-stat-serve-stop"));
+        System.err.println("dta stat: serving the metrics of " + path + " at http://" +
+            (address.host().contains(":") ? "[" + address.host() + "]" : address.host()) + ":" + server.getPort() +
+            "/metrics (until SIGINT/SIGTERM)");
+        Thread.currentThread().join();
+        return 0;
     }
 
     private record Sample(int id, String label, long value)
@@ -240,23 +303,7 @@ public final class StatCommand implements Callable<Integer>
 
     private static boolean writerGone(final CountersFileReader reader)
     {
-        return 0 != reader.closedMillis() || writerEnded(reader);
-    }
-
-    /**
-     * Whether the writer ended without closing its file: its pid is not alive here, and either it ran in this PID
-     * namespace (so its pid would be seen: at once after a SIGKILL) or its heartbeat is stale. A writer in another
-     * PID namespace (a container sharing {@code /dev/shm}) has a pid this process cannot see, so there only the
-     * heartbeat tells.
-     */
-    private static boolean writerEnded(final CountersFileReader reader)
-    {
-        return !reader.isWriterAlive() && (reader.writerSharesPidNamespace() || heartbeatStale(reader));
-    }
-
-    private static boolean heartbeatStale(final CountersFileReader reader)
-    {
-        return System.currentTimeMillis() - reader.heartbeatMillis() > STALLED_AFTER_MILLIS;
+        return 0 != reader.closedMillis() || WriterStatus.ended(reader, System.currentTimeMillis());
     }
 
     /**
@@ -268,30 +315,19 @@ public final class StatCommand implements Callable<Integer>
      */
     static String jsonStatus(final CountersFileReader reader)
     {
-        if (0 != reader.closedMillis())
-        {
-            return "exited";
-        }
-        if (writerEnded(reader))
-        {
-            return "ended";
-        }
-        return heartbeatStale(reader) ? "stalled" : "running";
+        return WriterStatus.of(reader, System.currentTimeMillis()).word();
     }
 
     private static String status(final CountersFileReader reader)
     {
-        final long closed = reader.closedMillis();
-        if (0 != closed)
+        final long now = System.currentTimeMillis();
+        return switch (WriterStatus.of(reader, now))
         {
-            return "exited at " + Instant.ofEpochMilli(closed) + " (final values)";
-        }
-        if (writerEnded(reader))
-        {
-            return "not running (ended without closing the file; last heartbeat " +
+            case EXITED -> "exited at " + Instant.ofEpochMilli(reader.closedMillis()) + " (final values)";
+            case ENDED -> "not running (ended without closing the file; last heartbeat " +
                 Instant.ofEpochMilli(reader.heartbeatMillis()) + ")";
-        }
-        final long age = System.currentTimeMillis() - reader.heartbeatMillis();
-        return age > STALLED_AFTER_MILLIS ? "running, but no heartbeat for " + age / 1000 + " s (stalled?)" : "running";
+            case STALLED -> "running, but no heartbeat for " + (now - reader.heartbeatMillis()) / 1000 + " s (stalled?)";
+            case RUNNING -> "running";
+        };
     }
 }

@@ -33,6 +33,9 @@ public final class EngineCounters
     /** Agrona counter type id of one worker's engine counters (beside the totals, {@link #TYPE_ID}). */
     public static final int WORKER_TYPE_ID = 0x0D7A_0011;
 
+    /** The worker in the key of the totals of several workers' counters ({@link #totals}). */
+    public static final int ALL_WORKERS = -1;
+
     /** What a worker's counter's label starts with, followed by the worker's index and ": ". */
     public static final String WORKER_LABEL_PREFIX = "worker ";
 
@@ -57,11 +60,32 @@ public final class EngineCounters
      */
     public EngineCounters(final CountersManager manager)
     {
+        this(manager, TYPE_ID, 0);
+    }
+
+    /**
+     * The totals of several workers' counters ({@link #setPublished}), allocated under the plain labels with worker
+     * {@link #ALL_WORKERS} in their keys: metrics export each worker's series, not these.
+     *
+     * @param manager where to allocate one counter per {@link EngineCounter}.
+     * @return the totals.
+     */
+    public static EngineCounters totals(final CountersManager manager)
+    {
+        return new EngineCounters(manager, TYPE_ID, ALL_WORKERS);
+    }
+
+    private EngineCounters(final CountersManager manager, final int typeId, final int worker)
+    {
         values = manager.valuesBuffer();
         for (final EngineCounter c : ALL)
         {
-            final int id = manager.allocate(c.name(), TYPE_ID,
-                key -> key.putInt(0, c.ordinal()));
+            final int id = manager.allocate(c.name(), typeId,
+                key ->
+                {
+                    key.putInt(0, c.ordinal());
+                    key.putInt(4, worker);
+                });
             manager.setCounterLabel(id, c.description());
             offsets[c.ordinal()] = CountersReader.counterOffset(id);
         }

@@ -108,7 +108,8 @@ public final class LiveTranslatorAgent extends LiveAgent
             FrameLimits.largestFrame(config.collectors()));
         this.config = config;
         this.previousLists = previousLists;
-        this.counters = new EngineCounters(countersFile.manager());
+        this.counters = settings.workers() > 1 ? EngineCounters.totals(countersFile.manager()) :
+            new EngineCounters(countersFile.manager());
         final CountersManager manager = countersFile.manager();
         if (settings.workers() > 1)
         {

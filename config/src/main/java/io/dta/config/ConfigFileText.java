@@ -10,18 +10,21 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 
 /**
- * The text of a configuration file, read with two refusals that come before any parsing: a file over
- * {@link #MAX_BYTES} (a configuration is a few kilobytes; the YAML reader takes seconds and gigabytes for megabytes)
- * is refused without being read, and bytes that are not UTF-8 are refused naming their line and byte offset.
+ * The text of a configuration file, read with refusals that come before any parsing: a file over {@link #MAX_BYTES}
+ * (a configuration is a few kilobytes; the YAML reader took seconds and gigabytes for megabytes) is refused without
+ * being read, bytes that are not UTF-8 are refused naming their line and byte offset, and so is a line over
+ * {@link #MAX_LINE_BYTES} (the YAML reader's time grows with the square of a line's length: seconds for one line of
+ * a megabyte).
  */
 final class ConfigFileText
 {
     /** Largest configuration file read: 1 MiB. */
     static final int MAX_BYTES = 1 << 20;
+    /** Longest line read, its line break not counted: 64 KiB. */
+    static final int MAX_LINE_BYTES = 1 << 16;
 
     private ConfigFileText()
     {
@@ -30,8 +33,7 @@ final class ConfigFileText
     /**
      * @param path the file.
      * @return its text.
-     * @throws IOException     if it cannot be read.
-     * @throws ConfigException if it is too large or not UTF-8.
+     * @throws IOException if it cannot be read, is too large or is not UTF-8 (the message says which, in words).
      */
     static String read(final Path path) throws IOException
     {
@@ -50,15 +52,36 @@ final class ConfigFileText
         {
             throw tooLarge("more than " + MAX_BYTES + " bytes");
         }
-        return decode(bytes);
+        final String text = decode(bytes);
+        checkLines(bytes);
+        return text;
+    }
+
+    private static void checkLines(final byte[] bytes) throws IOException
+    {
+        int line = 1;
+        int lineStart = 0;
+        for (int i = 0; i <= bytes.length; i++)
+        {
+            if (i == bytes.length || '\n' == bytes[i])
+            {
+                if (i - lineStart > MAX_LINE_BYTES)
+                {
+                    throw new IOException("line " + line + " is " + (i - lineStart) + " bytes long; a configuration " +
+                        "line is at most " + MAX_LINE_BYTES + " bytes");
+                }
+                line++;
+                lineStart = i + 1;
+            }
+        }
     }
 
     /**
      * @param bytes a document.
      * @return its text.
-     * @throws ConfigException naming the line and byte offset of the first byte that is not UTF-8.
+     * @throws IOException naming the line and byte offset of the first byte that is not UTF-8.
      */
-    static String decode(final byte[] bytes)
+    static String decode(final byte[] bytes) throws IOException
     {
         final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
@@ -77,13 +100,13 @@ final class ConfigFileText
         return out.flip().toString();
     }
 
-    private static ConfigException tooLarge(final String size)
+    private static IOException tooLarge(final String size)
     {
-        return new ConfigException(List.of("(file): " + size + "; a configuration file is at most " +
-            MAX_BYTES + " bytes (1 MiB)"));
+        return new IOException("too large, " + size + "; a configuration file is at most " + MAX_BYTES +
+            " bytes (1 MiB)");
     }
 
-    private static ConfigException notUtf8(final byte[] bytes, final int offset)
+    private static IOException notUtf8(final byte[] bytes, final int offset)
     {
         int line = 1;
         int lineStart = 0;
@@ -95,8 +118,8 @@ final class ConfigFileText
                 lineStart = i + 1;
             }
         }
-        return new ConfigException(List.of(String.format(Locale.ROOT,
-            "(file): not UTF-8 at line %d, byte offset %d (byte %d of the line): 0x%02x; a configuration is UTF-8 text",
-            line, offset, offset - lineStart + 1, bytes[offset] & 0xFF)));
+        return new IOException(String.format(Locale.ROOT,
+            "not UTF-8 text: byte 0x%02x at line %d, byte offset %d (byte %d of the line)",
+            bytes[offset] & 0xFF, line, offset, offset - lineStart + 1));
     }
 }

@@ -15,25 +15,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A configuration file is refused before parsing when it is over 1 MiB or not UTF-8 (naming the line and the byte
- * offset), and a huge value or key is shortened in the message that names it.
+ * A configuration file is refused before parsing when it is over 1 MiB, not UTF-8 (naming the line and the byte
+ * offset) or has a line over 64 KiB, and a huge value or key is shortened in the message that names it.
  */
 class ConfigFileLimitsTest
 {
-    private static final String MINIMAL = """
-        translator:
-          mac: "02:00:00:00:00:01"
-          ip: 192.168.1.1
-        collectors:
-          - mac: "02:00:00:00:00:02"
-            ip: 192.168.1.2
-            keyWrite:
-              localQpn: 100
-              qpn: 200
-              rkey: 7
-              address: 0x1000
-              length: 1024
-        """;
+    /** The smallest valid configuration. */
+    private static final String MINIMAL = ConfigLoaderTest.MINIMAL;
 
     @TempDir
     Path dir;
@@ -144,7 +132,8 @@ class ConfigFileLimitsTest
         final String json = "{\"translator\": {\"mac\": \"02:00:00:00:00:01\", \"ip\": \"192.168.1.1\", \"" + key +
             "\": 1}, \"collectors\": [{\"mac\": \"02:00:00:00:00:02\", \"ip\": \"192.168.1.2\", \"keyWrite\": " +
             "{\"localQpn\": 100, \"qpn\": 200, \"rkey\": \"" + number + "\", \"address\": 4096, \"length\": 1024}}]}";
-        final ConfigException ex = assertThrows(ConfigException.class, () -> ConfigLoader.load(json, ConfigFormat.JSON));
+        final ConfigException ex =
+            assertThrows(ConfigException.class, () -> ConfigLoader.load(json, ConfigFormat.JSON));
 
         for (final String problem : ex.problems())
         {

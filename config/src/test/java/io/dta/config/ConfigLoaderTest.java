@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ConfigLoaderTest
 {
-    private static final String MINIMAL = """
+    static final String MINIMAL = """
         translator:
           mac: "02:00:00:00:00:01"
           ip: 192.168.1.1

@@ -11,8 +11,6 @@ import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -42,18 +40,19 @@ public final class ConfigLoader
     }
 
     /**
-     * Load a file; the format follows the extension ({@code .yaml}, {@code .yml}, {@code .json}), or is sniffed.
+     * Load a file; the format follows the extension ({@code .yaml}, {@code .yml}, {@code .json}), or is sniffed. A
+     * file over 1 MiB is refused unread, one that is not UTF-8 naming the line and byte offset of the first bad byte.
      *
      * @param path the file.
      * @return the validated configuration.
-     * @throws ConfigException listing every problem, or if the file cannot be read.
+     * @throws ConfigException listing every problem, or if the file cannot be read, is too large or is not UTF-8.
      */
     public static ApplianceConfig load(final Path path)
     {
         final String content;
         try
         {
-            content = Files.readString(path, StandardCharsets.UTF_8);
+            content = ConfigFileText.read(path);
         }
         catch (final IOException ex)
         {
@@ -143,7 +142,7 @@ public final class ConfigLoader
                 {
                     final String key = parser.currentName();
                     parser.nextToken();
-                    final String childPath = path.isEmpty() ? key : path + "." + key;
+                    final String childPath = path.isEmpty() ? ShortText.of(key) : path + "." + ShortText.of(key);
                     final ConfigNode value = read(parser, childPath, problems);
                     if (entries.containsKey(key))
                     {

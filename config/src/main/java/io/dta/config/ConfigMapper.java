@@ -702,7 +702,7 @@ final class ConfigMapper
             final String cPath = "collectors[" + c + "]";
             if (!hasProblem(cPath + ".name"))
             {
-                unique(names, collector.name(), cPath + ".name", "\"" + collector.name() + "\"", "");
+                unique(names, collector.name(), cPath + ".name", "\"" + ShortText.of(collector.name()) + "\"", "");
             }
             if (!hasProblem(cPath + ".ip"))
             {
@@ -899,7 +899,7 @@ final class ConfigMapper
 
         String pathOf(final String key)
         {
-            return path.isEmpty() ? key : path + "." + key;
+            return path.isEmpty() ? ShortText.of(key) : path + "." + ShortText.of(key);
         }
 
         ConfigNode node(final String key)
@@ -1284,7 +1284,8 @@ final class ConfigMapper
     {
         // An empty (or blank) value would vanish from "translator.mac:  is not a MAC address"; quoted it shows.
         return node instanceof ConfigNode.ScalarNode scalar ?
-            (scalar.text().isBlank() ? "\"" + scalar.text() + "\"" : scalar.text()) : ConfigNode.describe(node);
+            (scalar.text().isBlank() ? "\"" + ShortText.of(scalar.text()) + "\"" : ShortText.of(scalar.text())) :
+            ConfigNode.describe(node);
     }
 
     static BigInteger parseInteger(final String text)

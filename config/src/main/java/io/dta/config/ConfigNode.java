@@ -62,7 +62,8 @@ sealed interface ConfigNode permits ConfigNode.MapNode, ConfigNode.ListNode, Con
         {
             case MapNode ignored -> "a mapping";
             case ListNode ignored -> "a list";
-            case ScalarNode s -> s.kind() == Kind.STRING ? "\"" + s.text() + "\"" : s.text();
+            case ScalarNode s ->
+                s.kind() == Kind.STRING ? "\"" + ShortText.of(s.text()) + "\"" : ShortText.of(s.text());
         };
     }
 }

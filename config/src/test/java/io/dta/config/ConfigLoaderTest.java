@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ConfigLoaderTest
 {
-    private static final String MINIMAL = """
+    static final String MINIMAL = """
         translator:
           mac: "02:00:00:00:00:01"
           ip: 192.168.1.1
@@ -112,7 +112,8 @@ class ConfigLoaderTest
         final Path latin1 = dir.resolve("latin1.yaml");
         Files.write(latin1, new byte[]{'n', 'a', 'm', 'e', ':', ' ', (byte)0xE9, '\n'});
         final ConfigException notUtf8 = assertThrows(ConfigException.class, () -> ConfigLoader.load(latin1));
-        assertEquals(List.of(latin1 + ": cannot read: not UTF-8 text"), notUtf8.problems());
+        assertEquals(List.of(latin1 + ": cannot read: not UTF-8 text: byte 0xe9 at line 1, byte offset 6 (byte 7 of " +
+            "the line)"), notUtf8.problems());
     }
 
     @Test

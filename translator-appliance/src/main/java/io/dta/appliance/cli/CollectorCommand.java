@@ -2,7 +2,9 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.io.CaptureCheck;
 import io.dta.appliance.io.OutputFile;
+import io.dta.appliance.io.RunFiles;
 import io.dta.appliance.live.LiveCollectorAgent;
 import io.dta.appliance.live.LiveRunner;
 import io.dta.appliance.live.LiveSettings;
@@ -173,6 +175,9 @@ public final class CollectorCommand implements Callable<Integer>
         }
         final Map<String, CollectorStore> stores = new HashMap<>();
         final List<CollectorStore.Reservation> reservations = new ArrayList<>();
+        // Offline, SIGINT and SIGTERM end the JVM through its shutdown hooks: the responses written so far are removed
+        // there, in one line, as after a failed run. Live, a signal is the way to stop.
+        final RunFiles files = live ? RunFiles.unguarded() : RunFiles.onSignal("collector", out, System.err);
         try
         {
             if (live)
@@ -192,12 +197,25 @@ public final class CollectorCommand implements Callable<Integer>
                     return responder(appliance, stores);
                 }, idleStrategy);
             }
+            // The input is read through and every store locked before the first is zero-filled: an input that is no
+            // capture, or a store in use, fails with the earlier stores as they were.
+            CaptureCheck.readThrough(in);
             for (final CollectorConfig collector : appliance.collectors())
             {
-                stores.put(collector.name(), CollectorStore.create(store, appliance, collector));
+                reservations.add(CollectorStore.reserve(store, appliance, collector));
             }
-            final SoftResponder responder = responder(appliance, stores);
-            run(responder);
+            final SoftResponder responder;
+            try (PcapReader reader = new PcapReader(in))
+            {
+                for (final CollectorStore.Reservation reservation : reservations)
+                {
+                    stores.put(reservation.collector().name(), files.create(reservation::create));
+                }
+                responder = responder(appliance, stores);
+                run(responder, reader, files);
+            }
+            // The responses are a result from here: a signal while the summary is printed leaves them.
+            files.close();
             printSummary(responder, Map.of(), json, System.out);
             return 0;
         }
@@ -223,6 +241,7 @@ public final class CollectorCommand implements Callable<Integer>
         }
         finally
         {
+            files.close();
             // The data-plane thread that filled the map for a live run has ended (joined) by now.
             for (final CollectorStore s : stores.values())
             {
@@ -285,10 +304,10 @@ public final class CollectorCommand implements Callable<Integer>
         }
     }
 
-    private void run(final SoftResponder responder) throws IOException
+    private void run(final SoftResponder responder, final PcapReader reader, final RunFiles files) throws IOException
     {
         boolean created = false;
-        try (PcapReader reader = new PcapReader(in); PcapWriter writer = createOut())
+        try (PcapWriter writer = files.create(this::createOut))
         {
             created = true;
             final TimedSink sink = new TimedSink(writer, out);

@@ -1,6 +1,7 @@
 package io.dta.appliance.cli;
 
 import io.dta.appliance.engine.TranslatorEngine;
+import io.dta.appliance.io.RunFiles;
 import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
@@ -130,7 +131,9 @@ public final class DecodeCommand implements Callable<Integer>
         final PrintWriter out = new PrintWriter(new BufferedWriter(
             new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16), false);
         String cutShort = null;
-        try (PcapReader reader = new PcapReader(file))
+        // A signal ends the JVM through its shutdown hooks, which say so in one line, as every command does.
+        try (RunFiles signalled = RunFiles.onSignal("decode", null, System.err);
+            PcapReader reader = new PcapReader(file))
         {
             while (reader.next())
             {

@@ -13,6 +13,7 @@ import io.dta.appliance.gen.GeneratorSettingsException;
 import io.dta.appliance.gen.Primitive;
 import io.dta.appliance.gen.ReportGenerator;
 import io.dta.appliance.io.FrameSource;
+import io.dta.appliance.io.RunFiles;
 import io.dta.codec.DtaOpcode;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
@@ -41,15 +42,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 
 /**
  * {@code dta demo}: translator, lossy link and soft collector in one process, closed loop.
@@ -132,6 +130,16 @@ public final class DemoCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
+        // SIGINT and SIGTERM end the JVM through its shutdown hooks: the temporary store directory is removed there,
+        // in one line, as at the end of a run.
+        try (RunFiles files = RunFiles.onSignal("demo", null, System.err))
+        {
+            return demo(files);
+        }
+    }
+
+    private int demo(final RunFiles files) throws Exception
+    {
         final String problem = argumentProblem();
         if (null != problem)
         {
@@ -165,13 +173,13 @@ public final class DemoCommand implements Callable<Integer>
             DemoNegotiation.collectorSide(NegotiatedRegions.assign(appliance)) : NegotiatedRegions.assign(appliance);
         final ApplianceConfig translatorSide = DemoNegotiation.translatorSide(collectorSide);
         final boolean temporary = null == store;
-        final Path dir = temporary ? Files.createTempDirectory("dta-demo-") : store;
+        final Path dir = temporary ? files.createTempDirectory("dta-demo-") : store;
         final List<CollectorStore> stores = new ArrayList<>();
         try
         {
             for (final CollectorConfig collector : collectorSide.collectors())
             {
-                stores.add(CollectorStore.create(dir, collectorSide, collector));
+                stores.add(files.create(() -> CollectorStore.create(dir, collectorSide, collector)));
             }
             final ClosedLoopDemo demo = new ClosedLoopDemo(translatorSide, collectorSide, stores, loss, seed,
                 workerCount)
@@ -261,7 +269,7 @@ public final class DemoCommand implements Callable<Integer>
             }
             if (temporary)
             {
-                deleteTree(dir);
+                files.delete(dir);
             }
         }
     }
@@ -645,21 +653,6 @@ public final class DemoCommand implements Callable<Integer>
         for (final String q : (List<String>)r.get("queries"))
         {
             System.out.println("    " + q);
-        }
-    }
-
-    private static void deleteTree(final Path dir) throws IOException
-    {
-        if (!Files.exists(dir))
-        {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir))
-        {
-            for (final Path p : walk.sorted(Comparator.reverseOrder()).toList())
-            {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }

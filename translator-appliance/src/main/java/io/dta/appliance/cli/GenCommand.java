@@ -11,6 +11,7 @@ import io.dta.appliance.gen.ProgressBar;
 import io.dta.appliance.gen.ReportGenerator;
 import io.dta.appliance.gen.SketchTraffic;
 import io.dta.appliance.io.OutputFile;
+import io.dta.appliance.io.RunFiles;
 import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.Ipv4Address;
 import io.dta.codec.pcap.PcapFormat;
@@ -185,6 +186,16 @@ public final class GenCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        // SIGINT and SIGTERM end the JVM through its shutdown hooks: the capture (and --truth) the run has started
+        // are removed there, as after a failed run, in one line.
+        try (RunFiles files = RunFiles.onSignal("gen", out, System.err).alsoOutput(truth))
+        {
+            return generate(files);
+        }
+    }
+
+    private int generate(final RunFiles files)
+    {
         final PrintWriter err = spec.commandLine().getErr();
         final PrintWriter stdout = spec.commandLine().getOut();
 
@@ -345,7 +356,7 @@ public final class GenCommand implements Callable<Integer>
         boolean created = false;
         try
         {
-            try (PcapWriter writer = new PcapWriter(out, nanosecondPcap))
+            try (PcapWriter writer = files.create(() -> new PcapWriter(out, nanosecondPcap)))
             {
                 created = true;
                 for (long i = 1; i <= reports && !generator.exhausted(); i++)
@@ -382,7 +393,7 @@ public final class GenCommand implements Callable<Integer>
         {
             try
             {
-                Files.writeString(truth, SketchTruth.json(generator));
+                files.create(() -> Files.writeString(truth, SketchTruth.json(generator)));
             }
             catch (final IOException ex)
             {

@@ -15,7 +15,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The files of one run that a signal must not leave behind: its temporary files (a copy of an input, a capture being
- * re-stamped) and the output it has started writing. SIGINT and SIGTERM end the JVM through its shutdown hooks, not
+ * re-stamped, a demo's store directory) and the outputs it has started writing. Every command that writes files runs
+ * inside one, so a signal ends each of them alike: one line on stderr, what the run made and changed removed, what it
+ * has not touched left as it was. SIGINT and SIGTERM end the JVM through its shutdown hooks, not
  * through the command's {@code finally} blocks, which never run; the hook of a {@code RunFiles} deletes the temporary
  * files made through it and, when the run has changed the output since it started, the output too, as a failed run
  * does ({@link OutputFile#removeFailed}: a regular file only), and says so on stderr. An earlier output the run has not
@@ -30,7 +32,7 @@ public final class RunFiles implements AutoCloseable
     private final String command;
     private final Path output;
     private final PrintStream err;
-    private final State before;
+    private final List<Output> outputs = new ArrayList<>();
     private final List<Path> temporary = new ArrayList<>();
     private final Thread hook;
     private boolean stopped;
@@ -40,7 +42,10 @@ public final class RunFiles implements AutoCloseable
         this.command = command;
         this.output = output;
         this.err = err;
-        this.before = null == output ? null : State.of(output);
+        if (null != output)
+        {
+            outputs.add(new Output(output, State.of(output)));
+        }
         this.hook = onSignal ? new Thread(this::stop, "dta-" + command + "-files") : null;
         if (null != hook)
         {
@@ -73,11 +78,45 @@ public final class RunFiles implements AutoCloseable
     }
 
     /**
+     * One more output of the run (a command writing two files), removed as the first one is when a signal ends the
+     * process after the run changed it.
+     *
+     * @param path the output as given, or null for none.
+     * @return this.
+     */
+    public synchronized RunFiles alsoOutput(final Path path)
+    {
+        if (null != path)
+        {
+            outputs.add(new Output(path, State.of(path)));
+        }
+        return this;
+    }
+
+    /**
      * @return whether the output is no longer what it was when the run started (created, written or replaced).
      */
-    public boolean outputChanged()
+    public synchronized boolean outputChanged()
     {
-        return null != output && !Objects.equals(before, State.of(output));
+        return null != output && outputs.getFirst().changed();
+    }
+
+    /**
+     * Takes a step that creates or truncates an output or a file under a temporary directory (opening the writer of
+     * a capture, creating a store) unless a signal is ending the process: the step and the clean-up of a signal do
+     * not overlap, so no file appears after the clean-up has run.
+     *
+     * @param step the step.
+     * @param <T>  what it makes.
+     * @param <E>  what it may throw.
+     * @return what the step made.
+     * @throws E           as the step.
+     * @throws IOException if a signal is ending the process.
+     */
+    public synchronized <T, E extends Exception> T create(final Step<T, E> step) throws E, IOException
+    {
+        refuseWhenStopped();
+        return step.run();
     }
 
     /**
@@ -189,9 +228,43 @@ public final class RunFiles implements AutoCloseable
             IoUtil.delete(temporary.get(i).toFile(), true);
         }
         temporary.clear();
-        final boolean removed = outputChanged() && OutputFile.removeFailed(output);
-        err.println("dta " + command + ": stopped by a signal" + (removed ? "; " + output + " removed" : ""));
+        final StringBuilder removed = new StringBuilder();
+        for (final Output o : outputs)
+        {
+            if (o.changed() && OutputFile.removeFailed(o.path()))
+            {
+                removed.append(removed.isEmpty() ? "; " : ", ").append(o.path());
+            }
+        }
+        err.println("dta " + command + ": stopped by a signal" + (removed.isEmpty() ? "" : removed + " removed"));
         err.flush();
+    }
+
+    /**
+     * A step of a run that makes a file, for {@link #create}.
+     *
+     * @param <T> what it makes.
+     * @param <E> what it may throw.
+     */
+    @FunctionalInterface
+    public interface Step<T, E extends Exception>
+    {
+        /**
+         * @return what the step made.
+         * @throws E when it fails.
+         */
+        T run() throws E;
+    }
+
+    /**
+     * An output and what it was when the run started.
+     */
+    private record Output(Path path, State before)
+    {
+        boolean changed()
+        {
+            return !Objects.equals(before, State.of(path));
+        }
     }
 
     /**

@@ -59,7 +59,7 @@ public final class CounterNaming
      * @param typeId the counter's Agrona type id.
      * @param key    its key buffer.
      * @param label  its label.
-     * @return its metric.
+     * @return its metric, or null for the totals of several workers (each worker's series is exported).
      */
     public static CounterMetric of(final int typeId, final DirectBuffer key, final String label)
     {

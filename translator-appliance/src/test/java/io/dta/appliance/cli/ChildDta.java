@@ -25,8 +25,22 @@ public final class ChildDta
      */
     public static Process start(final Path stdout, final Path stderr, final String... args) throws IOException
     {
-        return new ProcessBuilder(command(args)).redirectOutput(stdout.toFile()).redirectError(stderr.toFile())
-            .start();
+        return start(List.of(), stdout, stderr, args);
+    }
+
+    /**
+     * @param jvmOptions more options for the child's JVM (e.g. {@code -Djava.io.tmpdir=...}).
+     * @param stdout     where the child's standard output goes.
+     * @param stderr     where its standard error goes.
+     * @param args       the {@code dta} command line.
+     * @return the started process.
+     * @throws IOException if it cannot be started.
+     */
+    public static Process start(
+        final List<String> jvmOptions, final Path stdout, final Path stderr, final String... args) throws IOException
+    {
+        return new ProcessBuilder(command(jvmOptions, args)).redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile()).start();
     }
 
     /**
@@ -34,6 +48,11 @@ public final class ChildDta
      * @return the command that runs it in a JVM of its own (the program first).
      */
     public static List<String> command(final String... args)
+    {
+        return command(List.of(), args);
+    }
+
+    private static List<String> command(final List<String> jvmOptions, final String... args)
     {
         final List<String> command = new ArrayList<>();
         if (sigintIgnored())
@@ -51,6 +70,7 @@ public final class ChildDta
                 command.add(flag);
             }
         }
+        command.addAll(jvmOptions);
         command.add("-Ddta.shim=" + System.getProperty("dta.shim"));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));

@@ -140,7 +140,7 @@ class CompareBenchEalTest
     }
 
     /**
-     * Copies a capture, leaving out one frame in {@code lossEvery} (the lossy link of an audit).
+     * Copies a capture, leaving out one frame in {@code lossEvery} (a lossy link).
      */
     private static void copy(final Path from, final Path to, final int lossEvery) throws Exception
     {

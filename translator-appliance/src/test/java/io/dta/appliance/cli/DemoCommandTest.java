@@ -43,9 +43,9 @@ class DemoCommandTest
     }
 
     /**
-     * An audit found the closing of a sketch epoch (4096 columns, batchColumns 1) offering 4096 column WRITEs and its
-     * final header at once to an essential ring of 1024: 3074 were dropped, and the demo said "quiescent: true" and
-     * "NO, 3074 outstanding". Sketch WRITEs now wait for room, so that sketch lands whole with the default backlog;
+     * The closing of a sketch epoch (4096 columns, batchColumns 1) offers 4096 column WRITEs and its final header at
+     * once to an essential ring of 1024: dropping 3074 of them would make the demo say "quiescent: true" and "NO,
+     * 3074 outstanding". Sketch WRITEs wait for room, so that sketch lands whole with the default backlog;
      * essential Key-Writes that find a ring of 1 full are still dropped, and the verdict names them apart from
      * operations waiting for an ACK.
      */
@@ -121,8 +121,8 @@ class DemoCommandTest
     }
 
     /**
-     * An audit found the sample queries covering only the first collector (the second's regions had none, and the
-     * lines named no collector) and calling a wrapped reference ring's last slot its "newest" entry.
+     * The sample queries cover every collector (each line names its collector), and never call a wrapped reference
+     * ring's last slot its "newest" entry.
      */
     @Test
     void shouldShowSampleQueriesForEveryCollectorAndNoNewestOfAReferenceRing() throws Exception

@@ -23,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The collector restarted under a running translator over {@code net_memif} (audit of the seventeenth session: the
- * translator's memif client never reconnected, {@code tx not taken} climbed until the translator was restarted too).
+ * The collector restarted under a running translator over {@code net_memif}: guards against a memif client that
+ * never reconnects, its {@code tx not taken} climbing until the translator is restarted too.
  * {@code dta collector --port} is the memif server of the collector link and {@code dta run} its client; the
  * reports come from this JVM, a memif client of the translator's reports port with an EAL of its own, so that they
  * are sent when the test wants them. Key-Writes reach the first collector and are answered (its store holds them);

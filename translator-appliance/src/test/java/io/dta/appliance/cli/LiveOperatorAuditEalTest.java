@@ -22,18 +22,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * What an operator met in a black-box audit of the live commands (docs/dpdk.md, eighth session), each case a
- * {@code dta} process of its own (never more than two EALs at once):
+ * The live commands as an operator runs them (docs/dpdk.md, "The live commands at their edges"), each case a
+ * {@code dta} process of its own (never more than two EALs at once). Guards against:
  * <ul>
- *     <li>a {@code dta run} started with SIGINT ignored (a shell script's background job) said nothing and ignored
- *     {@code kill -INT}; a stop whose drain ran out with reports still waiting said nothing of them; a second EAL on
- *     a file prefix in use said {@code rte_eal_init failed: Success}; a bad {@code --vdev} left its EAL runtime
- *     directory behind; a second SIGTERM during a drain did nothing (a drain of --drain-ms against a silent
- *     collector could only be waited out or killed);</li>
- *     <li>a {@code net_memif} client started before its server failed with {@code rte_eth_dev_start(1) failed:
- *     Operation not permitted}, naming neither the port nor the cause;</li>
- *     <li>{@code dta collector --port --json} left out the ports and ARP counts its text summary prints, and a
- *     second collector given its store zeroed its memory.</li>
+ *     <li>a {@code dta run} started with SIGINT ignored (a shell script's background job) that says nothing and
+ *     ignores {@code kill -INT}; a stop whose drain runs out with reports still waiting that says nothing of them;
+ *     a second EAL on a file prefix in use that says {@code rte_eal_init failed: Success}; a bad {@code --vdev} that
+ *     leaves its EAL runtime directory behind; a second SIGTERM during a drain that does nothing;</li>
+ *     <li>a {@code net_memif} client started before its server that fails naming neither the port nor the
+ *     cause;</li>
+ *     <li>{@code dta collector --port --json} leaving out the ports and ARP counts its text summary prints, and a
+ *     second collector given its store zeroing its memory.</li>
  * </ul>
  */
 class LiveOperatorAuditEalTest extends LiveProcessTests

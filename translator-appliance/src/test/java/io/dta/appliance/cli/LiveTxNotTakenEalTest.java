@@ -13,8 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code dta run} whose collector link is a {@code net_memif} server that never gets a peer: its tx bursts take
- * nothing, and the engine's counters must say so (audit: the summary said {@code drops: none} and counted the
- * reports those frames carried as delivered). Every RoCEv2 frame the engine committed is in {@code dropTxFull},
+ * nothing, and the engine's counters must say so (not {@code drops: none} with the reports those frames carried
+ * counted as delivered). Every RoCEv2 frame the engine committed is in {@code dropTxFull},
  * the reports of the non-essential ones in {@code reportsDroppedTxFull}, none delivered.
  */
 class LiveTxNotTakenEalTest extends LiveProcessTests

@@ -378,7 +378,7 @@ public final class CollectorCommand implements Callable<Integer>
             final Map<String, Object> q = new LinkedHashMap<>();
             q.put("region", qp.region().path());
             q.put("collector", qp.collector().name());
-            q.put("qpn", qp.qpn());
+            q.put("collectorQpn", qp.qpn());
             q.put("state", qp.state().name());
             q.put("expectedPsn", qp.expectedPsn());
             q.put("msn", qp.msn());
@@ -392,7 +392,7 @@ public final class CollectorCommand implements Callable<Integer>
         {
             final Map<String, Object> all = new LinkedHashMap<>();
             all.put("counters", counters);
-            all.put("qps", qps);
+            all.put("queuePairs", qps);
             all.putAll(live);
             try
             {

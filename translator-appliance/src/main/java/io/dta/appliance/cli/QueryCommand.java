@@ -550,7 +550,7 @@ public final class QueryCommand implements Callable<Integer>
             if (json)
             {
                 final ObjectNode node = MAPPER.createObjectNode();
-                node.put("list", listId);
+                node.put("listId", listId);
                 node.put("layout", layout);
                 final ArrayNode entries = node.putArray("entries");
                 for (final long e : r.entries())
@@ -559,7 +559,7 @@ public final class QueryCommand implements Callable<Integer>
                 }
                 node.put("cursor", r.cursor());
                 node.put("lapped", r.lapped());
-                node.put("lost", r.lostBatches());
+                node.put("lostBatches", r.lostBatches());
                 printJson(out, node);
                 return;
             }

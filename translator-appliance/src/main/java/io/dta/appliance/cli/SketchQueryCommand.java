@@ -151,7 +151,7 @@ final class SketchQueryCommand implements Callable<Integer>
         }
         if (read.hasCells())
         {
-            final ArrayNode counters = node.putArray("counters");
+            final ArrayNode counters = node.putArray("cells");
             for (int r = 0; r < read.rows(); r++)
             {
                 final ArrayNode row = counters.addArray();
@@ -163,7 +163,7 @@ final class SketchQueryCommand implements Callable<Integer>
         }
         else
         {
-            node.putNull("counters");
+            node.putNull("cells");
         }
         if (keys.size() == 1)
         {

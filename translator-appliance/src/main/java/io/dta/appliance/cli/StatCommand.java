@@ -2,8 +2,11 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dta.appliance.engine.EngineCounter;
+import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.appliance.stat.CountersFileReader;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.status.CountersReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -151,15 +155,46 @@ public final class StatCommand implements Callable<Integer>
         }
     }
 
-    private record Sample(int id, String label, long value)
+    /**
+     * One counter: its label for the table, its camelCase key for {@code --json} (docs/naming.md), its value.
+     */
+    private record Sample(int id, String label, String key, long value)
     {
     }
 
     private static List<Sample> sample(final CountersReader counters)
     {
         final List<Sample> list = new ArrayList<>();
-        counters.forEach((value, id, label) -> list.add(new Sample(id, label, value)));
+        counters.forEach((id, typeId, keyBuffer, label) -> list.add(
+            new Sample(id, label, jsonKey(typeId, keyBuffer, label), counters.getCounterValue(id))));
         return list;
+    }
+
+    /**
+     * @return an engine counter's name as every command's {@code --json} spells it ({@code reportsIn}); any other
+     * counter's label in camelCase ({@code "port 0 net_pcap0 (reports): rx packets"} is
+     * {@code port0NetPcap0ReportsRxPackets}, the soft collector's {@code frames-in} is {@code framesIn}).
+     */
+    static String jsonKey(final int typeId, final DirectBuffer keyBuffer, final String label)
+    {
+        if (EngineCounters.TYPE_ID == typeId)
+        {
+            final int ordinal = keyBuffer.getInt(0);
+            if (ordinal >= 0 && ordinal < EngineCounter.values().length)
+            {
+                return EngineSummary.camel(EngineCounter.values()[ordinal].name());
+            }
+        }
+        final StringBuilder key = new StringBuilder();
+        for (final String word : label.split("[^A-Za-z0-9]+"))
+        {
+            if (!word.isEmpty())
+            {
+                final String lower = word.toLowerCase(Locale.ROOT);
+                key.append(key.isEmpty() ? lower : Character.toUpperCase(lower.charAt(0)) + lower.substring(1));
+            }
+        }
+        return key.toString();
     }
 
     private void print(
@@ -184,10 +219,10 @@ public final class StatCommand implements Callable<Integer>
             for (int i = 0; i < current.size(); i++)
             {
                 final Sample s = current.get(i);
-                values.put(s.label, s.value);
+                values.put(s.key, s.value);
                 if (null != rates && i < previous.size() && seconds > 0)
                 {
-                    rates.put(s.label, Math.round((s.value - previous.get(i).value) / seconds));
+                    rates.put(s.key, Math.round((s.value - previous.get(i).value) / seconds));
                 }
             }
             out.println(mapper.writeValueAsString(root));

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -84,7 +85,7 @@ class LiveMemifReconnectEalTest extends LiveProcessTests
         {
             // Reports flow and are answered.
             reporter.sendUntil(keyWrites(1000), () -> everyKeyFound(config, store1, 1000));
-            awaitStat(translatorCounters, translator, n -> counter(n, "ACKs accepted").asLong() > 0);
+            awaitStat(translatorCounters, translator, n -> counter(n, "acksIn").asLong() > 0);
 
             collector1.destroy();
             assertTrue(collector1.waitFor(30, TimeUnit.SECONDS), "collector stops on SIGTERM");
@@ -109,7 +110,7 @@ class LiveMemifReconnectEalTest extends LiveProcessTests
             assertEquals(1, counter(back, LINK + "link lost (memif server gone)").asLong(), back.toString());
             // The later reports reach the new collector.
             reporter.sendUntil(keyWrites(3000), () -> everyKeyFound(config, store2, 3000));
-            assertTrue(counter(stat(collector2Counters), "write-packets").asLong() > 0);
+            assertTrue(counter(stat(collector2Counters), "writePackets").asLong() > 0);
             reporter.awaitQuiet(translatorCounters);
 
             // The reporter's port closes first (nothing in flight), then the translator, then the collector.
@@ -171,14 +172,15 @@ class LiveMemifReconnectEalTest extends LiveProcessTests
         return JSON.readTree(result.out());
     }
 
-    /** The counter whose label ends with {@code suffix}, or a missing node. */
+    /** The counter whose label ends with {@code suffix} (its JSON key with the suffix's), or a missing node. */
     private static JsonNode counter(final JsonNode sample, final String suffix)
     {
+        final String key = StatCommand.jsonKey(0, null, suffix).toLowerCase(Locale.ROOT);
         final Iterator<String> names = sample.get("counters").fieldNames();
         while (names.hasNext())
         {
             final String name = names.next();
-            if (name.endsWith(suffix))
+            if (name.toLowerCase(Locale.ROOT).endsWith(key))
             {
                 return sample.get("counters").get(name);
             }

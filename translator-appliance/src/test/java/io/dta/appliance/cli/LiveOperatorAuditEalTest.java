@@ -59,7 +59,7 @@ class LiveOperatorAuditEalTest extends LiveProcessTests
             "--counters", counters.toString(), "--drain-ms", "600000", "--json"));
         final Process run = killedAtEnd(new ProcessBuilder(command).redirectOutput(dir.resolve("run.out").toFile())
             .redirectError(dir.resolve("run.err").toFile()).start());
-        awaitStat(counters, run, n -> 300 == n.get("counters").path("DTA reports in").asLong());
+        awaitStat(counters, run, n -> 300 == n.get("counters").path("reportsIn").asLong());
         final Path runtime = Path.of("/var/run/dpdk", prefix);
         assertTrue(Files.isDirectory(runtime), runtime.toString());
 
@@ -163,7 +163,7 @@ class LiveOperatorAuditEalTest extends LiveProcessTests
         final Process collector = start("collector", "collector", "--store", store.toString(), "--port", "0",
             "--vdev", "net_pcap0,rx_pcap=" + arp + ",tx_pcap=" + replies, "-l", "1", "--file-prefix",
             prefix("dta-audit-col-" + ProcessHandle.current().pid()), "--counters", counters.toString(), "--json");
-        awaitStat(counters, collector, n -> 3 == n.get("counters").path("ARP requests answered").asLong());
+        awaitStat(counters, collector, n -> 3 == n.get("counters").path("arpRequestsAnswered").asLong());
 
         final CliRunner.Result second = CliRunner.run("collector", "--in", arp.toString(), "--out",
             dir.resolve("second.pcap").toString(), "--store", store.toString());
@@ -181,7 +181,7 @@ class LiveOperatorAuditEalTest extends LiveProcessTests
         assertEquals("net_pcap0", port.get("name").asText(), out);
         assertEquals(4, port.get("rxPackets").asLong(), out);
         assertEquals(3, port.get("txPackets").asLong(), out);
-        assertTrue(summary.has("counters") && summary.has("qps"), out);
+        assertTrue(summary.has("counters") && summary.has("queuePairs"), out);
     }
 
     private static int arpRequest(final UnsafeBuffer frame, final long senderMac, final int senderIp, final int target)

@@ -36,8 +36,8 @@ class LiveTxNotTakenEalTest extends LiveProcessTests
             "--link-wait-ms", "500", "--drain-ms", "200", "-l", "0", "--file-prefix", prefix,
             "--counters", counters.toString(), "--state-file", dir.resolve("run.lists").toString(), "--json"));
         LiveStat.await(counters, run, dir, 60_000,
-            n -> 300 == n.get("counters").path("DTA reports in").asLong() &&
-            n.get("counters").path("frames dropped: transmit full").asLong() > 0);
+            n -> 300 == n.get("counters").path("reportsIn").asLong() &&
+            n.get("counters").path("dropTxFull").asLong() > 0);
         run.destroy();
         assertTrue(run.waitFor(30, TimeUnit.SECONDS));
         final String out = Files.readString(dir.resolve("run.out"));

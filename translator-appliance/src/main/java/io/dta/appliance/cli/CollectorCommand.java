@@ -97,6 +97,10 @@ public final class CollectorCommand implements Callable<Integer>
     @Option(names = "--store", required = true, paramLabel = "DIR", description = "store directory")
     private Path store;
 
+    @Option(names = "--no-progress", description = "never show the progress through --in on standard error (shown " +
+        "on a terminal)")
+    private boolean noProgress;
+
     @Option(names = "--json", description = "print the summary as one JSON object")
     private boolean json;
 
@@ -282,13 +286,22 @@ public final class CollectorCommand implements Callable<Integer>
         {
             created = true;
             final TimedSink sink = new TimedSink(writer, out);
+            final CaptureProgress progress = CaptureProgress.of(reader, in, !noProgress);
             while (reader.next())
             {
+                if (null != progress)
+                {
+                    progress.frame();
+                }
                 sink.timestampNanos = reader.timestampNanos() + RESPONSE_DELAY_NANOS;
                 // Connection set-up timers (REP and metadata SEND re-sends) run on capture time.
                 responder.poll(reader.timestampNanos(), sink);
                 responder.onFrame(reader.buffer(), reader.offset(), reader.capturedLength(), reader.timestampNanos(),
                     sink);
+            }
+            if (null != progress)
+            {
+                progress.finish(true);
             }
             if (reader.cutShort())
             {

@@ -311,6 +311,7 @@ public final class QueryCommand implements Callable<Integer>
      * {@code dta query keywrite}.
      */
     @Command(name = "keywrite", mixinStandardHelpOptions = true,
+        header = "Look keys up in the Key-Write store: value by checksum and plurality vote.",
         description = {
             "Look keys up in the Key-Write store: the copies whose checksum matches vote, the most frequent data",
             "wins (ties: lowest copy index). The value is the data as an unsigned big-endian number." })
@@ -390,6 +391,7 @@ public final class QueryCommand implements Callable<Integer>
      * {@code dta query counter}.
      */
     @Command(name = "counter", mixinStandardHelpOptions = true,
+        header = "Read Key-Increment counters: the minimum of each key's N counters.",
         description = {
             "Read Key-Increment counters: the minimum of the key's N counters (count-min), unsigned 64-bit. The store",
             "cannot tell which N a reporter used: without --redundancy the value is for N = redundancy.max, and the",
@@ -474,6 +476,7 @@ public final class QueryCommand implements Callable<Integer>
      * {@code dta query list}.
      */
     @Command(name = "list", mixinStandardHelpOptions = true,
+        header = "Read an Append list, oldest first, with a cursor to read on from.",
         description = {
             "Read an Append list, oldest first. Sequenced layout: entries of the batches after --since, the new",
             "cursor, and whether the reader was lapped. Reference layout: every non-zero entry in ring order",

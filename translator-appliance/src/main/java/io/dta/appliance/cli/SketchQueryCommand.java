@@ -24,6 +24,7 @@ import java.util.concurrent.Callable;
  * median) or the HyperLogLog cardinality. See docs/sketch.md.
  */
 @Command(name = "sketch", mixinStandardHelpOptions = true,
+    header = "Read one epoch of a merged sketch: its state, cells and estimates.",
     description = {
         "Read one epoch of a merged sketch: state (complete, incomplete, open, absent, torn, invalid), contributing",
         "switches and the rows x columns matrix; with --key the point estimate (Count-Min: minimum over rows;",

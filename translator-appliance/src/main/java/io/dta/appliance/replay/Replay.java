@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Offline translation of a capture: every report in capture order, with the capture timestamps as the engine
@@ -72,6 +73,30 @@ public final class Replay
         final Path output,
         final List<CutShortCapture> cutShort) throws IOException
     {
+        return run(config, reports, responses, output, cutShort, reader -> null);
+    }
+
+    /**
+     * Runs one replay, telling which inputs were cut short and showing each report frame read to an observer (a
+     * progress display).
+     *
+     * @param config    validated configuration.
+     * @param reports   capture of reports (and anything else; other frames are counted and skipped).
+     * @param responses optional capture of collector responses, or null.
+     * @param output    capture to write the RoCEv2 frames to.
+     * @param cutShort  receives the inputs that end inside a record, reports first (nothing when none is).
+     * @param observer  gives the observer of the reports capture once it is open, or null for none.
+     * @return the engine after the run, for its counters and QP states.
+     * @throws IOException if a capture cannot be read or written.
+     */
+    public static TranslatorEngine run(
+        final ApplianceConfig config,
+        final Path reports,
+        final Path responses,
+        final Path output,
+        final List<CutShortCapture> cutShort,
+        final Function<PcapReader, FrameSource.FrameObserver> observer) throws IOException
+    {
         // The inputs are opened first: a file that is no capture fails before the output is created (truncated), so an
         // earlier output of that name stays as it was.
         try (PcapReader in = new PcapReader(reports).destinationMac(config.translator().mac());
@@ -80,7 +105,9 @@ public final class Replay
             PcapFrameSink sink = PcapFrameSink.open(output))
         {
             final TranslatorEngine engine = new TranslatorEngine(config, sink, null != responses);
-            CaptureMerge.run(engine, FrameSource.of(in), null == back ? null : FrameSource.of(back));
+            final FrameSource.FrameObserver seen = observer.apply(in);
+            CaptureMerge.run(engine, null == seen ? FrameSource.of(in) : FrameSource.of(in, seen),
+                null == back ? null : FrameSource.of(back));
             CutShortCapture.addIfCut(cutShort, CutShortCapture.IN, reports, in);
             if (null != back)
             {

@@ -95,6 +95,10 @@ public final class DemoCommand implements Callable<Integer>
         description = "store directory to keep (default: a temporary directory, removed afterwards)")
     private Path store;
 
+    @Option(names = "--no-progress", description = "never show the progress through the reports on standard error " +
+        "(shown on a terminal)")
+    private boolean noProgress;
+
     @Option(names = "--json", description = "print one JSON object")
     private boolean json;
 
@@ -169,7 +173,12 @@ public final class DemoCommand implements Callable<Integer>
             {
                 try (PcapReader reader = new PcapReader(in).destinationMac(translatorSide.translator().mac()))
                 {
-                    demo.run(pcapSource(reader, samples, collectorSide));
+                    final CaptureProgress progress = CaptureProgress.of(reader, in, !noProgress);
+                    demo.run(pcapSource(reader, samples, collectorSide, progress));
+                    if (null != progress)
+                    {
+                        progress.finish(true);
+                    }
                     if (reader.cutShort())
                     {
                         // Like tshark: every whole report was used; the demo completes, with a warning.
@@ -189,7 +198,10 @@ public final class DemoCommand implements Callable<Integer>
                     settings.mix(mix);
                 }
                 final ReportGenerator generator = new ReportGenerator(collectorSide, settings);
-                demo.run(generatedSource(generator, reports, samples, collectorSide));
+                final FrameSource source =
+                    SourceProgress.of(generatedSource(generator, reports, samples, collectorSide), reports, !noProgress);
+                demo.run(source);
+                SourceProgress.finish(source);
             }
             final double wallSeconds = (System.nanoTime() - start) / 1e9;
             final Map<String, Object> result = summary(collectorSide, demo, stores, samples, wallSeconds);
@@ -315,13 +327,18 @@ public final class DemoCommand implements Callable<Integer>
     }
 
     private static FrameSource pcapSource(
-        final PcapReader reader, final Samples[] perCollector, final ApplianceConfig appliance)
+        final PcapReader reader, final Samples[] perCollector, final ApplianceConfig appliance,
+        final CaptureProgress progress)
     {
         final FrameDecoder decoder = TranslatorEngine.configureDecoder(new FrameDecoder(), appliance);
         final List<CollectorConfig> collectors = appliance.collectors();
         final int maxRedundancy = appliance.redundancy().max();
         return FrameSource.of(reader, (buffer, offset, length) ->
         {
+            if (null != progress)
+            {
+                progress.frame();
+            }
             // The capture's own reports give the sample queries, as the generator's do.
             if (FrameKind.DTA == decoder.decode(buffer, offset, length))
             {

@@ -322,7 +322,7 @@ class LiveMemifReconnectEalTest extends LiveProcessTests
         {
             final long expected = sent;
             final long deadline = System.currentTimeMillis() + TIMEOUT_MILLIS;
-            while (counter(stat(translatorCounters), "DTA reports in").asLong() < expected)
+            while (counter(stat(translatorCounters), "reportsIn").asLong() < expected)
             {
                 assertTrue(System.currentTimeMillis() < deadline, "the translator reads every report sent");
                 Thread.sleep(20);

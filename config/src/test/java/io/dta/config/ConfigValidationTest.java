@@ -219,7 +219,7 @@ class ConfigValidationTest
             Arguments.of(ConfigTestSupport.sketch("count-min", 2, 8, 4096), "epochTimeoutMicros", 1,
                 "collectors[0].sketches[0].epochTimeoutMicros: 1 leaves no valid nackRetryMicros (at least 1 and " +
                 "below epochTimeoutMicros); the least epoch timeout is 2"),
-            // The audit's F1: about 16 GiB of heap, accepted before and dead of an OutOfMemoryError in replay.
+            // About 16 GiB of heap: must be refused at start, not die of an OutOfMemoryError in replay.
             Arguments.of(ConfigTestSupport.sketch("count-min", 64, 65536, 17_179_934_720L), "epochs", 1024,
                 "collectors[0].sketches[0]: 1024 epochs x 65536 columns x (64 rows x 4 + 4) bytes = 17448304640 " +
                 "bytes (16640 MiB) of merge state the translator preallocates on its heap (count-min cells and " +
@@ -231,7 +231,7 @@ class ConfigValidationTest
                 "bytes (1040 MiB) of merge state the translator preallocates on its heap (count-min cells and " +
                 "per-column contribution counts, for every epoch area), more than the 1073741824 bytes (1024 MiB) " +
                 "the translator holds for sketches: lower epochs, rows or columns"),
-            // The audit's F2: a Count sketch keeps 8-byte sums, so its region understates the translator's memory.
+            // A Count sketch keeps 8-byte sums, so its region understates the translator's memory.
             Arguments.of(ConfigTestSupport.sketch("count-sketch", 64, 65536, 2_130_714_752L), "epochs", 127,
                 "collectors[0].sketches[0]: 127 epochs x 65536 columns x (64 rows x 8 + 4) bytes = 4294705152 " +
                 "bytes (4096 MiB) of merge state the translator preallocates on its heap (count-sketch cells and " +

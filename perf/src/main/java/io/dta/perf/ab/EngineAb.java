@@ -44,8 +44,8 @@ public final class EngineAb
             final Object p = primitiveType.getMethod("valueOf", String.class).invoke(null, primitive.toUpperCase());
             final Object config = loader.loadClass("io.dta.config.ConfigDefaults").getMethod("load").invoke(null);
             final Class<?> bench = loader.loadClass("io.dta.appliance.bench.EngineBench");
-            // By signature, not by declaration order: every build since the first has this constructor, and later
-            // ones declare others before it (BenchInput's, twelfth session).
+            // By signature, not by declaration order: every build has this constructor, and some declare others
+            // before it (BenchInput's).
             benches[i] = bench.getConstructor(primitiveType, loader.loadClass("io.dta.config.ApplianceConfig"),
                 int.class, int.class, long.class).newInstance(p, config, 1, 16, 1L);
             feeds[i] = bench.getMethod("feed", long.class);

@@ -51,7 +51,7 @@ import java.util.function.ToLongFunction;
         "Measure the translation engine alone on one thread: pre-built report frames in memory, frames out to a " +
             "discarding sink that nobody answers (open loop, as dta replay without --responses), or with " +
             "--closed-loop the collector's ACKs and ATOMIC ACKs answered as its soft responder would. Prints " +
-            "reportsPerSecond, framesPerSecond, allocatedBytesPerReport (this thread's allocation over the measured " +
+            "reportsPerSecond, roceFramesOutPerSecond, allocatedBytesPerReport (this thread's allocation over the measured " +
             "phase), gcCount, reportsPerCpuSecond (over the thread's CPU time: robust on a shared machine; through " +
             "DPDK with --compare-c only) and whether Agrona's bounds checks were on (agronaBoundsChecks; bin/dta " +
             "turns them off for bench; see docs/performance.md).",
@@ -59,7 +59,8 @@ import java.util.function.ToLongFunction;
             "that has that primitive's region (a Key-Write store, a Key-Increment counter store, a list, a postcard " +
             "store, a sketch; refused when none has it), or with --in every frame of a capture (your traffic), fed " +
             "round and round in capture order; then the drops by reason over the measured phase are printed too. " +
-            "drops counts what the engine dropped while measuring, never in the warm-up." })
+            "totalDrops counts what the engine dropped while measuring, never in the warm-up, and drops names the " +
+            "reasons." })
 public final class BenchCommand implements Callable<Integer>
 {
     @Mixin
@@ -486,14 +487,14 @@ public final class BenchCommand implements Callable<Integer>
         final Map<String, Object> out = new LinkedHashMap<>();
         putSource(out, bench.input());
         out.put("reports", r.reports());
-        out.put("frames", r.frames());
+        out.put("roceFramesOut", r.frames());
         out.put("seconds", r.seconds());
         out.put("reportsPerSecond", Math.round(r.reportsPerSecond()));
-        out.put("framesPerSecond", Math.round(r.framesPerSecond()));
+        out.put("roceFramesOutPerSecond", Math.round(r.framesPerSecond()));
         out.put("allocatedBytesPerReport", r.allocatedBytesPerReport());
         out.put("gcCount", r.gcCount());
-        out.put("drops", drops);
-        out.put("dropsByReason", EngineSummary.nonZeroDrops(r::delta));
+        out.put("totalDrops", drops);
+        out.put("drops", EngineSummary.nonZeroDrops(r::delta));
         if (null == in)
         {
             out.put("redundancy", redundancy);
@@ -505,8 +506,12 @@ public final class BenchCommand implements Callable<Integer>
         {
             final SketchConfig sketch = primitive.collectorIn(appliance).sketches().get(0);
             out.put("switches", switches);
-            out.put("sketch", sketch.type().text() + " " + sketch.rows() + "x" + sketch.columns() +
-                ", batchColumns " + sketch.batchColumns());
+            final Map<String, Object> shape = new LinkedHashMap<>();
+            shape.put("type", sketch.type().text());
+            shape.put("rows", sketch.rows());
+            shape.put("columns", sketch.columns());
+            shape.put("batchColumns", sketch.batchColumns());
+            out.put("sketchShape", shape);
             out.put("epochsCompleted", bench.engine().counters().get(EngineCounter.SKETCH_EPOCHS_COMPLETED));
         }
         out.put("reportsPerCpuSecond", Math.round(r.reportsPerCpuSecond()));
@@ -603,15 +608,15 @@ public final class BenchCommand implements Callable<Integer>
         out.put("hugepages", onHugepages);
         out.put("openLoop", true);
         out.put("reports", r.reports());
-        out.put("frames", r.frames());
+        out.put("roceFramesOut", r.frames());
         out.put("seconds", r.seconds());
         out.put("reportsPerSecond", Math.round(r.reportsPerSecond()));
-        out.put("framesPerSecond", Math.round(r.framesPerSecond()));
+        out.put("roceFramesOutPerSecond", Math.round(r.framesPerSecond()));
         out.put("allocatedBytesPerReport", r.allocatedBytesPerReport());
         out.put("gcCount", r.gcCount());
         out.put("txDropped", r.txDropped());
-        out.put("drops", r.drops());
-        out.put("dropsByReason", EngineSummary.nonZeroDrops(r::delta));
+        out.put("totalDrops", r.drops());
+        out.put("drops", EngineSummary.nonZeroDrops(r::delta));
         out.put("agronaBoundsChecks", DirectBuffer.SHOULD_BOUNDS_CHECK);
         if (null == frames)
         {
@@ -790,8 +795,8 @@ public final class BenchCommand implements Callable<Integer>
         out.put(null == frames ? "reportsPerRound" : "framesPerRound", perRound);
         out.put("javaRounds", Arrays.stream(c.javaRounds()).mapToLong(Math::round).toArray());
         out.put("referenceRounds", Arrays.stream(c.referenceRounds()).mapToLong(Math::round).toArray());
-        out.put("framesPerSecond", Math.round(r.framesPerSecond()));
-        out.put("referenceFramesPerSecond", Math.round(c.referenceFramesPerSecond()));
+        out.put("roceFramesOutPerSecond", Math.round(r.framesPerSecond()));
+        out.put("referenceRoceFramesOutPerSecond", Math.round(c.referenceFramesPerSecond()));
         out.put("allocatedBytesPerReport", r.allocatedBytesPerReport());
         out.put("agronaBoundsChecks", DirectBuffer.SHOULD_BOUNDS_CHECK);
         out.put("gcCount", r.gcCount());
@@ -799,8 +804,8 @@ public final class BenchCommand implements Callable<Integer>
         out.put("referenceTxDropped", c.referenceTxDropped());
         out.put("referenceCrc", c.crc());
         out.put("ioFloorReportsPerSecond", Math.round(c.ioFloorReportsPerSecond()));
-        out.put("drops", r.drops());
-        out.put("dropsByReason", EngineSummary.nonZeroDrops(r::delta));
+        out.put("totalDrops", r.drops());
+        out.put("drops", EngineSummary.nonZeroDrops(r::delta));
         if (null == frames)
         {
             out.put("redundancy", redundancy);
@@ -816,9 +821,9 @@ public final class BenchCommand implements Callable<Integer>
             reference.put("framesIn", counts.framesIn());
             reference.put("reportsIn", counts.reportsIn());
             reference.put("reportsTranslated", counts.reportsTranslated());
-            reference.put("drops", counts.drops());
+            reference.put("totalDrops", counts.drops());
             reference.put("unsupported", counts.unsupported());
-            reference.put("otherFramesSkipped", counts.other());
+            reference.put("otherFrames", counts.other());
             reference.put("malformed", counts.malformed());
             reference.put("responses", counts.responses());
             reference.put("roceFramesOut", counts.framesOut());
@@ -921,7 +926,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("framesInPerSecond", Math.round(framesInPerSecond));
         out.put("reportsTranslated", delta.applyAsLong(EngineCounter.REPORTS_TRANSLATED));
         out.put("roceFramesOut", delta.applyAsLong(EngineCounter.ROCE_FRAMES_OUT));
-        out.put("otherFramesSkipped", delta.applyAsLong(EngineCounter.OTHER_FRAMES));
+        out.put("otherFrames", delta.applyAsLong(EngineCounter.OTHER_FRAMES));
     }
 
     private static void printCaptureCounts(
@@ -1008,7 +1013,7 @@ public final class BenchCommand implements Callable<Integer>
 
     /**
      * Synthetic reports should not be dropped (open loop through DPDK nothing is): a rate that includes drops is not
-     * a translation rate, so say how many and why, by the names of {@code dropsByReason}.
+     * a translation rate, so say how many and why, by the names of {@code drops}.
      */
     static void warnOfDrops(final long drops, final ToLongFunction<EngineCounter> delta)
     {
@@ -1021,7 +1026,7 @@ public final class BenchCommand implements Callable<Integer>
 
     /**
      * @param delta each counter's growth over the measured phase.
-     * @return the non-zero drop reasons with their counts, as {@code dropsByReason} names them, largest first:
+     * @return the non-zero drop reasons with their counts, as {@code drops} names them, largest first:
      * {@code dropAtomicQueueFull 79631, dropGracePeriod 12}.
      */
     static String dropReasons(final ToLongFunction<EngineCounter> delta)

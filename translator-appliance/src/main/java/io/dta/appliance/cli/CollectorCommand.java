@@ -101,6 +101,10 @@ public final class CollectorCommand implements Callable<Integer>
     @Option(names = "--store", required = true, paramLabel = "DIR", description = "store directory")
     private Path store;
 
+    @Option(names = "--no-progress", description = "never show the progress through --in on standard error (shown " +
+        "on a terminal)")
+    private boolean noProgress;
+
     @Option(names = "--json", description = "print the summary as one JSON object")
     private boolean json;
 
@@ -311,13 +315,22 @@ public final class CollectorCommand implements Callable<Integer>
         {
             created = true;
             final TimedSink sink = new TimedSink(writer, out);
+            final CaptureProgress progress = CaptureProgress.of(reader, in, !noProgress);
             while (reader.next())
             {
+                if (null != progress)
+                {
+                    progress.frame();
+                }
                 sink.timestampNanos = reader.timestampNanos() + RESPONSE_DELAY_NANOS;
                 // Connection set-up timers (REP and metadata SEND re-sends) run on capture time.
                 responder.poll(reader.timestampNanos(), sink);
                 responder.onFrame(reader.buffer(), reader.offset(), reader.capturedLength(), reader.timestampNanos(),
                     sink);
+            }
+            if (null != progress)
+            {
+                progress.finish(true);
             }
             if (reader.cutShort())
             {
@@ -407,7 +420,7 @@ public final class CollectorCommand implements Callable<Integer>
             final Map<String, Object> q = new LinkedHashMap<>();
             q.put("region", qp.region().path());
             q.put("collector", qp.collector().name());
-            q.put("qpn", qp.qpn());
+            q.put("collectorQpn", qp.qpn());
             q.put("state", qp.state().name());
             q.put("expectedPsn", qp.expectedPsn());
             q.put("msn", qp.msn());
@@ -423,7 +436,7 @@ public final class CollectorCommand implements Callable<Integer>
         {
             final Map<String, Object> all = new LinkedHashMap<>();
             all.put("counters", counters);
-            all.put("qps", qps);
+            all.put("queuePairs", qps);
             all.putAll(live);
             try
             {

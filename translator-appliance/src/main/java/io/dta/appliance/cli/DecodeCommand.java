@@ -39,11 +39,22 @@ import java.util.concurrent.Callable;
         "warning follows the whole frames), 1 when it is not a readable pcap." })
 public final class DecodeCommand implements Callable<Integer>
 {
+    /** Frames between checks that standard output still takes what is printed. */
+    private static final int OUTPUT_CHECK_FRAMES = 256;
+
     @Parameters(index = "0", paramLabel = "FILE.pcap", description = "libpcap or pcapng capture (Ethernet, Linux cooked SLL/SLL2 or raw IP)")
     private Path file;
 
     @Option(names = "--json", description = "one JSON object per frame, one per line; no summary")
     private boolean json;
+
+    @Option(names = { "-c", "--count" }, paramLabel = "N",
+        description = "stop after N frames, as tshark -c does (default: every frame)")
+    private long count = Long.MAX_VALUE;
+
+    @Option(names = "--no-progress", description = "never show the progress through the capture on standard error " +
+        "(shown on a terminal when standard output is not one)")
+    private boolean noProgress;
 
     @Option(names = "--dta-port", defaultValue = "40040", description = "UDP port of DTA reports (default: ${DEFAULT-VALUE})")
     private int dtaPort;
@@ -92,6 +103,11 @@ public final class DecodeCommand implements Callable<Integer>
             System.err.println("dta decode: --keywrite-data must be 4, 12 or 28 (slot size 8, 16 or 32 minus 4)");
             return 2;
         }
+        if (count < 1)
+        {
+            System.err.println("dta decode: --count must be at least 1, not " + count);
+            return 2;
+        }
         final String unreadable = FileErrors.unreadable(file);
         if (null != unreadable)
         {
@@ -135,9 +151,20 @@ public final class DecodeCommand implements Callable<Integer>
         try (RunFiles signalled = RunFiles.onSignal("decode", null, System.err);
             PcapReader reader = new PcapReader(file))
         {
-            while (reader.next())
+            final CaptureProgress progress =
+                CaptureProgress.of(reader, file, !noProgress && !StderrTerminal.isStdoutTerminal());
+            while (frames < count && reader.next())
             {
                 frames++;
+                if (null != progress)
+                {
+                    progress.frame();
+                }
+                if (0 == (frames & (OUTPUT_CHECK_FRAMES - 1)) && (out.checkError() || System.out.checkError()))
+                {
+                    // Standard output was closed (dta decode big.pcap | head): the rest would go nowhere.
+                    break;
+                }
                 final FrameKind kind = decoder.decode(reader.buffer(), reader.offset(), reader.capturedLength());
                 kinds.merge(kind, 1L, Long::sum);
                 if (FrameKind.ROCE == kind && !decoder.icrcValid())
@@ -153,6 +180,10 @@ public final class DecodeCommand implements Callable<Integer>
                     describer.text(decoder, frames, reader.timestampNanos(), reader.capturedLength()));
             }
             cutShort = reader.cutShortWarning();
+            if (null != progress)
+            {
+                progress.finish(frames < count);
+            }
         }
         catch (final PcapFormatException ex)
         {

@@ -19,11 +19,6 @@ import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.pcap.PcapFormatException;
 import io.dta.codec.pcap.PcapReader;
-import io.dta.collector.query.KeyWriteResult;
-import io.dta.collector.query.ListReadResult;
-import io.dta.collector.query.PostcardResult;
-import io.dta.collector.query.SketchEpoch;
-import io.dta.collector.query.StoreQueries;
 import io.dta.collector.responder.ResponderCounter;
 import io.dta.collector.store.CollectorStore;
 import io.dta.collector.store.StoreException;
@@ -31,9 +26,6 @@ import io.dta.collector.store.NegotiatedRegions;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.FileErrors;
-import io.dta.config.ListConfig;
-import io.dta.config.ListLayout;
-import io.dta.config.SketchConfig;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -107,6 +99,10 @@ public final class DemoCommand implements Callable<Integer>
         "IPv4 addresses and UDP ports); each writes every region through a QP of its own, and an Append list, a " +
         "postcard flow or a sketch is handled by the one worker that owns it")
     private Integer workers;
+
+    @Option(names = "--no-progress", description = "never show the progress through the reports on standard error " +
+        "(shown on a terminal)")
+    private boolean noProgress;
 
     @Option(names = "--json", description = "print one JSON object")
     private boolean json;
@@ -203,7 +199,12 @@ public final class DemoCommand implements Callable<Integer>
             {
                 try (PcapReader reader = new PcapReader(in).destinationMac(translatorSide.translator().mac()))
                 {
-                    demo.run(pcapSource(reader, samples, collectorSide));
+                    final CaptureProgress progress = CaptureProgress.of(reader, in, !noProgress);
+                    demo.run(pcapSource(reader, samples, collectorSide, progress));
+                    if (null != progress)
+                    {
+                        progress.finish(true);
+                    }
                     if (reader.cutShort())
                     {
                         // Like tshark: every whole report was used; the demo completes, with a warning.
@@ -223,7 +224,10 @@ public final class DemoCommand implements Callable<Integer>
                     settings.mix(mix);
                 }
                 final ReportGenerator generator = new ReportGenerator(collectorSide, settings);
-                demo.run(generatedSource(generator, reports, samples, collectorSide));
+                final FrameSource source =
+                    SourceProgress.of(generatedSource(generator, reports, samples, collectorSide), reports, !noProgress);
+                demo.run(source);
+                SourceProgress.finish(source);
             }
             final double wallSeconds = (System.nanoTime() - start) / 1e9;
             final Map<String, Object> result = summary(collectorSide, demo, stores, samples, wallSeconds);
@@ -349,13 +353,18 @@ public final class DemoCommand implements Callable<Integer>
     }
 
     private static FrameSource pcapSource(
-        final PcapReader reader, final Samples[] perCollector, final ApplianceConfig appliance)
+        final PcapReader reader, final Samples[] perCollector, final ApplianceConfig appliance,
+        final CaptureProgress progress)
     {
         final FrameDecoder decoder = TranslatorEngine.configureDecoder(new FrameDecoder(), appliance);
         final List<CollectorConfig> collectors = appliance.collectors();
         final int maxRedundancy = appliance.redundancy().max();
         return FrameSource.of(reader, (buffer, offset, length) ->
         {
+            if (null != progress)
+            {
+                progress.frame();
+            }
             // The capture's own reports give the sample queries, as the generator's do.
             if (FrameKind.DTA == decoder.decode(buffer, offset, length))
             {
@@ -440,9 +449,9 @@ public final class DemoCommand implements Callable<Integer>
         final Map<String, Object> translator = new LinkedHashMap<>();
         translator.put("reportsIn", counters.get(EngineCounter.REPORTS_IN));
         translator.put("reportsTranslated", counters.get(EngineCounter.REPORTS_TRANSLATED));
-        translator.put("framesOut", counters.get(EngineCounter.ROCE_FRAMES_OUT));
-        translator.put("nakResyncs", counters.get(EngineCounter.NAK_SEQUENCE_ERRORS_IN));
-        translator.put("probes", counters.get(EngineCounter.PROBES_OUT));
+        translator.put("roceFramesOut", counters.get(EngineCounter.ROCE_FRAMES_OUT));
+        translator.put("nakSequenceErrorsIn", counters.get(EngineCounter.NAK_SEQUENCE_ERRORS_IN));
+        translator.put("probesOut", counters.get(EngineCounter.PROBES_OUT));
         translator.put("probeResyncs", counters.get(EngineCounter.PROBE_RESYNCS));
         translator.put("essentialReports", counters.get(EngineCounter.ESSENTIAL_REPORTS));
         translator.put("essentialResent", counters.get(EngineCounter.ESSENTIAL_RESENT));
@@ -470,13 +479,14 @@ public final class DemoCommand implements Callable<Integer>
                 collector.put(EngineSummary.camel(c.name()), v);
             }
         }
-        root.put("collector", collector);
+        root.put("collectorCounters", collector);
         final Histogram h = demo.latency();
         final Map<String, Object> latency = new LinkedHashMap<>();
         latency.put("samples", h.getTotalCount());
         for (final double p : new double[] { 50, 90, 99, 99.9 })
         {
-            latency.put("p" + (p == Math.floor(p) ? Long.toString((long)p) : Double.toString(p)) + "Micros",
+            // p99.9 is p999: a key is letters and digits.
+            latency.put("p" + Double.toString(p).replace(".0", "").replace(".", "") + "Micros",
                 h.getValueAtPercentile(p) / 1000.0);
         }
         latency.put("maxMicros", h.getMaxValue() / 1000.0);
@@ -486,9 +496,9 @@ public final class DemoCommand implements Callable<Integer>
         final Map<String, Object> essentialSummary = new LinkedHashMap<>();
         essentialSummary.put("reports", counters.get(EngineCounter.ESSENTIAL_REPORTS));
         essentialSummary.put("unacknowledged", demo.essentialUnacknowledged());
-        essentialSummary.put("droppedBacklogFull", demo.essentialDroppedBacklogFull());
+        essentialSummary.put("operationsDroppedBacklogFull", demo.essentialDroppedBacklogFull());
         essentialSummary.put("allLanded", 0 == demo.essentialOutstanding());
-        root.put("essential", essentialSummary);
+        root.put("essentialDelivery", essentialSummary);
         final List<Map<String, Object>> qps = new ArrayList<>();
         final TranslatorEngine[] engines = demo.group().engines();
         for (int w = 0; w < engines.length; w++)
@@ -506,7 +516,7 @@ public final class DemoCommand implements Callable<Integer>
             }
         }
         root.put("queuePairs", qps);
-        root.put("queries", queries(appliance, stores, samples));
+        root.put("queries", DemoQueries.of(appliance, stores, sampleKeys(samples)));
         return root;
     }
 
@@ -517,71 +527,15 @@ public final class DemoCommand implements Callable<Integer>
         return connection;
     }
 
-    private static List<String> queries(
-        final ApplianceConfig appliance, final List<CollectorStore> stores, final Samples[] perCollector)
+    private static List<DemoQueries.Keys> sampleKeys(final Samples[] samples)
     {
-        final List<String> out = new ArrayList<>();
-        final List<CollectorConfig> collectors = appliance.collectors();
-        for (int i = 0; i < collectors.size(); i++)
+        final List<DemoQueries.Keys> keys = new ArrayList<>();
+        for (final Samples s : samples)
         {
-            final CollectorConfig collector = collectors.get(i);
-            // With several collectors each line names its own, as the query it shows must.
-            final String which = collectors.size() > 1 ? " --collector " + collector.name() : "";
-            queries(out, which, collector, new StoreQueries(appliance, stores.get(i)), perCollector[i]);
+            keys.add(new DemoQueries.Keys(s.keyWriteKey, s.keyWriteRedundancy, s.counterKey, s.counterRedundancy,
+                s.postcardKey));
         }
-        return out;
-    }
-
-    private static void queries(
-        final List<String> out, final String which, final CollectorConfig collector, final StoreQueries q,
-        final Samples samples)
-    {
-        if (samples.keyWriteKey >= 0 && null != collector.keyWrite())
-        {
-            final KeyWriteResult r = q.keyWrite().lookup(samples.keyWriteKey, samples.keyWriteRedundancy, false);
-            out.add("dta query" + which + " keywrite --key " + samples.keyWriteKey + " --redundancy " +
-                samples.keyWriteRedundancy + "  ->  " + (r.found() ? "value " + r.value() + " (" + r.agreeing() +
-                " of " + r.matches() + " copies agree)" : r.status().name().toLowerCase()));
-        }
-        if (samples.counterKey >= 0 && null != collector.keyIncrement())
-        {
-            out.add("dta query" + which + " counter --key " + samples.counterKey + " --redundancy " +
-                samples.counterRedundancy + "  ->  " +
-                Long.toUnsignedString(q.counters().value(samples.counterKey, samples.counterRedundancy)));
-        }
-        for (final ListConfig list : collector.lists())
-        {
-            final ListReadResult r = q.list(list.id()).read(0);
-            final int n = r.entries().length;
-            // A reference ring has no order a reader can see once it wrapped: its last slot is not its newest entry.
-            out.add("dta query" + which + " list --id " + list.id() + "  ->  " + n + " entries retained, cursor " +
-                r.cursor() + (0 == n ? "" : ListLayout.REFERENCE == list.layout() ?
-                ", reference ring (slot order, not arrival order, once wrapped)" :
-                ", newest " + Long.toUnsignedString(r.entries()[n - 1])));
-        }
-        for (final SketchConfig sketch : collector.sketches())
-        {
-            // The generator's first epoch: complete unless the sketch's share of the reports ran out mid-epoch.
-            final SketchEpoch e = q.sketch(sketch.id()).read(GeneratorSettings.DEFAULT_FIRST_EPOCH);
-            out.add("dta query" + which + " sketch --id " + sketch.id() + " --epoch " +
-                GeneratorSettings.DEFAULT_FIRST_EPOCH + "  ->  " + e.state().name().toLowerCase() + (e.hasCells() ?
-                ", " + e.contributors() + " of " + e.switches() + " switches, " + e.completeColumns() + " of " +
-                e.columns() + " columns complete" : ""));
-        }
-        if (samples.postcardKey >= 0 && null != collector.postcards())
-        {
-            final PostcardResult r = q.postcards().path(samples.postcardKey);
-            final StringBuilder path = new StringBuilder();
-            if (r.found())
-            {
-                for (int h = 1; h <= r.hops().length; h++)
-                {
-                    path.append(h > 1 ? " " : "").append(r.hasHop(h) ? Long.toString(r.hops()[h - 1]) : "-");
-                }
-            }
-            out.add("dta query" + which + " postcard --key " + samples.postcardKey + "  ->  " + (r.found() ?
-                "path [" + path + "]" : r.collision() ? "slot holds flow " + r.storedKey() : "not found"));
-        }
+        return keys;
     }
 
     @SuppressWarnings("unchecked")
@@ -597,7 +551,8 @@ public final class DemoCommand implements Callable<Integer>
             r.get("quiescent"));
         System.out.printf("  translator: %,d reports in, %,d routed to primitives, %,d RoCEv2 frames out, %d NAK resyncs, " +
             "%d probes (%d probe resyncs)%n", (Long)t.get("reportsIn"), (Long)t.get("reportsTranslated"),
-            (Long)t.get("framesOut"), (Long)t.get("nakResyncs"), (Long)t.get("probes"), (Long)t.get("probeResyncs"));
+            (Long)t.get("roceFramesOut"), (Long)t.get("nakSequenceErrorsIn"), (Long)t.get("probesOut"),
+            (Long)t.get("probeResyncs"));
         final Map<String, Object> connection = (Map<String, Object>)r.get("connections");
         if (null != connection)
         {
@@ -625,7 +580,7 @@ public final class DemoCommand implements Callable<Integer>
         final Map<String, Object> lat = (Map<String, Object>)r.get("requestToAckLatency");
         System.out.printf("  request-to-ACK latency (µs, virtual clock): p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  " +
             "max %.1f  (%,d samples)%n", lat.get("p50Micros"), lat.get("p90Micros"), lat.get("p99Micros"),
-            lat.get("p99.9Micros"), lat.get("maxMicros"), (Long)lat.get("samples"));
+            lat.get("p999Micros"), lat.get("maxMicros"), (Long)lat.get("samples"));
         System.out.println("  translator drops by reason:");
         final Map<String, Long> drops = (Map<String, Long>)t.get("drops");
         if (drops.isEmpty())
@@ -634,9 +589,9 @@ public final class DemoCommand implements Callable<Integer>
         }
         drops.forEach((k, v) -> System.out.printf("    %-32s %,d%n", k, v));
         System.out.println("  collector:");
-        ((Map<String, Long>)r.get("collector")).forEach((k, v) -> System.out.printf("    %-32s %,d%n", k, v));
-        final Map<String, Object> e = (Map<String, Object>)r.get("essential");
-        final long dropped = (Long)e.get("droppedBacklogFull");
+        ((Map<String, Long>)r.get("collectorCounters")).forEach((k, v) -> System.out.printf("    %-32s %,d%n", k, v));
+        final Map<String, Object> e = (Map<String, Object>)r.get("essentialDelivery");
+        final long dropped = (Long)e.get("operationsDroppedBacklogFull");
         System.out.printf("  essential reports: %,d; every essential operation (with every sketch WRITE) acknowledged " +
             "by the collector: %s%n", (Long)e.get("reports"), Boolean.TRUE.equals(e.get("allLanded")) ? "yes" :
             "NO, " + e.get("unacknowledged") + " unacknowledged" + (0 == dropped ? "" : ", " + dropped +
@@ -650,9 +605,9 @@ public final class DemoCommand implements Callable<Integer>
                 (Long)qp.get("resyncs"), qp.get("state"));
         }
         System.out.println("  sample queries:");
-        for (final String q : (List<String>)r.get("queries"))
+        for (final Map<String, Object> q : (List<Map<String, Object>>)r.get("queries"))
         {
-            System.out.println("    " + q);
+            System.out.println("    " + DemoQueries.line(q));
         }
     }
 }

@@ -43,7 +43,7 @@ final class EngineSummary
         root.put("reportsTranslated", counters.get(EngineCounter.REPORTS_TRANSLATED));
         root.put("framesIn", counters.get(EngineCounter.FRAMES_IN));
         root.put("roceFramesOut", counters.get(EngineCounter.ROCE_FRAMES_OUT));
-        root.put("otherFramesSkipped", counters.get(EngineCounter.OTHER_FRAMES));
+        root.put("otherFrames", counters.get(EngineCounter.OTHER_FRAMES));
         root.put("reportsPending", counters.reportsPending());
         root.put("workers", engine.workers());
         final List<Map<String, Object>> qps = new ArrayList<>();

@@ -138,7 +138,7 @@ final class FrameDescriber
                 number("epoch", column.epoch());
                 number("column", column.column());
                 number("rows", column.rows());
-                raw("counters", sketchCounters(column, ","));
+                raw("cells", sketchCounters(column, ","));
             }
             default ->
             {

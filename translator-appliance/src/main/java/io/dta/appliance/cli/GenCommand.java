@@ -488,11 +488,11 @@ public final class GenCommand implements Callable<Integer>
         root.put("seed", seed);
         root.put("keys", keys.trim().toLowerCase());
         root.put("keySpace", keySpace);
-        root.put("hops", generator.hops());
+        root.put("hopsPerFlow", generator.hops());
         final ObjectNode primitives = root.putObject("primitives");
         for (final Primitive primitive : Primitive.values())
         {
-            primitives.put(primitive.cliName(), generator.count(primitive));
+            primitives.put(EngineSummary.camel(primitive.name()), generator.count(primitive));
         }
         root.put("postcardFlows", generator.postcardFlows());
         if (!generator.sketchTraffic().isEmpty())
@@ -500,12 +500,12 @@ public final class GenCommand implements Callable<Integer>
             root.set("sketches", SketchTruth.summary(generator));
         }
         root.put("postcardHopsNotSent", generator.postcardHopsSkipped());
-        root.put("essential", generator.essentialCount());
+        root.put("essentialReports", generator.essentialCount());
         root.put("retransmittable", retransmittable);
         final ObjectNode badNode = root.putObject("bad");
         for (final BadKind kind : BadKind.values())
         {
-            badNode.put(kind.cliName(), generator.badCount(kind));
+            badNode.put(EngineSummary.camel(kind.name()), generator.badCount(kind));
         }
         final ArrayNode reporterNodes = root.putArray("reporters");
         for (int i = 0; i < generator.reporters(); i++)

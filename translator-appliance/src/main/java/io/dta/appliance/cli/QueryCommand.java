@@ -259,6 +259,7 @@ public final class QueryCommand implements Callable<Integer>
      * {@code dta query keywrite}.
      */
     @Command(name = "keywrite", mixinStandardHelpOptions = true,
+        header = "Look keys up in the Key-Write store: value by checksum and plurality vote.",
         description = {
             "Look keys up in the Key-Write store: the copies whose checksum matches vote, the most frequent data",
             "wins (ties: lowest copy index). The value is the data as an unsigned big-endian number." })
@@ -315,6 +316,7 @@ public final class QueryCommand implements Callable<Integer>
      * {@code dta query counter}.
      */
     @Command(name = "counter", mixinStandardHelpOptions = true,
+        header = "Read Key-Increment counters: the minimum of each key's N counters.",
         description = {
             "Read Key-Increment counters: the minimum of the key's N counters (count-min), unsigned 64-bit, where N",
             "is the redundancy the key was counted with. The store does not record N, and the minimum over counters",
@@ -437,6 +439,7 @@ public final class QueryCommand implements Callable<Integer>
      * {@code dta query list}.
      */
     @Command(name = "list", mixinStandardHelpOptions = true,
+        header = "Read an Append list, oldest first, with a cursor to read on from.",
         description = {
             "Read an Append list, oldest first. Sequenced layout: entries of the batches after --since, the new",
             "cursor, and whether the reader was lapped. Reference layout: every non-zero entry in ring order",
@@ -513,7 +516,7 @@ public final class QueryCommand implements Callable<Integer>
             if (json)
             {
                 final ObjectNode node = MAPPER.createObjectNode();
-                node.put("list", listId);
+                node.put("listId", listId);
                 node.put("layout", layout);
                 final ArrayNode entries = node.putArray("entries");
                 for (final long e : r.entries())
@@ -522,7 +525,7 @@ public final class QueryCommand implements Callable<Integer>
                 }
                 node.put("cursor", r.cursor());
                 node.put("lapped", r.lapped());
-                node.put("lost", r.lostBatches());
+                node.put("lostBatches", r.lostBatches());
                 printJson(out, node);
                 return;
             }

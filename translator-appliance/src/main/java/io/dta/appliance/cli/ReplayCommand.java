@@ -69,6 +69,10 @@ public final class ReplayCommand implements Callable<Integer>
         "region needs a QP for every worker after the first (workerQueuePairs)")
     private Integer workers;
 
+    @Option(names = "--no-progress", description = "never show the progress through --in on standard error (shown " +
+        "on a terminal with --io java)")
+    private boolean noProgress;
+
     @Option(names = "--json", description = "print the summary as one JSON object")
     private boolean json;
 
@@ -136,9 +140,15 @@ public final class ReplayCommand implements Callable<Integer>
         {
             final List<String> ealArgs = eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+"));
             final List<CutShortCapture> cutShort = new ArrayList<>();
+            final CaptureProgress[] progress = new CaptureProgress[1];
             final EngineGroup engine = "dpdk".equals(io) ?
                 DpdkReplay.runWorkers(workersConfig, in, responses, out, ealArgs, cutShort, files) :
-                Replay.runWorkers(workersConfig, in, responses, out, cutShort);
+                Replay.runWorkers(workersConfig, in, responses, out, cutShort, reader -> progress[0] =
+                    CaptureProgress.of(reader, in, !noProgress));
+            if (null != progress[0])
+            {
+                progress[0].finish(true);
+            }
             // The output is a result from here: a signal while the summary is printed leaves it.
             files.close();
             for (final CutShortCapture cut : cutShort)

@@ -24,6 +24,7 @@ import java.util.concurrent.Callable;
  * median) or the HyperLogLog cardinality. See docs/sketch.md.
  */
 @Command(name = "sketch", mixinStandardHelpOptions = true,
+    header = "Read one epoch of a merged sketch: its state, cells and estimates.",
     description = {
         "Read one epoch of a merged sketch: state (complete, incomplete, open, absent, torn, invalid), contributing",
         "switches and the rows x columns matrix; with --key the point estimate (Count-Min: minimum over rows;",
@@ -152,7 +153,7 @@ final class SketchQueryCommand implements Callable<Integer>
         }
         if (read.hasCells())
         {
-            final ArrayNode counters = node.putArray("counters");
+            final ArrayNode counters = node.putArray("cells");
             for (int r = 0; r < read.rows(); r++)
             {
                 final ArrayNode row = counters.addArray();
@@ -164,7 +165,7 @@ final class SketchQueryCommand implements Callable<Integer>
         }
         else
         {
-            node.putNull("counters");
+            node.putNull("cells");
         }
         if (keys.size() == 1)
         {

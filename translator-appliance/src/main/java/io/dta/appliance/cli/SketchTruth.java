@@ -83,7 +83,7 @@ final class SketchTruth
                 {
                     sent.add(c);
                 }
-                final ArrayNode counters = epoch.putArray("counters");
+                final ArrayNode counters = epoch.putArray("cells");
                 for (int r = 0; r < rows; r++)
                 {
                     final ArrayNode row = counters.addArray();

@@ -2,6 +2,7 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.metrics.ListenAddress;
 import io.dta.appliance.metrics.MetricsExporter;
@@ -9,6 +10,7 @@ import io.dta.appliance.stat.CountersFile;
 import io.dta.appliance.stat.CountersFileReader;
 import io.dta.appliance.stat.WriterStatus;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.status.CountersReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -219,22 +222,55 @@ public final class StatCommand implements Callable<Integer>
         return 0;
     }
 
-    private record Sample(int id, String label, long value)
+    /**
+     * One counter: its label for the table, its camelCase key for {@code --json} (docs/naming.md), its value.
+     */
+    private record Sample(int id, String label, String key, long value)
     {
     }
 
     private List<Sample> sample(final CountersReader counters)
     {
         final List<Sample> list = new ArrayList<>();
-        counters.forEach((value, id, label) ->
+        counters.forEach((id, typeId, keyBuffer, label) ->
         {
             // A worker's own engine counters are shown on request; the totals always.
-            if (perWorker || !label.startsWith(EngineCounters.WORKER_LABEL_PREFIX))
+            if (perWorker || EngineCounters.WORKER_TYPE_ID != typeId)
             {
-                list.add(new Sample(id, label, value));
+                list.add(new Sample(id, label, jsonKey(typeId, keyBuffer, label), counters.getCounterValue(id)));
             }
         });
         return list;
+    }
+
+    /**
+     * @return an engine counter's name as every command's {@code --json} spells it ({@code reportsIn}); any other
+     * counter's label in camelCase ({@code "port 0 net_pcap0 (reports): rx packets"} is
+     * {@code port0NetPcap0ReportsRxPackets}, the soft collector's {@code frames-in} is {@code framesIn}).
+     */
+    static String jsonKey(final int typeId, final DirectBuffer keyBuffer, final String label)
+    {
+        if (EngineCounters.TYPE_ID == typeId || EngineCounters.WORKER_TYPE_ID == typeId)
+        {
+            final int ordinal = keyBuffer.getInt(0);
+            if (ordinal >= 0 && ordinal < EngineCounter.values().length)
+            {
+                final String name = EngineSummary.camel(EngineCounter.values()[ordinal].name());
+                // A worker's: worker1ReportsIn.
+                return EngineCounters.TYPE_ID == typeId ? name : "worker" + keyBuffer.getInt(4) +
+                    Character.toUpperCase(name.charAt(0)) + name.substring(1);
+            }
+        }
+        final StringBuilder key = new StringBuilder();
+        for (final String word : label.split("[^A-Za-z0-9]+"))
+        {
+            if (!word.isEmpty())
+            {
+                final String lower = word.toLowerCase(Locale.ROOT);
+                key.append(key.isEmpty() ? lower : Character.toUpperCase(lower.charAt(0)) + lower.substring(1));
+            }
+        }
+        return key.toString();
     }
 
     private void print(
@@ -259,10 +295,10 @@ public final class StatCommand implements Callable<Integer>
             for (int i = 0; i < current.size(); i++)
             {
                 final Sample s = current.get(i);
-                values.put(s.label, s.value);
+                values.put(s.key, s.value);
                 if (null != rates && i < previous.size() && seconds > 0)
                 {
-                    rates.put(s.label, Math.round((s.value - previous.get(i).value) / seconds));
+                    rates.put(s.key, Math.round((s.value - previous.get(i).value) / seconds));
                 }
             }
             out.println(mapper.writeValueAsString(root));

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 final class StderrTerminal
 {
     private static final Path STDERR_LINK = Path.of("/proc/self/fd/2");
+    private static final Path STDOUT_LINK = Path.of("/proc/self/fd/1");
 
     private StderrTerminal()
     {
@@ -34,6 +35,22 @@ final class StderrTerminal
         {
             final Console console = System.console();
             return null != console && console.isTerminal();
+        }
+    }
+
+    /**
+     * @return true when standard output is a terminal (known on Linux only; false elsewhere): a progress bar on
+     * standard error would then break up the lines printed there.
+     */
+    static boolean isStdoutTerminal()
+    {
+        try
+        {
+            return isTerminalDevice(Files.readSymbolicLink(STDOUT_LINK).toString());
+        }
+        catch (final IOException | UnsupportedOperationException | SecurityException ex)
+        {
+            return false;
         }
     }
 

@@ -606,7 +606,7 @@ public final class DpdkBench
 
     /**
      * @param counter an engine counter.
-     * @return its name as {@code dta replay --json} and {@code dropsByReason} spell it ({@code dropGracePeriod}).
+     * @return its name as {@code dta replay --json} and {@code dta bench --json} spell it under {@code drops} ({@code dropGracePeriod}).
      */
     private static String camel(final EngineCounter counter)
     {

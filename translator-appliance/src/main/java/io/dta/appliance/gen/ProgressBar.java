@@ -3,7 +3,7 @@ package io.dta.appliance.gen;
 import java.io.PrintWriter;
 
 /**
- * A text progress bar for long generation runs. On a terminal it redraws one line in place with a carriage return
+ * A text progress bar for long runs (generating reports, reading a capture). On a terminal it redraws one line in place with a carriage return
  * at most {@value #TERMINAL_UPDATES_PER_SECOND} times a second; elsewhere (a log file) it prints a plain line at
  * most every {@value #LOG_INTERVAL_SECONDS} seconds, and a last line when done. Callers may call
  * {@link #update(long)} on every item: it reads the clock only every {@value #CLOCK_CHECK_INTERVAL} items and
@@ -22,6 +22,7 @@ public final class ProgressBar
 
     private final PrintWriter out;
     private final long total;
+    private final String unit;
     private final boolean terminal;
     private final long intervalNanos;
     private final long startNanos;
@@ -34,8 +35,20 @@ public final class ProgressBar
      */
     public ProgressBar(final PrintWriter out, final long total, final boolean terminal)
     {
+        this(out, total, terminal, "reports");
+    }
+
+    /**
+     * @param out      where to draw (standard error).
+     * @param total    items expected.
+     * @param terminal true to redraw in place, false for plain lines.
+     * @param unit     what the items are, as the line names them ("reports", "bytes").
+     */
+    public ProgressBar(final PrintWriter out, final long total, final boolean terminal, final String unit)
+    {
         this.out = out;
         this.total = total;
+        this.unit = unit;
         this.terminal = terminal;
         this.intervalNanos = terminal ?
             1_000_000_000L / TERMINAL_UPDATES_PER_SECOND : LOG_INTERVAL_SECONDS * 1_000_000_000L;
@@ -54,6 +67,17 @@ public final class ProgressBar
         {
             return;
         }
+        updateNow(done);
+    }
+
+    /**
+     * Report progress, reading the clock at once (for callers that count in units other than their items, such as
+     * bytes read, and call it every few items themselves); draws only when due.
+     *
+     * @param done units done so far.
+     */
+    public void updateNow(final long done)
+    {
         final long now = System.nanoTime();
         if (now - nextDrawNanos >= 0)
         {
@@ -87,6 +111,20 @@ public final class ProgressBar
      */
     public static String render(final long done, final long total, final long elapsedNanos)
     {
+        return render(done, total, elapsedNanos, "reports");
+    }
+
+    /**
+     * Render one progress line (no carriage return, no newline).
+     *
+     * @param done         units done.
+     * @param total        units expected.
+     * @param elapsedNanos time since the start.
+     * @param unit         what the units are.
+     * @return the line.
+     */
+    public static String render(final long done, final long total, final long elapsedNanos, final String unit)
+    {
         final double fraction = total <= 0 ? 1.0 : Math.min(1.0, done / (double)total);
         final int filled = (int)(fraction * WIDTH);
         final StringBuilder line = new StringBuilder(96).append('[');
@@ -96,7 +134,7 @@ public final class ProgressBar
         }
         final double seconds = elapsedNanos / 1e9;
         final double rate = seconds > 0 ? done / seconds : 0.0;
-        line.append("] ").append(String.format("%5.1f%% %,d/%,d reports %s/s", fraction * 100.0, done, total,
+        line.append("] ").append(String.format("%5.1f%% %,d/%,d %s %s/s", fraction * 100.0, done, total, unit,
             humanRate(rate)));
         if (rate > 0 && done < total)
         {
@@ -107,7 +145,7 @@ public final class ProgressBar
 
     private void draw(final long done, final long now)
     {
-        final String line = render(done, total, now - startNanos);
+        final String line = render(done, total, now - startNanos, unit);
         if (terminal)
         {
             out.print('\r');

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Offline translation of a capture: every report in capture order, with the capture timestamps as the engine
@@ -73,19 +74,20 @@ public final class Replay
         final Path output,
         final List<CutShortCapture> cutShort) throws IOException
     {
-        return runWorkers(config, reports, responses, output, cutShort).engines()[0];
+        return runWorkers(config, reports, responses, output, cutShort, reader -> null).engines()[0];
     }
 
     /**
      * Runs one replay with the configuration's {@code workers.count} workers ({@link EngineGroup}: each frame to the
      * worker RSS would give it, in turn on this thread, so the output is the same at every run), telling which inputs
-     * were cut short.
+     * were cut short and showing each report frame read to an observer (a progress display).
      *
      * @param config    validated configuration (static regions with a QP for every worker).
      * @param reports   capture of reports (and anything else; other frames are counted and skipped).
      * @param responses optional capture of collector responses, or null.
      * @param output    capture to write the RoCEv2 frames to.
      * @param cutShort  receives the inputs that end inside a record, reports first (nothing when none is).
+     * @param observer  gives the observer of the reports capture once it is open, or null for none.
      * @return the workers after the run, for their counters and QP states.
      * @throws IOException if a capture cannot be read or written.
      */
@@ -94,7 +96,8 @@ public final class Replay
         final Path reports,
         final Path responses,
         final Path output,
-        final List<CutShortCapture> cutShort) throws IOException
+        final List<CutShortCapture> cutShort,
+        final Function<PcapReader, FrameSource.FrameObserver> observer) throws IOException
     {
         final int workers = config.workers().count();
         // The inputs are opened first: a file that is no capture fails before the output is created (truncated), so an
@@ -106,7 +109,9 @@ public final class Replay
         {
             final EngineGroup engine = new EngineGroup(EngineGroup.workerConfigs(config, workers), sink,
                 null != responses, config.workers().handOffQueueBytes());
-            CaptureMerge.run(engine, FrameSource.of(in), null == back ? null : FrameSource.of(back));
+            final FrameSource.FrameObserver seen = observer.apply(in);
+            CaptureMerge.run(engine, null == seen ? FrameSource.of(in) : FrameSource.of(in, seen),
+                null == back ? null : FrameSource.of(back));
             CutShortCapture.addIfCut(cutShort, CutShortCapture.IN, reports, in);
             if (null != back)
             {

@@ -170,7 +170,7 @@ class CaptureBenchTest
         assertTrue(r.delta(EngineCounter.REPORTER_NACKS_OUT) > 0, r.toString());
         assertTrue(r.delta(EngineCounter.ACKS_IN) + r.delta(EngineCounter.ATOMIC_ACKS_IN) > 0, r.toString());
         assertEquals(0, r.delta(EngineCounter.RESPONSE_DROP_UNKNOWN_QPN));
-        // frames (and framesPerSecond) are the RoCEv2 frames out, not the NACKs that went through the sink as well.
+        // roceFramesOut (and roceFramesOutPerSecond) are the RoCEv2 frames out, not the NACKs that went through the sink as well.
         assertEquals(r.delta(EngineCounter.ROCE_FRAMES_OUT), r.frames(), r.toString());
     }
 

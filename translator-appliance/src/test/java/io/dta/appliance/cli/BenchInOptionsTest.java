@@ -109,7 +109,7 @@ class BenchInOptionsTest
         assertEquals(passes * frames, r.get("framesIn").asLong());
         assertEquals(passes * replay.get("reportsIn").asLong(), r.get("reports").asLong());
         assertEquals(passes * replay.get("reportsTranslated").asLong(), r.get("reportsTranslated").asLong());
-        assertEquals(passes * replay.get("otherFramesSkipped").asLong(), r.get("otherFramesSkipped").asLong());
+        assertEquals(passes * replay.get("otherFrames").asLong(), r.get("otherFrames").asLong());
         // Reports per second counts the reports, not the ARP requests among the frames.
         final double share = (double)r.get("reports").asLong() / r.get("framesIn").asLong();
         assertTrue(share < 1, r.toString());
@@ -121,15 +121,15 @@ class BenchInOptionsTest
             final Map.Entry<String, JsonNode> e = it.next();
             if (0 != e.getValue().asLong())
             {
-                assertEquals(passes * e.getValue().asLong(), r.get("dropsByReason").get(e.getKey()).asLong(),
+                assertEquals(passes * e.getValue().asLong(), r.get("drops").get(e.getKey()).asLong(),
                     e.getKey());
                 drops += passes * e.getValue().asLong();
                 reasons++;
             }
         }
         assertTrue(reasons >= 3, replay.toString());
-        assertEquals(reasons, r.get("dropsByReason").size(), "the non-zero reasons only: " + r);
-        assertEquals(drops, r.get("drops").asLong());
+        assertEquals(reasons, r.get("drops").size(), "the non-zero reasons only: " + r);
+        assertEquals(drops, r.get("totalDrops").asLong());
         assertTrue(r.get("openLoop").asBoolean());
         assertEquals(ConfigDefaults.load().append().batchSize(), r.get("batchSize").asInt(), "the configuration's");
     }
@@ -164,18 +164,18 @@ class BenchInOptionsTest
         assertTrue(run.out().startsWith("{\"primitive\":\"append\",\"reports\":3200,"), run.out());
         assertFalse(run.out().contains("framesIn"), run.out());
         // Drops by reason are in every JSON that has drops, synthetic reports' too (none here).
-        assertTrue(run.out().contains("\"drops\":0,\"dropsByReason\":{}"), run.out());
-        // The batch the engine ran with (the default 16, not the embedded configuration's 4): was the configuration's.
+        assertTrue(run.out().contains("\"totalDrops\":0,\"drops\":{}"), run.out());
+        // The batch the engine ran with: the default 16, not the embedded configuration's 4.
         final JsonNode r = JSON.readTree(run.out());
         assertEquals(16, r.get("batchSize").asInt(), run.out());
         // Full batches over the two lists, less each list's newest frame, held until its successor.
-        assertEquals(3200 / 16 - 2, r.get("frames").asLong(), run.out());
+        assertEquals(3200 / 16 - 2, r.get("roceFramesOut").asLong(), run.out());
 
         final CliRunner.Result eight = CliRunner.run("bench", "--primitive", "append", "--batch", "8", "--reports",
             "3200", "--warmup", "0", "--json");
         assertEquals(0, eight.exitCode(), eight.err());
         assertEquals(8, JSON.readTree(eight.out()).get("batchSize").asInt(), eight.out());
-        assertEquals(3200 / 8 - 2, JSON.readTree(eight.out()).get("frames").asLong(), eight.out());
+        assertEquals(3200 / 8 - 2, JSON.readTree(eight.out()).get("roceFramesOut").asLong(), eight.out());
     }
 
     @Test

@@ -13,11 +13,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Findings of a black-box audit of {@code dta bench}: the bench's Append batch size (default 16) replaced the
- * configuration's for every list, also for Key-Write runs, so a valid configuration whose list cannot hold a batch
- * of 16 ended in a stack trace, and a reference ring the configuration validator refuses for that batch size was
- * measured; options that shape other primitives' traffic were taken without a word; {@code --eal --vdev} replaced
- * the bench's own ports; a bad option printed the whole usage after its reason.
+ * Options that shape {@code dta bench}'s traffic. Guards against: the bench's Append batch size (default 16)
+ * replacing the configuration's for every list, also for Key-Write runs, so that a valid configuration whose list
+ * cannot hold a batch of 16 ends in a stack trace, or a reference ring the configuration validator refuses for that
+ * batch size is measured; options that shape other primitives' traffic taken without a word; {@code --eal --vdev}
+ * replacing the bench's own ports; a bad option printing the whole usage after its reason.
  */
 class BenchShapeOptionsTest
 {

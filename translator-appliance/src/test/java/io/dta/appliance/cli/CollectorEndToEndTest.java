@@ -164,7 +164,7 @@ class CollectorEndToEndTest
         assertEquals(0, counters.get("badIcrc").asLong());
         assertEquals(counters.get("framesIn").asLong(),
             counters.get("writePackets").asLong() + counters.get("atomics").asLong(), collector.out());
-        for (final JsonNode qp : summary.get("qps"))
+        for (final JsonNode qp : summary.get("queuePairs"))
         {
             assertEquals("READY", qp.get("state").asText());
         }

@@ -135,8 +135,8 @@ class ConnectionCliTest
         assertEquals(8, connection.get("counters").get("connected").asLong(), r.out());
         assertEquals(0, connection.get("counters").get("dreps").asLong(), r.out());
         assertTrue(n.get("quiescent").asBoolean());
-        assertTrue(n.get("essential").get("allLanded").asBoolean(), r.out());
-        assertEquals(8, n.get("collector").get("metadataAcked").asLong(), r.out());
+        assertTrue(n.get("essentialDelivery").get("allLanded").asBoolean(), r.out());
+        assertEquals(8, n.get("collectorCounters").get("metadataAcked").asLong(), r.out());
         // The collector hosted the regions where the static configuration puts them: dta query reads it with that.
         final CliRunner.Result q = CliRunner.run("query", "--store", store.toString(), "list", "--id", "1", "--json");
         assertEquals(0, q.exitCode(), q.err());
@@ -159,7 +159,7 @@ class ConnectionCliTest
         assertEquals("CONNECTED", regions.get(0).get("state").asText());
         assertEquals(0x100, regions.get(0).get("collectorQpn").asLong());
         assertEquals(0xfffff0, regions.get(0).get("startPsn").asLong());
-        assertTrue(n.get("essential").get("allLanded").asBoolean(), r.out());
+        assertTrue(n.get("essentialDelivery").get("allLanded").asBoolean(), r.out());
         final CliRunner.Result q = CliRunner.run("query", "--config", config.toString(), "--store", store.toString(),
             "list", "--id", "0", "--json");
         assertEquals(0, q.exitCode(), q.err());
@@ -176,8 +176,8 @@ class ConnectionCliTest
         assertEquals(0, r.exitCode(), r.err());
         final JsonNode n = JSON.readTree(r.out());
         // The reference started at the REP's PSN and drew a NAK and a grace period on every connection.
-        assertEquals(0, n.get("translator").get("nakResyncs").asLong(), r.out());
-        assertEquals(0, n.get("collector").path("outOfSequenceNaked").asLong(), r.out());
+        assertEquals(0, n.get("translator").get("nakSequenceErrorsIn").asLong(), r.out());
+        assertEquals(0, n.get("collectorCounters").path("outOfSequenceNaked").asLong(), r.out());
     }
 
     @Test
@@ -235,7 +235,7 @@ class ConnectionCliTest
         assertEquals(3, n.get("counters").get("cmReqsAccepted").asLong());
         assertEquals(3, n.get("counters").get("cmRtus").asLong());
         assertEquals(3, n.get("counters").get("metadataAcked").asLong());
-        for (final JsonNode qp : n.get("qps"))
+        for (final JsonNode qp : n.get("queuePairs"))
         {
             if (qp.has("connection"))
             {

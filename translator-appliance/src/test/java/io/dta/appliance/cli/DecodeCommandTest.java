@@ -305,8 +305,8 @@ class DecodeCommandTest
         assertEquals(9, column.get("epoch").asLong());
         assertEquals(17, column.get("column").asInt());
         assertEquals(2, column.get("rows").asInt());
-        assertEquals(12, column.get("counters").get(0).asLong());
-        assertEquals(0xFFFF_FFFFL, column.get("counters").get(1).asLong());
+        assertEquals(12, column.get("cells").get(0).asLong());
+        assertEquals(0xFFFF_FFFFL, column.get("cells").get(1).asLong());
         final CliRunner.Result text = CliRunner.run("decode", file.toString());
         assertTrue(text.out().contains("sketch=3 switch=2 epoch=9 column=17 rows=2 counters=[12 4294967295]"),
             text.out());

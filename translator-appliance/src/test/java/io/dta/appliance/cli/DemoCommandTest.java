@@ -34,18 +34,18 @@ class DemoCommandTest
         assertEquals(0, r.exitCode(), r.err());
         final JsonNode n = JSON.readTree(r.out());
         assertTrue(n.get("quiescent").asBoolean());
-        assertTrue(n.get("essential").get("reports").asLong() > 2000);
-        assertTrue(n.get("essential").get("allLanded").asBoolean(), r.out());
+        assertTrue(n.get("essentialDelivery").get("reports").asLong() > 2000);
+        assertTrue(n.get("essentialDelivery").get("allLanded").asBoolean(), r.out());
         assertTrue(n.get("link").get("toCollector").get("lost").asLong() > 0, "the link must actually lose frames");
-        assertTrue(n.get("translator").get("nakResyncs").asLong() > 0, "losses must cause resyncs");
+        assertTrue(n.get("translator").get("nakSequenceErrorsIn").asLong() > 0, "losses must cause resyncs");
         assertTrue(n.get("translator").get("drops").get("dropGracePeriod").asLong() > 0,
             "non-essential losses are reported");
     }
 
     /**
-     * An audit found the closing of a sketch epoch (4096 columns, batchColumns 1) offering 4096 column WRITEs and its
-     * final header at once to an essential ring of 1024: 3074 were dropped, and the demo said "quiescent: true" and
-     * "NO, 3074 outstanding". Sketch WRITEs now wait for room, so that sketch lands whole with the default backlog;
+     * The closing of a sketch epoch (4096 columns, batchColumns 1) offers 4096 column WRITEs and its final header at
+     * once to an essential ring of 1024: dropping 3074 of them would make the demo say "quiescent: true" and "NO,
+     * 3074 outstanding". Sketch WRITEs wait for room, so that sketch lands whole with the default backlog;
      * essential Key-Writes that find a ring of 1 full are still dropped, and the verdict names them apart from
      * operations waiting for an ACK.
      */
@@ -78,8 +78,8 @@ class DemoCommandTest
             final CliRunner.Result ok = CliRunner.run("demo", "--config", sketch.toString(), "--loss", loss,
                 "--reports", "50", "--json");
             assertEquals(0, ok.exitCode(), ok.err() + ok.out());
-            final JsonNode landed = JSON.readTree(ok.out()).get("essential");
-            assertEquals(0, landed.get("droppedBacklogFull").asLong(), ok.out());
+            final JsonNode landed = JSON.readTree(ok.out()).get("essentialDelivery");
+            assertEquals(0, landed.get("operationsDroppedBacklogFull").asLong(), ok.out());
             assertTrue(landed.get("allLanded").asBoolean(), ok.out());
         }
 
@@ -99,9 +99,9 @@ class DemoCommandTest
         assertEquals(1, r.exitCode(), r.err());
         final JsonNode n = JSON.readTree(r.out());
         assertTrue(n.get("quiescent").asBoolean(), r.out());
-        final JsonNode essential = n.get("essential");
+        final JsonNode essential = n.get("essentialDelivery");
         assertEquals(0, essential.get("unacknowledged").asLong(), "quiescent: nothing waits for an ACK; " + r.out());
-        final long dropped = essential.get("droppedBacklogFull").asLong();
+        final long dropped = essential.get("operationsDroppedBacklogFull").asLong();
         assertTrue(dropped > 0, r.out());
         assertTrue(n.get("translator").get("drops").get("dropBacklogFull").asLong() > 0, "reports dropped; " + r.out());
         assertFalse(essential.get("allLanded").asBoolean(), r.out());
@@ -121,8 +121,8 @@ class DemoCommandTest
     }
 
     /**
-     * An audit found the sample queries covering only the first collector (the second's regions had none, and the
-     * lines named no collector) and calling a wrapped reference ring's last slot its "newest" entry.
+     * The sample queries cover every collector (each line names its collector), and never call a wrapped reference
+     * ring's last slot its "newest" entry.
      */
     @Test
     void shouldShowSampleQueriesForEveryCollectorAndNoNewestOfAReferenceRing() throws Exception
@@ -145,19 +145,33 @@ class DemoCommandTest
         final CliRunner.Result r = CliRunner.run("demo", "--config", config.toString(), "--loss", "0", "--reports",
             "2000", "--json");
         assertEquals(0, r.exitCode(), r.err() + r.out());
-        final List<String> queries = new ArrayList<>();
-        JSON.readTree(r.out()).get("queries").forEach(q -> queries.add(q.asText()));
-        assertTrue(queries.stream().anyMatch(q -> q.startsWith("dta query --collector ca keywrite --key ")), r.out());
-        assertTrue(queries.stream().anyMatch(q -> q.startsWith("dta query --collector cb counter --key ")), r.out());
-        final String list = queries.stream().filter(q -> q.startsWith("dta query --collector ca list --id 0"))
+        final List<JsonNode> queries = new ArrayList<>();
+        JSON.readTree(r.out()).get("queries").forEach(queries::add);
+        assertTrue(queries.stream().anyMatch(q -> command(q).startsWith("dta query --collector ca keywrite --key ") &&
+            "ca".equals(q.get("collector").asText())), r.out());
+        assertTrue(queries.stream().anyMatch(q -> command(q).startsWith("dta query --collector cb counter --key ")),
+            r.out());
+        final JsonNode list = queries.stream().filter(q -> command(q).startsWith("dta query --collector ca list --id 0"))
             .findFirst().orElseThrow();
-        assertTrue(list.contains("24 entries retained") && list.contains("reference ring") && !list.contains("newest"),
-            list);
+        assertEquals(24, list.get("entriesRetained").asLong(), list.toString());
+        assertEquals("reference", list.get("layout").asText(), list.toString());
+        assertFalse(list.has("newest"), list.toString());
+        final CliRunner.Result text = CliRunner.run("demo", "--config", config.toString(), "--loss", "0", "--reports",
+            "2000");
+        final String line = text.out().lines().filter(l -> l.contains("dta query --collector ca list --id 0"))
+            .findFirst().orElseThrow();
+        assertTrue(line.contains("24 entries retained") && line.contains("reference ring") && !line.contains("newest"),
+            line);
+    }
+
+    private static String command(final JsonNode query)
+    {
+        return query.get("command").asText();
     }
 
     /**
-     * With a capture ({@code --in}) the sample queries came from the stores only (lists, sketches): the capture's
-     * Key-Write, Key-Increment and postcard reports now give theirs, as generated reports do.
+     * With a capture ({@code --in}) the capture's Key-Write, Key-Increment and postcard reports give sample queries, as
+     * generated reports do, not only the stores' lists and sketches.
      */
     @Test
     void shouldShowSampleQueriesOfTheCapturesReports() throws Exception
@@ -168,13 +182,13 @@ class DemoCommandTest
         assertEquals(0, gen.exitCode(), gen.err());
         final CliRunner.Result r = CliRunner.run("demo", "--in", capture.toString(), "--loss", "0", "--json");
         assertEquals(0, r.exitCode(), r.err() + r.out());
-        final List<String> queries = new ArrayList<>();
-        JSON.readTree(r.out()).get("queries").forEach(q -> queries.add(q.asText()));
-        assertTrue(queries.stream().anyMatch(q -> q.startsWith("dta query keywrite --key ") &&
-            q.contains("copies agree")), r.out());
-        assertTrue(queries.stream().anyMatch(q -> q.startsWith("dta query counter --key ")), r.out());
-        assertTrue(queries.stream().anyMatch(q -> q.startsWith("dta query postcard --key ") && q.contains("path [")),
-            r.out());
+        final List<JsonNode> queries = new ArrayList<>();
+        JSON.readTree(r.out()).get("queries").forEach(queries::add);
+        assertTrue(queries.stream().anyMatch(q -> "keywrite".equals(q.get("query").asText()) &&
+            q.get("found").asBoolean() && q.get("agreeing").asInt() > 0), r.out());
+        assertTrue(queries.stream().anyMatch(q -> "counter".equals(q.get("query").asText())), r.out());
+        assertTrue(queries.stream().anyMatch(q -> "postcard".equals(q.get("query").asText()) &&
+            q.get("found").asBoolean() && q.get("hops").isArray() && !q.get("hops").isEmpty()), r.out());
     }
 
     @Test
@@ -187,10 +201,10 @@ class DemoCommandTest
         final JsonNode n = JSON.readTree(r.out());
         assertTrue(n.get("quiescent").asBoolean());
         assertEquals(0, n.get("link").get("toCollector").get("lost").asLong());
-        assertEquals(0, n.get("translator").get("nakResyncs").asLong());
+        assertEquals(0, n.get("translator").get("nakSequenceErrorsIn").asLong());
         assertFalse(n.get("translator").get("drops").has("dropGracePeriod"), r.out());
-        assertEquals(n.get("translator").get("framesOut").asLong(),
-            n.get("collector").get("messages").asLong(), "every frame executed by the collector");
+        assertEquals(n.get("translator").get("roceFramesOut").asLong(),
+            n.get("collectorCounters").get("messages").asLong(), "every frame executed by the collector");
         assertTrue(Files.isDirectory(store.resolve("demo-collector")), "the store is kept with --store");
         final CliRunner.Result q = CliRunner.run("query", "--store", store.toString(), "list", "--id", "1", "--json");
         assertEquals(0, q.exitCode(), q.err());

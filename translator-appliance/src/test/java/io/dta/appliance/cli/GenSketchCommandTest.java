@@ -64,10 +64,10 @@ class GenSketchCommandTest
         final JsonNode e1 = cm.get("epochs").get(0);
         assertEquals(1, e1.get("epoch").asLong());
         assertTrue(e1.get("complete").asBoolean());
-        assertEquals(4, e1.get("counters").size());
-        assertEquals(1024, e1.get("counters").get(0).size());
+        assertEquals(4, e1.get("cells").size());
+        assertEquals(1024, e1.get("cells").get(0).size());
         long rowSum = 0;
-        for (final JsonNode v : e1.get("counters").get(0))
+        for (final JsonNode v : e1.get("cells").get(0))
         {
             rowSum += v.asLong();
         }

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -23,8 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The collector restarted under a running translator over {@code net_memif} (audit of the seventeenth session: the
- * translator's memif client never reconnected, {@code tx not taken} climbed until the translator was restarted too).
+ * The collector restarted under a running translator over {@code net_memif}: guards against a memif client that
+ * never reconnects, its {@code tx not taken} climbing until the translator is restarted too.
  * {@code dta collector --port} is the memif server of the collector link and {@code dta run} its client; the
  * reports come from this JVM, a memif client of the translator's reports port with an EAL of its own, so that they
  * are sent when the test wants them. Key-Writes reach the first collector and are answered (its store holds them);
@@ -84,7 +85,7 @@ class LiveMemifReconnectEalTest extends LiveProcessTests
         {
             // Reports flow and are answered.
             reporter.sendUntil(keyWrites(1000), () -> everyKeyFound(config, store1, 1000));
-            awaitStat(translatorCounters, translator, n -> counter(n, "ACKs accepted").asLong() > 0);
+            awaitStat(translatorCounters, translator, n -> counter(n, "acksIn").asLong() > 0);
 
             collector1.destroy();
             assertTrue(collector1.waitFor(30, TimeUnit.SECONDS), "collector stops on SIGTERM");
@@ -109,7 +110,7 @@ class LiveMemifReconnectEalTest extends LiveProcessTests
             assertEquals(1, counter(back, LINK + "link lost (memif server gone)").asLong(), back.toString());
             // The later reports reach the new collector.
             reporter.sendUntil(keyWrites(3000), () -> everyKeyFound(config, store2, 3000));
-            assertTrue(counter(stat(collector2Counters), "write-packets").asLong() > 0);
+            assertTrue(counter(stat(collector2Counters), "writePackets").asLong() > 0);
             reporter.awaitQuiet(translatorCounters);
 
             // The reporter's port closes first (nothing in flight), then the translator, then the collector.
@@ -171,14 +172,15 @@ class LiveMemifReconnectEalTest extends LiveProcessTests
         return JSON.readTree(result.out());
     }
 
-    /** The counter whose label ends with {@code suffix}, or a missing node. */
+    /** The counter whose label ends with {@code suffix} (its JSON key with the suffix's), or a missing node. */
     private static JsonNode counter(final JsonNode sample, final String suffix)
     {
+        final String key = StatCommand.jsonKey(0, null, suffix).toLowerCase(Locale.ROOT);
         final Iterator<String> names = sample.get("counters").fieldNames();
         while (names.hasNext())
         {
             final String name = names.next();
-            if (name.endsWith(suffix))
+            if (name.toLowerCase(Locale.ROOT).endsWith(key))
             {
                 return sample.get("counters").get(name);
             }
@@ -320,7 +322,7 @@ class LiveMemifReconnectEalTest extends LiveProcessTests
         {
             final long expected = sent;
             final long deadline = System.currentTimeMillis() + TIMEOUT_MILLIS;
-            while (counter(stat(translatorCounters), "DTA reports in").asLong() < expected)
+            while (counter(stat(translatorCounters), "reportsIn").asLong() < expected)
             {
                 assertTrue(System.currentTimeMillis() < deadline, "the translator reads every report sent");
                 Thread.sleep(20);

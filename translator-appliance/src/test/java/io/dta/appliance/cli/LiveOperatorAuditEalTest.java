@@ -22,18 +22,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * What an operator met in a black-box audit of the live commands (docs/dpdk.md, eighth session), each case a
- * {@code dta} process of its own (never more than two EALs at once):
+ * The live commands as an operator runs them (docs/dpdk.md, "The live commands at their edges"), each case a
+ * {@code dta} process of its own (never more than two EALs at once). Guards against:
  * <ul>
- *     <li>a {@code dta run} started with SIGINT ignored (a shell script's background job) said nothing and ignored
- *     {@code kill -INT}; a stop whose drain ran out with reports still waiting said nothing of them; a second EAL on
- *     a file prefix in use said {@code rte_eal_init failed: Success}; a bad {@code --vdev} left its EAL runtime
- *     directory behind; a second SIGTERM during a drain did nothing (a drain of --drain-ms against a silent
- *     collector could only be waited out or killed);</li>
- *     <li>a {@code net_memif} client started before its server failed with {@code rte_eth_dev_start(1) failed:
- *     Operation not permitted}, naming neither the port nor the cause;</li>
- *     <li>{@code dta collector --port --json} left out the ports and ARP counts its text summary prints, and a
- *     second collector given its store zeroed its memory.</li>
+ *     <li>a {@code dta run} started with SIGINT ignored (a shell script's background job) that says nothing and
+ *     ignores {@code kill -INT}; a stop whose drain runs out with reports still waiting that says nothing of them;
+ *     a second EAL on a file prefix in use that says {@code rte_eal_init failed: Success}; a bad {@code --vdev} that
+ *     leaves its EAL runtime directory behind; a second SIGTERM during a drain that does nothing;</li>
+ *     <li>a {@code net_memif} client started before its server that fails naming neither the port nor the
+ *     cause;</li>
+ *     <li>{@code dta collector --port --json} leaving out the ports and ARP counts its text summary prints, and a
+ *     second collector given its store zeroing its memory.</li>
  * </ul>
  */
 class LiveOperatorAuditEalTest extends LiveProcessTests
@@ -60,7 +59,7 @@ class LiveOperatorAuditEalTest extends LiveProcessTests
             "--counters", counters.toString(), "--drain-ms", "600000", "--json"));
         final Process run = killedAtEnd(new ProcessBuilder(command).redirectOutput(dir.resolve("run.out").toFile())
             .redirectError(dir.resolve("run.err").toFile()).start());
-        awaitStat(counters, run, n -> 300 == n.get("counters").path("DTA reports in").asLong());
+        awaitStat(counters, run, n -> 300 == n.get("counters").path("reportsIn").asLong());
         final Path runtime = Path.of("/var/run/dpdk", prefix);
         assertTrue(Files.isDirectory(runtime), runtime.toString());
 
@@ -164,7 +163,7 @@ class LiveOperatorAuditEalTest extends LiveProcessTests
         final Process collector = start("collector", "collector", "--store", store.toString(), "--port", "0",
             "--vdev", "net_pcap0,rx_pcap=" + arp + ",tx_pcap=" + replies, "-l", "1", "--file-prefix",
             prefix("dta-audit-col-" + ProcessHandle.current().pid()), "--counters", counters.toString(), "--json");
-        awaitStat(counters, collector, n -> 3 == n.get("counters").path("ARP requests answered").asLong());
+        awaitStat(counters, collector, n -> 3 == n.get("counters").path("arpRequestsAnswered").asLong());
 
         final CliRunner.Result second = CliRunner.run("collector", "--in", arp.toString(), "--out",
             dir.resolve("second.pcap").toString(), "--store", store.toString());
@@ -182,7 +181,7 @@ class LiveOperatorAuditEalTest extends LiveProcessTests
         assertEquals("net_pcap0", port.get("name").asText(), out);
         assertEquals(4, port.get("rxPackets").asLong(), out);
         assertEquals(3, port.get("txPackets").asLong(), out);
-        assertTrue(summary.has("counters") && summary.has("qps"), out);
+        assertTrue(summary.has("counters") && summary.has("queuePairs"), out);
     }
 
     private static int arpRequest(final UnsafeBuffer frame, final long senderMac, final int senderIp, final int target)

@@ -115,13 +115,13 @@ class LiveTwoProcessEalTest extends LiveProcessTests
             "--counters", translatorCounters.toString(), "--drain-ms", "5000", "--json");
 
         final JsonNode running = awaitStat(translatorCounters, translator,
-            n -> reports.size() == n.get("counters").path("DTA reports in").asLong() &&
-            3 == n.get("counters").path("connection connected").asLong());
-        assertEquals(1, running.get("counters").get("connection atomics-reduced").asLong(), running.toString());
+            n -> reports.size() == n.get("counters").path("reportsIn").asLong() &&
+            3 == n.get("counters").path("connectionConnected").asLong());
+        assertEquals(1, running.get("counters").get("connectionAtomicsReduced").asLong(), running.toString());
         // Every request executed (12 FETCH_ADDs: redundancy 4 + 2 + 4 + 2) before the collector goes.
         final JsonNode executed = awaitStat(collectorCounters, collector,
             n -> 12 == n.get("counters").path("atomics").asLong());
-        assertEquals(0, executed.get("counters").get("naks-sent").asLong(), executed.toString());
+        assertEquals(0, executed.get("counters").get("naksSent").asLong(), executed.toString());
         assertTrue(Files.readString(dir.resolve("translator.err")).contains("dta: collectors[0].keyIncrement: " +
             "collector grants 4 outstanding atomics, fewer than maxOutstandingAtomics 16: using 4"));
 
@@ -129,18 +129,18 @@ class LiveTwoProcessEalTest extends LiveProcessTests
         collector.destroy();
         assertTrue(collector.waitFor(30, TimeUnit.SECONDS), "collector stops on SIGTERM");
         final JsonNode told = awaitStat(translatorCounters, translator,
-            n -> 3 == n.get("counters").path("connection reconnects-exhausted").asLong());
+            n -> 3 == n.get("counters").path("connectionReconnectsExhausted").asLong());
         final long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stop);
         final JsonNode c = told.get("counters");
         final String why = told + "\ntranslator: " + readQuietly(dir.resolve("translator.err")) + "\ncollector: " +
             readQuietly(dir.resolve("collector.err"));
         assertEquals("running", told.get("status").asText(), why);
-        assertEquals(3, c.get("connection dreqs-in").asLong(), why);
-        assertEquals(3, c.get("connection dreps-sent").asLong(), why);
-        assertEquals(3, c.get("connection reconnect-attempts").asLong(), why);
-        assertEquals(3, c.get("connection reconnect-failures").asLong(), why);
-        assertEquals(0, c.get("connection reconnects").asLong(), why);
-        assertEquals(0, c.get("QPs stopped: probes unanswered for the silence timeout").asLong(), why);
+        assertEquals(3, c.get("connectionDreqsIn").asLong(), why);
+        assertEquals(3, c.get("connectionDrepsSent").asLong(), why);
+        assertEquals(3, c.get("connectionReconnectAttempts").asLong(), why);
+        assertEquals(3, c.get("connectionReconnectFailures").asLong(), why);
+        assertEquals(0, c.get("connectionReconnects").asLong(), why);
+        assertEquals(0, c.get("silentQpStops").asLong(), why);
         final String translatorErr = Files.readString(dir.resolve("translator.err"));
         assertEquals(3, translatorErr.lines().filter(l -> l.contains("stopped: the collector disconnected (DREQ)"))
             .count(), translatorErr);
@@ -215,32 +215,32 @@ class LiveTwoProcessEalTest extends LiveProcessTests
 
         // dta stat, from this JVM, reads the running translator's counters until every report is in.
         final JsonNode running = awaitStat(translatorCounters, translator,
-            n -> reports.size() == n.get("counters").path("DTA reports in").asLong() &&
-            n.get("counters").path("ACKs accepted").asLong() > 0 &&
-            reports.size() + 1 == n.get("counters").path("port 0 net_pcap0 (reports): rx packets").asLong());
+            n -> reports.size() == n.get("counters").path("reportsIn").asLong() &&
+            n.get("counters").path("acksIn").asLong() > 0 &&
+            reports.size() + 1 == n.get("counters").path("port0NetPcap0ReportsRxPackets").asLong());
         assertEquals("translator", running.get("role").asText());
         assertEquals("running", running.get("status").asText());
         assertEquals(translator.pid(), running.get("pid").asLong());
-        assertEquals(1, running.get("counters").get("ARP requests answered").asLong(), running.toString());
+        assertEquals(1, running.get("counters").get("arpRequestsAnswered").asLong(), running.toString());
         final JsonNode collectorRunning = awaitStat(collectorCounters, collector,
-            n -> n.get("counters").path("write-packets").asLong() > 0);
-        assertEquals(0, collectorRunning.get("counters").get("naks-sent").asLong(), collectorRunning.toString());
+            n -> n.get("counters").path("writePackets").asLong() > 0);
+        assertEquals(0, collectorRunning.get("counters").get("naksSent").asLong(), collectorRunning.toString());
         if (negotiated)
         {
             final JsonNode c = running.get("counters");
-            assertEquals(3, c.get("connection connected").asLong(), running.toString());
-            assertEquals(0, c.get("connection failed").asLong(), running.toString());
-            assertEquals(3, c.get("connection reqs-sent").asLong() - c.get("connection req-timeouts").asLong(),
+            assertEquals(3, c.get("connectionConnected").asLong(), running.toString());
+            assertEquals(0, c.get("connectionFailed").asLong(), running.toString());
+            assertEquals(3, c.get("connectionReqsSent").asLong() - c.get("connectionReqTimeouts").asLong(),
                 running.toString());
-            assertEquals(0, c.get("frames dropped: connection set-up in progress").asLong(), running.toString());
+            assertEquals(0, c.get("framesDroppedConnectionSetUpInProgress").asLong(), running.toString());
             final JsonNode cc = collectorRunning.get("counters");
-            assertEquals(3, cc.get("cm-reqs-accepted").asLong(), collectorRunning.toString());
-            assertEquals(3, cc.get("metadata-acked").asLong(), collectorRunning.toString());
-            assertEquals(0, cc.get("not-connected").asLong(), "no request before its connection: " + collectorRunning);
+            assertEquals(3, cc.get("cmReqsAccepted").asLong(), collectorRunning.toString());
+            assertEquals(3, cc.get("metadataAcked").asLong(), collectorRunning.toString());
+            assertEquals(0, cc.get("notConnected").asLong(), "no request before its connection: " + collectorRunning);
         }
         else
         {
-            assertTrue(running.get("counters").path("connection connected").isMissingNode(), running.toString());
+            assertTrue(running.get("counters").path("connectionConnected").isMissingNode(), running.toString());
         }
 
         translator.destroy();

@@ -13,8 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code dta run} whose collector link is a {@code net_memif} server that never gets a peer: its tx bursts take
- * nothing, and the engine's counters must say so (audit: the summary said {@code drops: none} and counted the
- * reports those frames carried as delivered). Every RoCEv2 frame the engine committed is in {@code dropTxFull},
+ * nothing, and the engine's counters must say so (not {@code drops: none} with the reports those frames carried
+ * counted as delivered). Every RoCEv2 frame the engine committed is in {@code dropTxFull},
  * the reports of the non-essential ones in {@code reportsDroppedTxFull}, none delivered.
  */
 class LiveTxNotTakenEalTest extends LiveProcessTests
@@ -36,8 +36,8 @@ class LiveTxNotTakenEalTest extends LiveProcessTests
             "--link-wait-ms", "500", "--drain-ms", "200", "-l", "0", "--file-prefix", prefix,
             "--counters", counters.toString(), "--state-file", dir.resolve("run.lists").toString(), "--json"));
         LiveStat.await(counters, run, dir, 60_000,
-            n -> 300 == n.get("counters").path("DTA reports in").asLong() &&
-            n.get("counters").path("frames dropped: transmit full").asLong() > 0);
+            n -> 300 == n.get("counters").path("reportsIn").asLong() &&
+            n.get("counters").path("dropTxFull").asLong() > 0);
         run.destroy();
         assertTrue(run.waitFor(30, TimeUnit.SECONDS));
         final String out = Files.readString(dir.resolve("run.out"));

@@ -13,9 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Bad numbers given to {@code dta run} and an uncreatable counters file, as the live audit found them (docs/dpdk.md):
- * one message covered four options ("--burst must be 1..512, --pool-size at least twice the burst, and the waits not
- * negative") whichever was wrong, and a counters file that could not be created was explained by its own path.
+ * Bad numbers given to {@code dta run} and an uncreatable counters file (docs/dpdk.md): each option is named alone
+ * with its value (not one message covering four options whichever was wrong), and a counters file that cannot be
+ * created is explained by its reason, not by its own path.
  * Nothing here starts an EAL: the checks come first.
  */
 class RunCommandArgumentsTest

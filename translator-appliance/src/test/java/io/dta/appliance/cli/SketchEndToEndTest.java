@@ -79,8 +79,8 @@ class SketchEndToEndTest
                 {
                     for (int c = 0; c < exactColumns; c++)
                     {
-                        assertEquals(expected.get("counters").get(r).get(c).asLong(),
-                            got.get("counters").get(r).get(c).asLong(), where + " row " + r + " column " + c);
+                        assertEquals(expected.get("cells").get(r).get(c).asLong(),
+                            got.get("cells").get(r).get(c).asLong(), where + " row " + r + " column " + c);
                     }
                 }
                 if (!expected.get("complete").asBoolean())

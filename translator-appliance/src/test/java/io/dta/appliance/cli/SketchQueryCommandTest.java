@@ -94,9 +94,9 @@ class SketchQueryCommandTest
         assertEquals(1024, cm.get("columns").asInt());
         assertEquals(1, cm.get("contributors").size());
         assertEquals(1, cm.get("contributors").get(0).asInt());
-        assertEquals(4, cm.get("counters").size());
-        assertEquals(1024, cm.get("counters").get(0).size());
-        assertEquals(0xFFFF_FFFFL, cm.get("counters").get(2).get(5).asLong(), "count-min counters are unsigned");
+        assertEquals(4, cm.get("cells").size());
+        assertEquals(1024, cm.get("cells").get(0).size());
+        assertEquals(0xFFFF_FFFFL, cm.get("cells").get(2).get(5).asLong(), "count-min counters are unsigned");
         assertEquals(10, cm.get("estimate").asLong());
 
         final JsonNode cs = json(CliRunner.run("query", "--store", dir.toString(), "sketch", "--id", "2", "--epoch",
@@ -113,7 +113,7 @@ class SketchQueryCommandTest
             "--epoch", "7", "--key", "42", "--json"));
         assertEquals("absent", absent.get("state").asText());
         assertEquals(5, absent.get("areaEpoch").asLong());
-        assertTrue(absent.get("counters").isNull());
+        assertTrue(absent.get("cells").isNull());
         assertTrue(absent.get("estimate").isNull());
 
         final CliRunner.Result text = CliRunner.run("query", "--store", dir.toString(), "sketch", "--id", "1",

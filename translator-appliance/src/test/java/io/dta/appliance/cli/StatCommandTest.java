@@ -57,7 +57,7 @@ class StatCommandTest
         // Updates stay on the engine thread until published (the live agent publishes with its stats tick).
         final JsonNode unpublished =
             MAPPER.readTree(CliRunner.run("stat", "--counters", path.toString(), "--json").out());
-        assertEquals(0, unpublished.get("counters").get(EngineCounter.REPORTS_IN.description()).asLong());
+        assertEquals(0, unpublished.get("counters").get("reportsIn").asLong());
         assertEquals(reports + 1, counters.get(EngineCounter.REPORTS_IN), "exact on the engine thread");
         counters.publish();
         counters.publish();
@@ -68,10 +68,10 @@ class StatCommandTest
         assertEquals("translator", running.get("role").asText());
         assertEquals(ProcessHandle.current().pid(), running.get("pid").asLong());
         assertEquals("running", running.get("status").asText());
-        assertEquals(reports + 1, running.get("counters").get(EngineCounter.REPORTS_IN.description()).asLong());
-        assertEquals(1, running.get("counters").get(EngineCounter.DROP_UNKNOWN_OPCODE.description()).asLong());
+        assertEquals(reports + 1, running.get("counters").get("reportsIn").asLong());
+        assertEquals(1, running.get("counters").get("dropUnknownOpcode").asLong());
         assertEquals(counters.get(EngineCounter.ROCE_FRAMES_OUT),
-            running.get("counters").get(EngineCounter.ROCE_FRAMES_OUT.description()).asLong());
+            running.get("counters").get("roceFramesOut").asLong());
 
         final CliRunner.Result table = CliRunner.run("stat", "--counters", path.toString());
         assertTrue(table.out().contains(EngineCounter.DROP_UNKNOWN_OPCODE.description()), table.out());
@@ -83,16 +83,34 @@ class StatCommandTest
         final JsonNode exited = MAPPER.readTree(CliRunner.run("stat", "--counters", path.toString(), "--json").out());
         assertEquals("exited", exited.get("status").asText(), "one word a script can compare: " + exited);
         assertTrue(exited.has("exitedAt"), exited.toString());
-        assertEquals(reports + 1, exited.get("counters").get(EngineCounter.REPORTS_IN.description()).asLong());
+        assertEquals(reports + 1, exited.get("counters").get("reportsIn").asLong());
         assertTrue(CliRunner.run("stat", "--counters", path.toString()).out().contains("exited at "),
             "the table says when");
     }
 
     /**
-     * A watch used to go on for ever once its process had ended, repeating the final values; a restarted process
-     * writes a new file that the old mapping never shows. It now ends after the first sample that finds the writer
-     * gone.
+     * A watch must not go on for ever once its process has ended, repeating the final values (a restarted process
+     * writes a new file that the old mapping never shows): it ends after the first sample that finds the writer gone.
      */
+    /**
+     * {@code --json} keys are camelCase (docs/naming.md): an engine counter by its name, as {@code dta replay --json}
+     * spells it, whatever its label; any other counter by its label's words.
+     */
+    @Test
+    void shouldKeyEveryCounterInCamelCase()
+    {
+        final UnsafeBuffer key = new UnsafeBuffer(new byte[8]);
+        key.putInt(0, EngineCounter.REPORTS_IN.ordinal());
+        assertEquals("reportsIn", StatCommand.jsonKey(EngineCounters.TYPE_ID, key, "DTA reports in"));
+        key.putInt(0, EngineCounter.DROP_GRACE_PERIOD.ordinal());
+        assertEquals("dropGracePeriod", StatCommand.jsonKey(EngineCounters.TYPE_ID, key, "anything"));
+        assertEquals("framesIn", StatCommand.jsonKey(0, key, "frames-in"));
+        assertEquals("connectionReconnectsExhausted", StatCommand.jsonKey(0, key, "connection reconnects-exhausted"));
+        assertEquals("port0NetPcap0ReportsRxMissedRxRingFull",
+            StatCommand.jsonKey(0, key, "port 0 net_pcap0 (reports): rx missed (rx ring full)"));
+        assertEquals("arpRequestsAnswered", StatCommand.jsonKey(0, key, "ARP requests answered"));
+    }
+
     @Test
     void shouldEndAWatchOnceTheProcessHasEnded() throws Exception
     {
@@ -110,7 +128,7 @@ class StatCommandTest
     }
 
     /**
-     * A SIGKILLed writer leaves a fresh heartbeat: {@code running} was shown for 5 s after its pid was gone. A writer
+     * A SIGKILLed writer leaves a fresh heartbeat, which must not show {@code running} for 5 s after its pid is gone. A writer
      * of this PID namespace whose pid is gone has ended at once; one of another namespace (a container sharing
      * {@code /dev/shm}, its pid invisible here) is trusted while its heartbeat is fresh.
      */
@@ -163,7 +181,7 @@ class StatCommandTest
             assertEquals(3, lines.length, r.out());
             assertFalse(MAPPER.readTree(lines[0]).has("ratesPerSecond"));
             assertEquals(0, MAPPER.readTree(lines[2]).get("ratesPerSecond")
-                .get(EngineCounter.FRAMES_IN.description()).asLong());
+                .get("framesIn").asLong());
         }
     }
 

@@ -30,7 +30,7 @@ class DpdkBenchUnequalWorkTest
     @Test
     void shouldSayTheCaptureHoldsResponsesAndTheReportsDroppedAfterTranslation()
     {
-        // The audit's capture: the same reportsTranslated on both sides, 722 responses the C loop skipped, reports
+        // A capture with the same reportsTranslated on both sides, 722 responses the C loop skipped, reports
         // the engine dropped in grace periods after its NAK resyncs.
         final DpdkBench.Result java = java(FRAMES, 160_000, 309_678, Map.of(EngineCounter.NAK_SEQUENCE_ERRORS_IN, 3L,
             EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW, 706L, EngineCounter.DROP_GRACE_PERIOD, 123L));

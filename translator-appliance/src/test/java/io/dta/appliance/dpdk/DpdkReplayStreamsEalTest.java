@@ -29,10 +29,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * {@code dta replay --io dpdk} in child processes, as an operator runs it (audit B): stopped by SIGTERM it left the
+ * {@code dta replay --io dpdk} in child processes, as an operator runs it. Guards against: a SIGTERM leaving the
  * temporary Ethernet copy of its input (and the output, stamped with the host's clock) beside {@code --out}; an input
- * read from a pipe was empty by the time {@code net_pcap} read it, and {@code --out /dev/stdout} on a pipe could not
- * be created; a record damaged in the middle of the input left an earlier {@code --out} where {@code --io java}
+ * read from a pipe being empty by the time {@code net_pcap} reads it; {@code --out /dev/stdout} on a pipe that cannot
+ * be created; a record damaged in the middle of the input leaving an earlier {@code --out} where {@code --io java}
  * removes it. Each child starts an EAL of its own.
  */
 class DpdkReplayStreamsEalTest

@@ -199,15 +199,15 @@ class DpdkRingBenchEalTest
             assertEquals("ring", r.get("input").asText(), name);
             assertEquals("dpdk", r.get("io").asText(), name);
             assertTrue(r.get("reports").asLong() >= 400_000, name + ": " + r);
-            assertTrue(r.get("frames").asLong() > 0, name + ": " + r);
+            assertTrue(r.get("roceFramesOut").asLong() > 0, name + ": " + r);
             if (BenchPrimitive.KEYWRITE == primitive || BenchPrimitive.KEYINCREMENT == primitive)
             {
                 // N = 1: one frame per report (held frames may still wait at the end of the window).
-                assertTrue(Math.abs(r.get("frames").asLong() - r.get("reports").asLong()) < 100, name + ": " + r);
+                assertTrue(Math.abs(r.get("roceFramesOut").asLong() - r.get("reports").asLong()) < 100, name + ": " + r);
             }
             assertTrue(r.get("reportsPerSecond").asLong() > 0, name + ": " + r);
             assertEquals(0, r.get("txDropped").asLong(), name + ": " + r);
-            assertEquals(0, r.get("drops").asLong(), name + ": " + r);
+            assertEquals(0, r.get("totalDrops").asLong(), name + ": " + r);
             assertEquals(0, r.get("inputRingDry").asLong(), name + ": " + r);
             assertTrue(r.get("inputRingLowest").asInt() >= 1000 - 32, name + ": " + r);
         }
@@ -242,7 +242,7 @@ class DpdkRingBenchEalTest
             final JsonNode r = JSON.readTree(out.substring(out.lastIndexOf('\n') + 1));
             assertTrue(r.get("hugepages").asBoolean(), r.toString());
             assertTrue(r.get("reports").asLong() >= 200_000, r.toString());
-            assertEquals(0, r.get("drops").asLong(), r.toString());
+            assertEquals(0, r.get("totalDrops").asLong(), r.toString());
             // The EAL really took hugepages while it ran, and gave them back (unlinked) when it ended.
             assertTrue(fewestFree < freeBefore, freeBefore + " free pages before, never fewer while it ran");
             assertEquals(freeBefore, freeHugepages());

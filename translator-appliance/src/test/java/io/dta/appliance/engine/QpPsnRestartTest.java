@@ -167,10 +167,9 @@ class QpPsnRestartTest
     }
 
     /**
-     * An audit ran the docs/dpdk.md pair twice, both stopped cleanly and both restarted: the translator resumed its
-     * recorded PSNs, the restarted collector's QP expected its configured startPsn again, NAKed the first frame once
-     * (dropped: outside the window) and then ignored every probe, so the QP probed for ever and nothing landed. Now
-     * the QP takes up the PSN the responder named once RESTART_EVIDENCE_PROBES probes went unanswered after it, and
+     * The docs/dpdk.md pair, both stopped cleanly and both restarted: the translator resumes its recorded PSNs, the
+     * restarted collector's QP expects its configured startPsn again, NAKs the first frame once (dropped: outside the
+     * window) and then ignores every probe, so the QP would probe for ever with nothing landing. So the QP takes up the PSN the responder named once RESTART_EVIDENCE_PROBES probes went unanswered after it, and
      * its essential reports land in the restarted collector's memory.
      */
     @Test

@@ -55,8 +55,8 @@ class QueuePairBehaviourTest
     void shouldKeepThePeriodicAckReqOnEveryIntervalthPacketAcrossIdleOnes()
     {
         // translation.md §5: every requestInterval-th packet of the QP, and the last before idle. An AckReq for going
-        // idle is an extra one: the periodic ones stay on packets 4, 8, 12, ... (it restarted the count until the
-        // tenth session's audit, which put them on 3 + 4 = 7 and 11 here).
+        // idle is an extra one: the periodic ones stay on packets 4, 8, 12, ... (restarting the count would put them
+        // on 3 + 4 = 7 and 11 here).
         final Cfg cfg = new Cfg();
         cfg.requestInterval = 4;
         final EngineHarness h = new EngineHarness(cfg);

@@ -91,15 +91,22 @@ class GenCommandTest
         final JsonNode json = new ObjectMapper().readTree(stdout);
         assertEquals(4000, json.get("reports").asLong());
         assertEquals(Files.size(out), json.get("fileBytes").asLong());
+        // JSON keys are camelCase (docs/naming.md): the primitives as the configuration names them.
+        final String[] primitiveKeys = { "keyWrite", "append", "keyIncrement", "postcard", "sketch" };
+        assertEquals(Primitive.values().length, primitiveKeys.length);
+        assertEquals(Primitive.values().length, json.get("primitives").size(), stdout);
         long sum = 0;
-        for (final Primitive primitive : Primitive.values())
+        for (final String key : primitiveKeys)
         {
-            sum += json.get("primitives").get(primitive.cliName()).asLong();
+            sum += json.get("primitives").get(key).asLong();
         }
+        final String[] badKeys =
+            { "unknownOpcode", "redundancyZero", "redundancyAboveMax", "truncated", "unknownListId" };
+        assertEquals(BadKind.values().length, badKeys.length);
         long bad = 0;
-        for (final BadKind kind : BadKind.values())
+        for (final String kind : badKeys)
         {
-            final long count = json.get("bad").get(kind.cliName()).asLong();
+            final long count = json.get("bad").get(kind).asLong();
             assertTrue(count > 0, kind + " missing: " + stdout);
             bad += count;
         }

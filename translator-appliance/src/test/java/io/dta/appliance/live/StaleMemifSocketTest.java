@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A memif server killed with SIGKILL leaves its socket file, and the next server's EAL failed on it ("Address already
- * in use"); the audit's workaround was to remove it by hand.
+ * A memif server killed with SIGKILL leaves its socket file, and the next server's EAL fails on it ("Address already
+ * in use") unless it is removed first.
  */
 class StaleMemifSocketTest
 {

@@ -64,16 +64,16 @@ class LiveWorkersEalTest extends LiveProcessTests
             "--counters", counters.toString(), "--state-file", dir.resolve("run.lists").toString(),
             "--drain-ms", "500", "--json");
         final JsonNode totals = LiveStat.await(counters, run, dir, TIMEOUT_MILLIS,
-            n -> 2000 == n.get("counters").path("DTA reports in").asLong());
+            n -> 2000 == n.get("counters").path("reportsIn").asLong());
         final CliRunner.Result perWorker = CliRunner.run("stat", "--counters", counters.toString(), "--per-worker",
             "--json");
         assertEquals(0, perWorker.exitCode(), perWorker.err());
         final JsonNode each = JSON.readTree(perWorker.out()).get("counters");
-        assertEquals(split[0], each.path("worker 0: DTA reports in").asLong(), perWorker.out());
-        assertEquals(split[1], each.path("worker 1: DTA reports in").asLong(), perWorker.out());
-        assertTrue(each.path("worker 0: reports handed to their owner worker").asLong() > 0, perWorker.out());
-        assertTrue(each.path("worker 1: reports handed to their owner worker").asLong() > 0, perWorker.out());
-        assertTrue(!totals.get("counters").has("worker 0: DTA reports in"), "totals only, unless asked");
+        assertEquals(split[0], each.path("worker0ReportsIn").asLong(), perWorker.out());
+        assertEquals(split[1], each.path("worker1ReportsIn").asLong(), perWorker.out());
+        assertTrue(each.path("worker0ReportsHandedOff").asLong() > 0, perWorker.out());
+        assertTrue(each.path("worker1ReportsHandedOff").asLong() > 0, perWorker.out());
+        assertTrue(!totals.get("counters").has("worker0ReportsIn"), "totals only, unless asked");
 
         final Process kill = new ProcessBuilder("kill", "-INT", Long.toString(run.pid())).inheritIO().start();
         assertTrue(kill.waitFor(10, TimeUnit.SECONDS));

@@ -28,6 +28,8 @@ final class ResendingReporters
 {
     private static final int HISTORY = 256;
     private static final int SLOT = 512;
+    /** The longest a reporter waits before sending the same report again after repeated refusals. */
+    private static final long MAX_BACKOFF_NANOS = 256_000;
 
     private final long delayNanos;
     private final int nackPort;
@@ -52,6 +54,9 @@ final class ResendingReporters
         int latest = -1;
         // The first report of the latest re-send while it is still queued; -1 when none is.
         int resendFrom = -1;
+        // The first report of the previous re-send, and how often in a row a re-send started there.
+        int lastFrom = -1;
+        int refusals;
 
         void push(final int seq, final long at)
         {
@@ -155,9 +160,14 @@ final class ResendingReporters
         r.resendFrom = from;
         r.queueHead = 0;
         r.queued = 0;
+        // The same report refused again (its QP's ring still full): back off, doubling, as a retransmission timer
+        // does, instead of sending the whole backlog again every round trip.
+        r.refusals = from == r.lastFrom ? r.refusals + 1 : 0;
+        r.lastFrom = from;
+        final long backoff = 0 == r.refusals ? 0 : Math.min(delayNanos << Math.min(r.refusals, 20), MAX_BACKOFF_NANOS);
         for (int i = 0; i < count; i++)
         {
-            r.push((from + i) & 0xFF, nowNanos + delayNanos);
+            r.push((from + i) & 0xFF, nowNanos + delayNanos + backoff);
             resent++;
         }
     }

@@ -138,6 +138,7 @@ public final class QueuePairSender
     private final int window;
     // AckReq every lossyInterval-th packet for lossyPacketsLeft more packets after a resynchronisation.
     private final int lossyInterval;
+    private final int lossyWindow;
     private int lossyPacketsLeft;
     // A resynchronisation episode: from a resync to p until an ACK at or past p. A NAK at or before p within it is a
     // delayed copy of the one acted on (the responder NAKs once per episode).
@@ -221,6 +222,7 @@ public final class QueuePairSender
         this.maxRnrWaitNanos = settings.maxRnrWaitNanos();
         this.window = Math.max(1, settings.window());
         this.lossyInterval = Math.max(1, Math.min(requestInterval, window / 16));
+        this.lossyWindow = Math.max(1, Math.min(window, Math.max(2 * lossyInterval, window / 8)));
         // Open loop (no ACK timeout: nothing will ever answer) means no credit can come back either, so the
         // limit on outstanding atomics would only stall the QP.
         this.openLoop = 0 == settings.ackTimeoutNanos();
@@ -784,7 +786,9 @@ public final class QueuePairSender
         }
         while (essentials.hasUnsent())
         {
-            if (!openLoop && Psn.distance(lastAckedPsn, Psn.add(nextPsn, -1)) >= window)
+            // After a loss the window narrows to lossyWindow for a while: a loss then costs fewer re-sends.
+            if (!openLoop && Psn.distance(lastAckedPsn, Psn.add(nextPsn, -1)) >=
+                (lossyPacketsLeft > 0 ? lossyWindow : window))
             {
                 // The window is full: the newest frame goes out now with AckReq, whose ACK opens it again.
                 releaseHeld(true, nowNanos);

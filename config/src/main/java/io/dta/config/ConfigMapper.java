@@ -193,16 +193,19 @@ final class ConfigMapper
     {
         final int interval = (int)s.integer("requestInterval", 1, 65536, AcksConfig.DEFAULT_REQUEST_INTERVAL);
         final long timeout = s.integer("timeoutMicros", 1, MAX_MICROS, AcksConfig.DEFAULT_TIMEOUT_MICROS);
+        final int window = (int)s.integer("window", 1, AcksConfig.MAX_WINDOW, AcksConfig.DEFAULT_WINDOW);
         s.finish();
-        return new AcksConfig(interval, timeout);
+        return new AcksConfig(interval, timeout, window);
     }
 
     private ResyncConfig resync(final Section s)
     {
         final long micros = s.integer("graceMicros", 0, MAX_MICROS, ResyncConfig.DEFAULT_GRACE_MICROS);
         final long packets = s.integer("gracePackets", 0, 0xFFFFFFFFL, ResyncConfig.DEFAULT_GRACE_PACKETS);
+        final long rnr = s.integer(
+            "maxRnrWaitMicros", 0, ResyncConfig.MAX_RNR_WAIT_MICROS, ResyncConfig.DEFAULT_MAX_RNR_WAIT_MICROS);
         s.finish();
-        return new ResyncConfig(micros, packets);
+        return new ResyncConfig(micros, packets, rnr);
     }
 
     private EssentialConfig essential(final Section s)

@@ -87,6 +87,11 @@ public final class DemoCommand implements Callable<Integer>
         description = "fraction of generated reports flagged essential (default: ${DEFAULT-VALUE})")
     private double essential;
 
+    @Option(names = "--retransmittable", description = "flag every generated report retransmittable: the reporters " +
+        "keep them and send again what the translator NACKs (a sequence gap, or an essential report its QP's ring " +
+        "has no room for)")
+    private boolean retransmittable;
+
     @Option(names = "--seed", defaultValue = "1", description = "seed of traffic and loss (default: ${DEFAULT-VALUE})")
     private long seed;
 
@@ -214,7 +219,8 @@ public final class DemoCommand implements Callable<Integer>
             }
             else
             {
-                final GeneratorSettings settings = new GeneratorSettings().seed(seed).essentialFraction(essential);
+                final GeneratorSettings settings = new GeneratorSettings().seed(seed).essentialFraction(essential)
+                    .retransmittable(retransmittable);
                 if (null == mix)
                 {
                     settings.defaultMix(DEFAULT_MIX);
@@ -344,9 +350,10 @@ public final class DemoCommand implements Callable<Integer>
         // Both would be silently ignored with a capture, which brings its own reports and flags.
         if (null != in && (spec.commandLine().getParseResult().hasMatchedOption("--reports") ||
             spec.commandLine().getParseResult().hasMatchedOption("--mix") ||
-            spec.commandLine().getParseResult().hasMatchedOption("--essential")))
+            spec.commandLine().getParseResult().hasMatchedOption("--essential") || retransmittable))
         {
-            return "--reports, --mix and --essential describe generated traffic; with --in the capture's reports " +
+            return "--reports, --mix, --essential and --retransmittable describe generated traffic; with --in the " +
+                "capture's reports " +
                 "are used";
         }
         return null;
@@ -455,6 +462,7 @@ public final class DemoCommand implements Callable<Integer>
         translator.put("probeResyncs", counters.get(EngineCounter.PROBE_RESYNCS));
         translator.put("essentialReports", counters.get(EngineCounter.ESSENTIAL_REPORTS));
         translator.put("essentialResent", counters.get(EngineCounter.ESSENTIAL_RESENT));
+        translator.put("reportsResentByReporters", demo.reportsResent());
         final Map<String, Long> drops = new LinkedHashMap<>();
         for (final EngineCounter c : EngineCounter.values())
         {

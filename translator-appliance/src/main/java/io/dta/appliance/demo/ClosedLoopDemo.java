@@ -75,6 +75,9 @@ public final class ClosedLoopDemo
     private final ApplianceConfig config;
     private final LossyLink toCollector;
     private final LossyLink toTranslator;
+    private final ResendingReporters reporters;
+    private final ReporterNackTap output;
+    private final UnsafeBuffer reportCopy = new UnsafeBuffer(ByteBuffer.allocateDirect(LossyLink.slotFor(2048)));
     private final SoftResponder responder;
     private final ConnectionManager connections;
     private final ConnectionManager[] workerConnections;
@@ -172,6 +175,8 @@ public final class ClosedLoopDemo
         toCollector = new LossyLink(largestFrame, loss, LINK_DELAY_NANOS, seed);
         toTranslator = new LossyLink(largestFrame, loss, LINK_DELAY_NANOS, seed * 31 + 7);
         mangled = new UnsafeBuffer(ByteBuffer.allocateDirect(LossyLink.slotFor(largestFrame)));
+        reporters = new ResendingReporters(LINK_DELAY_NANOS, translatorSide.reports().nackPort());
+        output = new ReporterNackTap(toCollector, reporters);
         responder = new SoftResponder(collectorSide, (collector, region) ->
         {
             final int index = collectorSide.collectors().indexOf(collector);
@@ -199,7 +204,7 @@ public final class ClosedLoopDemo
 
     private void startEngine(final ApplianceConfig[] connected)
     {
-        group = new EngineGroup(connected, toCollector, true, config.workers().handOffQueueBytes());
+        group = new EngineGroup(connected, output, true, config.workers().handOffQueueBytes());
         engine = group.engines()[0];
         if (null != connections)
         {
@@ -336,7 +341,10 @@ public final class ClosedLoopDemo
             }
             advanceTo(t);
             moveClock(t);
-            group.onFrame(source.buffer(), source.offset(), source.length(), now);
+            if (!reporters.send(source.buffer(), source.offset(), source.length(), now))
+            {
+                group.onFrame(source.buffer(), source.offset(), source.length(), now);
+            }
             reports++;
             timers();
         }
@@ -345,8 +353,8 @@ public final class ClosedLoopDemo
         final long deadline = now + DRAIN_LIMIT_NANOS;
         while (true)
         {
-            if (group.isQuiescent() && toCollector.isEmpty() && toTranslator.isEmpty() && collectorSettled() &&
-                0 == reconnectsInProgress())
+            if (group.isQuiescent() && toCollector.isEmpty() && toTranslator.isEmpty() && reporters.isEmpty() &&
+                collectorSettled() && 0 == reconnectsInProgress())
             {
                 quiescent = true;
                 break;
@@ -370,7 +378,7 @@ public final class ClosedLoopDemo
      */
     private long nextEventNanos()
     {
-        return Math.min(Math.min(toCollector.nextArrival(), toTranslator.nextArrival()), nextTimerNanos());
+        return Math.min(Math.min(nextArrival(), reporters.nextArrival()), nextTimerNanos());
     }
 
     /**
@@ -409,7 +417,7 @@ public final class ClosedLoopDemo
     {
         while (true)
         {
-            final long arrival = Math.min(toCollector.nextArrival(), toTranslator.nextArrival());
+            final long arrival = Math.min(nextArrival(), reporters.nextArrival());
             final long timer = nextTimerNanos();
             final long first = Math.min(arrival, timer);
             if (first > t)
@@ -422,7 +430,11 @@ public final class ClosedLoopDemo
                 timers();
                 continue;
             }
-            if (toCollector.nextArrival() <= toTranslator.nextArrival())
+            if (reporters.nextArrival() < nextArrival())
+            {
+                reporterFrame();
+            }
+            else if (toCollector.nextArrival() <= toTranslator.nextArrival())
             {
                 toCollectorFrame();
             }
@@ -432,6 +444,21 @@ public final class ClosedLoopDemo
             }
             timers();
         }
+    }
+
+    private long nextArrival()
+    {
+        return Math.min(toCollector.nextArrival(), toTranslator.nextArrival());
+    }
+
+    /**
+     * A report a reporter sent again (or one that waited behind such) reaches the translator. It is taken off its
+     * queue first: the NACK it may draw reaches its reporter at once and must find its re-send arrived.
+     */
+    private void reporterFrame()
+    {
+        final int length = reporters.take(reportCopy);
+        group.onFrame(reportCopy, 0, length, now);
     }
 
     private void moveClock(final long t)
@@ -781,6 +808,31 @@ public final class ClosedLoopDemo
             }
         }
         return -1;
+    }
+
+    /**
+     * @return reports the reporters sent again because the translator NACKed them.
+     */
+    public long reportsResent()
+    {
+        return reporters.resent();
+    }
+
+    /**
+     * @return NACKs that reached a reporter, and of those the ones it ignored as copies: {nacks, ignored}.
+     */
+    public long[] reporterNacks()
+    {
+        return new long[] { reporters.nacks(), reporters.nacksIgnored() };
+    }
+
+    /**
+     * @return NACKs or reports a reporter could not honour or keep (more outstanding than 8-bit seqnums tell apart);
+     * 0 in a sound run.
+     */
+    public long reporterUnrecoverable()
+    {
+        return reporters.unrecoverable();
     }
 
     /**

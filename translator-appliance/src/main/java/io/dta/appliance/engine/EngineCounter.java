@@ -107,9 +107,10 @@ public enum EngineCounter
     PROBE_RESYNCS("resyncs learned from probes"),
     /**
      * QPs that took up a restarted responder's PSN: it named a PSN outside the window (a NAK or ACK dropped as
-     * {@link #RESPONSE_DROP_OUT_OF_WINDOW}) and then answered none of {@code QueuePairSender.RESTART_EVIDENCE_PROBES}
-     * probes, so its QP lost what it knew of ours (a collector restarted under a static region resumed from the list
-     * state file); the QP continues at the PSN it named and sends its unacknowledged essential operations again.
+     * {@link #RESPONSE_DROP_OUT_OF_WINDOW}) and then answered {@code QueuePairSender.RESTART_EVIDENCE_ANSWERS} tests in
+     * a row as only a responder at that PSN can, so its QP lost what it knew of ours (a collector restarted under a
+     * static region resumed from the list state file, or one ahead of a translator restarted after a crash); the QP
+     * continues at that PSN and sends its unacknowledged essential operations again.
      */
     RESPONDER_RESTARTS("QPs continued at a restarted responder's PSN"),
     /** Reporters re-based because their sequence gap stayed unfilled for reports.sequenceTimeoutMicros. */
@@ -219,6 +220,12 @@ public enum EngineCounter
      */
     DROP_QP_ERROR("reports dropped: QP in error"),
     /**
+     * Essential, retransmittable reports refused before translation because their QP's essential ring had no room for
+     * their operations: NACKed to the reporter, which keeps them and sends them again (translation.md §7), so nothing
+     * is lost; the reporter's sequence is taken back to before the report.
+     */
+    DROP_BACKLOG_FULL_NACKED("essential reports NACKed to their reporter: essential backlog full"),
+    /**
      * Reports dropped: their essential carrier found the essential ring full. Operations:
      * {@link #OPERATIONS_DROPPED_BACKLOG_FULL}.
      */
@@ -274,6 +281,11 @@ public enum EngineCounter
      * any syndrome but an ACK on an ATOMIC ACKNOWLEDGE.
      */
     RESPONSE_DROP_RESERVED_SYNDROME("response dropped: reserved AETH syndrome"),
+    /**
+     * Response dropped: a NAK 0x60 or RNR NAK for a PSN at or before the one the QP already resynchronised to in the
+     * same episode (a delayed or duplicated copy of the NAK acted on).
+     */
+    RESPONSE_DROP_DUPLICATE_NAK("response dropped: duplicate NAK"),
 
     /**
      * Operations (WRITEs, FETCH_ADDs, held frames) dropped in a grace period or while probing; the reports they

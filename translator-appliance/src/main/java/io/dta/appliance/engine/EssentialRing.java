@@ -97,6 +97,24 @@ final class EssentialRing
         return tail - ackHead >= capacity;
     }
 
+    /**
+     * @param operations entries wanted.
+     * @return true when that many more fit.
+     */
+    boolean hasRoom(final int operations)
+    {
+        return tail - ackHead + operations <= capacity;
+    }
+
+    /**
+     * @return true when at least half the entries are taken: the QP asks for ACKs at once, so entries free before the
+     * ring fills.
+     */
+    boolean isHalfFull()
+    {
+        return 2 * (tail - ackHead) >= capacity;
+    }
+
     boolean hasUnsent()
     {
         return sendHead < tail;

@@ -35,15 +35,19 @@ import java.nio.ByteBuffer;
 public final class QueuePairSender
 {
     /**
+     * Tests in a row a suspected restarted responder must answer as one before the QP takes up its PSN
+     * ({@link RestartEvidence}).
+     */
+    public static final int RESTART_EVIDENCE_ANSWERS = RestartEvidence.REQUIRED_ANSWERS;
+
+    /**
+     * Packets sent after a resynchronisation during which AckReq comes more often (the link just lost something).
+     */
+    static final int LOSSY_SPAN_WINDOWS = 4;
+
+    /**
      * The QP's states.
      */
-    /**
-     * Probes that must go unanswered, after a response named a PSN outside the window, before the QP takes that PSN
-     * as its responder's (a restarted responder that NAKed once and now drops everything): few enough to recover
-     * within a few ACK timeouts, enough that a late or duplicated stale response alone does not move the PSN.
-     */
-    public static final int RESTART_EVIDENCE_PROBES = 3;
-
     public enum State
     {
         /** Sending normally. */
@@ -127,13 +131,19 @@ public final class QueuePairSender
     private long pauseUntilNanos;
     private long gracePacketsLeft;
     private boolean errorLogged;
-    // What a responder that lost its QP's state (restarted) says: the PSN it expects, outside this QP's window, in
-    // a NAK or ACK that is dropped; after that it NAKs no more (a responder NAKs one sequence error per episode) and
-    // ignores our probes. Cleared by any answer inside the window.
-    private boolean strayValid;
-    private boolean responderHeard;
-    private int strayExpectedPsn;
-    private int unansweredProbes;
+    // A response named a PSN outside the window: whether the responder restarted, decided by tests only it can answer.
+    private final RestartEvidence evidence = new RestartEvidence();
+    private final LogLimiter restartLog = new LogLimiter(LogLimiter.DEFAULT_INTERVAL_NANOS);
+    private final long maxRnrWaitNanos;
+    private final int window;
+    // AckReq every lossyInterval-th packet for lossyPacketsLeft more packets after a resynchronisation.
+    private final int lossyInterval;
+    private final int lossyWindow;
+    private int lossyPacketsLeft;
+    // A resynchronisation episode: from a resync to p until an ACK at or past p. A NAK at or before p within it is a
+    // delayed copy of the one acted on (the responder NAKs once per episode).
+    private boolean resyncEpisode;
+    private int resyncPsn;
     private int errorPsn;
     private long reconnects;
 
@@ -209,6 +219,10 @@ public final class QueuePairSender
         this.graceNanos = settings.graceNanos();
         this.gracePackets = settings.gracePackets();
         this.holdNanos = settings.holdNanos();
+        this.maxRnrWaitNanos = settings.maxRnrWaitNanos();
+        this.window = Math.max(1, settings.window());
+        this.lossyInterval = Math.max(1, Math.min(requestInterval, window / 16));
+        this.lossyWindow = Math.max(1, Math.min(window, Math.max(2 * lossyInterval, window / 8)));
         // Open loop (no ACK timeout: nothing will ever answer) means no credit can come back either, so the
         // limit on outstanding atomics would only stall the QP.
         this.openLoop = 0 == settings.ackTimeoutNanos();
@@ -371,6 +385,8 @@ public final class QueuePairSender
         probeAnswered = false;
         gracePacketsLeft = 0;
         errorLogged = false;
+        evidence.clear();
+        resyncEpisode = false;
         state = State.ACTIVE;
         drainEssentials(nowNanos);
         return resend;
@@ -445,6 +461,15 @@ public final class QueuePairSender
     public boolean hasEssentialRoom()
     {
         return !essentials.isFull();
+    }
+
+    /**
+     * @param operations essential operations a report would become.
+     * @return true when the essential ring can take all of them now.
+     */
+    public boolean hasEssentialRoom(final int operations)
+    {
+        return essentials.hasRoom(operations);
     }
 
     /**
@@ -745,7 +770,9 @@ public final class QueuePairSender
 
     private void drainEssentials(final long nowNanos)
     {
-        if (!sending())
+        // Essential operations go out in a grace period too (the responder told its PSN; only non-essential reports
+        // are dropped there), but not while an RNR NAK's timer runs or the QP is stopped.
+        if (State.ERROR == state || State.GRACE == state && nowNanos - pauseUntilNanos < 0)
         {
             return;
         }
@@ -759,6 +786,14 @@ public final class QueuePairSender
         }
         while (essentials.hasUnsent())
         {
+            // After a loss the window narrows to lossyWindow for a while: a loss then costs fewer re-sends.
+            if (!openLoop && Psn.distance(lastAckedPsn, Psn.add(nextPsn, -1)) >=
+                (lossyPacketsLeft > 0 ? lossyWindow : window))
+            {
+                // The window is full: the newest frame goes out now with AckReq, whose ACK opens it again.
+                releaseHeld(true, nowNanos);
+                return;
+            }
             final int i = essentials.nextUnsentIndex();
             if (EssentialRing.FETCH_ADD == essentials.type(i))
             {
@@ -784,6 +819,12 @@ public final class QueuePairSender
                 // ring forever (it would fill after essential.backlog operations and drop the rest).
                 counters.add(EngineCounter.REPORTS_DELIVERED, essentials.acknowledge(Psn.add(nextPsn, -1)));
             }
+        }
+        if (!openLoop && hasHeld && essentials.isHalfFull())
+        {
+            // Entries free only when acknowledged: with the ring half full the newest frame leaves now with AckReq
+            // rather than after the idle time, so the ring drains before it fills.
+            releaseHeld(true, nowNanos);
         }
         drainWaitingAtomics(nowNanos);
     }
@@ -897,7 +938,14 @@ public final class QueuePairSender
         heldReports = reports;
         heldPsn = psn;
         heldSinceNanos = nowNanos;
-        heldAckReq = ++sincePeriodicAckReq >= requestInterval;
+        int interval = requestInterval;
+        if (lossyPacketsLeft > 0)
+        {
+            // After a loss: ACKs more often, so the ring frees and the window opens sooner and a lost ACK costs less.
+            lossyPacketsLeft--;
+            interval = lossyInterval;
+        }
+        heldAckReq = ++sincePeriodicAckReq >= interval;
         if (heldAckReq)
         {
             sincePeriodicAckReq = 0;
@@ -1005,16 +1053,6 @@ public final class QueuePairSender
             stopSilent(nowNanos);
             return;
         }
-        else if (strayValid && unansweredProbes >= RESTART_EVIDENCE_PROBES)
-        {
-            continueAtRestartedResponder(nowNanos);
-            return;
-        }
-        if (State.PROBING != state)
-        {
-            unansweredProbes = 0;
-        }
-        unansweredProbes++;
         state = State.PROBING;
         probeAnswered = false;
         releaseHeld(true, nowNanos);
@@ -1027,6 +1065,39 @@ public final class QueuePairSender
         counters.increment(EngineCounter.PROBES_OUT);
         awaitingAck = true;
         ackDeadlineNanos = nowNanos + ackTimeoutNanos;
+        if (evidence.suspected())
+        {
+            // A suspicion is tested with each probe: an ahead one's test is the probe itself.
+            if (evidence.testPsn(lastAckedPsn) == lastAckedPsn)
+            {
+                evidence.testSent();
+            }
+            else
+            {
+                sendRestartTest(nowNanos);
+            }
+        }
+    }
+
+    /**
+     * Sends the open suspicion's test (a zero-length WRITE with AckReq, {@link RestartEvidence}): on the PSN it names
+     * when the responder would be behind the window, else the probe's duplicate PSN.
+     */
+    private void sendRestartTest(final long nowNanos)
+    {
+        final int psn = evidence.testPsn(lastAckedPsn);
+        final int length = builder.writeOnly(probe, HeldFrame.STAGING_OFFSET, psn, true, path.baseAddress(), probe, 0,
+            0);
+        transmit(probe, HeldFrame.STAGING_OFFSET, length, 0, nowNanos);
+        counters.increment(EngineCounter.PROBES_OUT);
+        evidence.testSent();
+        if (!awaitingAck && ackTimeoutNanos > 0)
+        {
+            // Unanswered, the test is sent again with the next probe.
+            awaitingAck = true;
+            awaitedPsn = highestSentPsn;
+            ackDeadlineNanos = nowNanos + ackTimeoutNanos;
+        }
     }
 
     /**
@@ -1037,37 +1108,29 @@ public final class QueuePairSender
      */
     public void onAck(final int psn, final long nowNanos)
     {
-        final boolean firstAnswer = !responderHeard;
-        if (!acceptAck(psn, EngineCounter.ACKS_IN))
+        if (!acceptAck(psn, EngineCounter.ACKS_IN, nowNanos))
         {
             return;
         }
         if (Psn.compare(psn, nextPsn) >= 0)
         {
-            aheadOfUs(psn, firstAnswer, nowNanos);
+            aheadOfUs(psn, nowNanos);
             return;
         }
         acknowledge(psn, nowNanos);
     }
 
     /**
-     * The responder's ACK names a PSN at or past our next one: everything we sent since our last acknowledged PSN was
-     * a duplicate for it and was not executed.
+     * While probing, the responder's ACK names a PSN this QP sent before a rewind, at or past the next one: it
+     * executed that PSN once, so what the QP sent again since the rewind were duplicates to it, not executed. Which of
+     * the essential operations sent before the rewind it executed is not known (their PSNs were re-used), so every one
+     * not acknowledged goes out again after the responder's PSN: at least once, never counted delivered by an
+     * acknowledgement of another frame's PSN.
      */
-    private void aheadOfUs(final int psn, final boolean firstAnswer, final long nowNanos)
+    private void aheadOfUs(final int psn, final long nowNanos)
     {
         counters.increment(EngineCounter.PROBE_RESYNCS);
-        if (firstAnswer)
-        {
-            // This QP started behind a responder that executed another run's frames (a translator restarted after a
-            // crash): nothing of ours was executed, so essential operations are sent again from its PSN on.
-            restartWindow(Psn.next(lastAckedPsn), Psn.next(psn), nowNanos);
-        }
-        else
-        {
-            // We rewound too far on stale knowledge while probing.
-            resync(Psn.next(psn), nowNanos);
-        }
+        restartWindow(Psn.next(lastAckedPsn), Psn.next(psn), nowNanos);
     }
 
     /**
@@ -1078,20 +1141,19 @@ public final class QueuePairSender
      */
     public void onAtomicAck(final int psn, final long nowNanos)
     {
-        final boolean firstAnswer = !responderHeard;
-        if (!acceptAck(psn, EngineCounter.ATOMIC_ACKS_IN))
+        if (!acceptAck(psn, EngineCounter.ATOMIC_ACKS_IN, nowNanos))
         {
             return;
         }
         if (Psn.compare(psn, nextPsn) >= 0)
         {
-            aheadOfUs(psn, firstAnswer, nowNanos);
+            aheadOfUs(psn, nowNanos);
             return;
         }
         acknowledge(psn, nowNanos);
     }
 
-    private boolean acceptAck(final int psn, final EngineCounter counter)
+    private boolean acceptAck(final int psn, final EngineCounter counter, final long nowNanos)
     {
         if (State.ERROR == state)
         {
@@ -1099,16 +1161,25 @@ public final class QueuePairSender
             return false;
         }
         // While probing, an answer may reveal that the responder is ahead of a rewind we made on stale
-        // knowledge: accept any PSN this QP ever sent then. Until the responder first answers, it may be ahead of
-        // this QP's start: a translator restarted after a crash starts at the configured startPsn while the collector
-        // expects a later PSN and answers our (to it duplicate) frames with ACKs of its last executed PSN; taking
-        // the first one moves the QP there (onAck) instead of waiting for three unanswered probes. (Never one for a
-        // PSN this QP assigned to a frame still held: that one has not left.)
+        // knowledge: accept any PSN this QP ever sent then. (Never one for a PSN this QP assigned to a frame still
+        // held: that one has not left.) An ACK past what was sent, before the responder first answered as well (a
+        // translator restarted after a crash behind a running collector), is only a suspicion (RestartEvidence).
         final int upper = State.PROBING == state ? highestEverSentPsn : highestSentPsn;
-        if (Psn.compare(psn, lastAckedPsn) < 0 ||
-            (Psn.compare(psn, upper) > 0 && (responderHeard || Psn.compare(psn, nextPsn) < 0)))
+        if (Psn.compare(psn, lastAckedPsn) < 0 || Psn.compare(psn, upper) > 0)
         {
             counters.increment(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW);
+            if (evidence.agrees(psn))
+            {
+                if (evidence.confirmed())
+                {
+                    continueAtRestartedResponder(nowNanos);
+                }
+                else
+                {
+                    sendRestartTest(nowNanos);
+                }
+                return false;
+            }
             stray(Psn.next(psn));
             return false;
         }
@@ -1123,6 +1194,11 @@ public final class QueuePairSender
         if (progress)
         {
             lastAckedPsn = psn;
+        }
+        if (resyncEpisode && Psn.compare(psn, resyncPsn) >= 0)
+        {
+            // The responder executed the PSN it asked for: a later NAK is about a new loss.
+            resyncEpisode = false;
         }
         while (outstandingAtomics > 0 && Psn.compare(atomicPsns[atomicHead], psn) <= 0)
         {
@@ -1208,14 +1284,22 @@ public final class QueuePairSender
             }
             return;
         }
+        if (resyncEpisode && (0x60 == syndrome || 1 == type) && Psn.compare(psn, resyncPsn) <= 0)
+        {
+            // A delayed copy of the NAK this episode's resync acted on (or one for a PSN before it): the responder
+            // NAKs once per episode, so acting again would re-send what it already executed.
+            counters.increment(EngineCounter.RESPONSE_DROP_DUPLICATE_NAK);
+            return;
+        }
         answered();
         if (1 == type)
         {
             // Receiver Not Ready for PSN p: the responder executed everything before p, dropped p and expects it
             // again after the timer; the packets after p that are in flight will find it out of sequence. That is
-            // a resynchronisation to p whose grace period lasts at least the timer (rocev2-reference.md §3.9).
+            // a resynchronisation to p whose grace period lasts at least the timer (rocev2-reference.md §3.9), capped
+            // by resync.maxRnrWaitMicros.
             counters.increment(EngineCounter.NAK_RNR_IN);
-            resync(psn, RNR_TIMER_10US[syndrome & 0x1F] * 10_000L, nowNanos);
+            resync(psn, Math.min(RNR_TIMER_10US[syndrome & 0x1F] * 10_000L, maxRnrWaitNanos), nowNanos);
             return;
         }
         if (0x60 == syndrome)
@@ -1234,39 +1318,45 @@ public final class QueuePairSender
         }
     }
 
+    /**
+     * A response named a PSN outside the window: a suspicion, tested with the next probe (a responder that lost our
+     * QP's state answers nothing else of ours as it should, so the ACK timer runs out), never acted on by itself.
+     */
     private void stray(final int expectedPsn)
     {
-        strayValid = true;
-        strayExpectedPsn = expectedPsn;
+        evidence.suspect(expectedPsn, lastAckedPsn, highestSentPsn);
     }
 
     private void answered()
     {
-        responderHeard = true;
-        strayValid = false;
-        unansweredProbes = 0;
+        evidence.clear();
     }
 
     /**
-     * The responder named a PSN outside the window and has answered none of {@link #RESTART_EVIDENCE_PROBES} probes
-     * since: its QP restarted with its own idea of our PSN (a collector restarted under a static region while this
-     * QP resumed from the list state file, docs/layouts.md) and drops everything after its one NAK. Spec §5 drops
-     * such a response so that a stale one never rewinds a PSN; unanswered probes after it show it is the responder's
-     * state, not a stale answer. So the QP continues at that PSN as after a reconnection: the restarted responder
-     * executed nothing of ours, so the essential operations after the last acknowledged PSN are sent again.
+     * The responder named a PSN outside the window and answered {@link RestartEvidence#REQUIRED_ANSWERS} tests in a
+     * row as only a responder at that PSN can: its QP restarted with its own idea of our PSN (a collector restarted
+     * under a static region while this QP resumed from the list state file, docs/layouts.md), or it is ahead of a
+     * translator restarted after a crash. Spec §5 drops such a response so that a stale one never moves a PSN; the
+     * tests' answers show it is the responder's state, not a stale frame. So the QP continues at that PSN as after a
+     * reconnection: the responder executed nothing of ours after the last acknowledged PSN, so those essential
+     * operations are sent again.
      */
     private void continueAtRestartedResponder(final long nowNanos)
     {
-        final int expected = strayExpectedPsn;
+        final int expected = evidence.continueAt();
         final int lastAcked = lastAckedPsn;
-        answered();
         counters.increment(EngineCounter.RESPONDER_RESTARTS);
         restartWindow(Psn.next(lastAcked), expected, nowNanos);
-        // Rare (a restarted collector), so one line each time.
-        System.err.printf("dta: QP %s (local QPN 0x%06x): the collector expects PSN 0x%06x, outside this QP's " +
-            "window (last acknowledged 0x%06x), and answered none of %d probes since: its QP restarted; continuing " +
-            "at 0x%06x, essential operations not acknowledged sent again%n", path.name(), path.localQpn(), expected,
-            lastAcked, RESTART_EVIDENCE_PROBES, expected);
+        if (restartLog.allow(nowNanos))
+        {
+            // Rare (a restarted collector); a peer that keeps doing it gets one line a second.
+            final long held = restartLog.takeSuppressed();
+            System.err.printf("dta: QP %s (local QPN 0x%06x): the collector expects PSN 0x%06x, outside this QP's " +
+                "window (last acknowledged 0x%06x), and answered %d tests as only a restarted QP can: continuing at " +
+                "0x%06x, essential operations not acknowledged sent again%s%n", path.name(), path.localQpn(),
+                expected, lastAcked, RestartEvidence.REQUIRED_ANSWERS, expected,
+                0 == held ? "" : " (" + held + " more such lines held back)");
+        }
     }
 
     /**
@@ -1382,6 +1472,10 @@ public final class QueuePairSender
         awaitingAck = false;
         probeAnswered = false;
         sincePeriodicAckReq = 0;
+        resyncEpisode = true;
+        resyncPsn = expectedPsn;
+        lossyPacketsLeft = LOSSY_SPAN_WINDOWS * window;
+        evidence.clear();
         pauseUntilNanos = nowNanos + minPauseNanos;
         if (graceNanos > 0 || gracePackets > 0 || minPauseNanos > 0)
         {
@@ -1392,7 +1486,7 @@ public final class QueuePairSender
         else
         {
             state = State.ACTIVE;
-            drainEssentials(nowNanos);
         }
+        drainEssentials(nowNanos);
     }
 }

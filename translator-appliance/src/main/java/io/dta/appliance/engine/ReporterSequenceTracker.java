@@ -130,6 +130,31 @@ public final class ReporterSequenceTracker
     }
 
     /**
+     * Takes back the in-order report just tracked: the translator could not keep it (its QP's essential ring was
+     * full) and NACKs it, so the reporter sends it again and it must then be in order. The reporter's later reports,
+     * sent before the NACK reached it, are gaps until it does.
+     *
+     * @param reporterIp IPv4 source of the report.
+     * @param seqnum     its seqnum, the reporter's last in-order one.
+     */
+    public void refuse(final int reporterIp, final int seqnum)
+    {
+        int i = spread(reporterIp) & mask;
+        while (used[i])
+        {
+            if (reporters[i] == reporterIp)
+            {
+                if (lastSeq[i] == seqnum)
+                {
+                    lastSeq[i] = (short)((seqnum - 1) & 0xFF);
+                }
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /**
      * @return reporters tracked.
      */
     public int size()

@@ -67,6 +67,7 @@ public final class TranslatorEngine
     private final ReporterSequenceTracker sequenceTracker;
     private final SmallIntMap<CollectorRoutes> collectorsByIp = new SmallIntMap<>();
     private final SmallIntMap<AppendList> listsById = new SmallIntMap<>();
+    private final SmallIntMap<QueuePairSender> listSendersById = new SmallIntMap<>();
     private final SmallIntMap<QueuePairSender> sendersByLocalQpn = new SmallIntMap<>();
     private final QueuePairSender[] senders;
     private final AppendList[] lists;
@@ -80,6 +81,9 @@ public final class TranslatorEngine
     // The last time given to advanceTo (a replay's or the demo's clock), so that no timer runs before it.
     private long replayClockNanos;
     private boolean replayClockSet;
+
+    // The report being translated carries the retransmittable flag (its reporter keeps it for a NACK).
+    private boolean retransmittable;
 
     private final boolean closedLoop;
     private final ListStateFile listState;
@@ -190,6 +194,7 @@ public final class TranslatorEngine
                 final RegionConfig r = collector.keyWrite().region();
                 final QueuePairSender s = sender(config, collector, r, "keyWrite", 16, 1, sink, hold);
                 routes.keyWrite = new KeyWriteHandler(s, r.address(), r.length(), collector.keyWrite().slotSize());
+                routes.keyWriteSender = s;
                 allSenders.add(s);
             }
             if (null != collector.keyIncrement())
@@ -199,6 +204,7 @@ public final class TranslatorEngine
                 final QueuePairSender s = sender(config, collector, r, "keyIncrement", ki.maxOutstandingAtomics(),
                     ki.atomicQueueSize(), sink, hold);
                 routes.keyIncrement = new KeyIncrementHandler(s, r.address(), r.length());
+                routes.keyIncrementSender = s;
                 allSenders.add(s);
             }
             if (null != collector.postcards())
@@ -207,6 +213,7 @@ public final class TranslatorEngine
                 final QueuePairSender s = sender(config, collector, r, "postcards", 16, 1, sink, hold);
                 routes.postcards = new PostcardHandler(s, counters, r.address(), r.length(), postcardHops,
                     config.postcards().idleFlushMicros() * 1000, config.postcards().cacheEntries());
+                routes.postcardSender = s;
                 allPostcards.add(routes.postcards);
                 allSenders.add(s);
             }
@@ -235,6 +242,7 @@ public final class TranslatorEngine
                         listState.buffer(), listState.positionOffset(index), listState.position(index));
                 }
                 listsById.put((int)list.id(), appendList);
+                listSendersById.put((int)list.id(), s);
                 allLists.add(appendList);
                 allSenders.add(s);
             }
@@ -320,7 +328,9 @@ public final class TranslatorEngine
             maxOutstandingAtomics,
             atomicQueueSize,
             config.essential().backlog(),
-            closedLoop && region.negotiated() ? config.connection().silenceTimeoutNanos() : 0);
+            closedLoop && region.negotiated() ? config.connection().silenceTimeoutNanos() : 0,
+            config.resync().maxRnrWaitMicros() * 1000,
+            config.acks().window());
         final RoceFrameBuilder builder = new RoceFrameBuilder(translator.mac(), translator.ip(),
             (translator.dscp() << 2) | translator.ecn(), translator.ttl(), translator.pKey(), path);
         return 0 == maxPayload ? new QueuePairSender(builder, sink, counters, settings) :
@@ -800,8 +810,8 @@ public final class TranslatorEngine
         {
             counters.increment(EngineCounter.ESSENTIAL_REPORTS);
         }
-        if (sequenced && 0 != (flags & DtaBaseHeaderFlyweight.FLAG_RETRANSMITTABLE) &&
-            !checkSequence(base.seqnum(), nowNanos))
+        retransmittable = sequenced && 0 != (flags & DtaBaseHeaderFlyweight.FLAG_RETRANSMITTABLE);
+        if (retransmittable && !checkSequence(base.seqnum(), nowNanos))
         {
             return;
         }
@@ -894,7 +904,31 @@ public final class TranslatorEngine
             // Data shorter than the store's slot is a report cut short; longer, a report of another shape.
             return dropped(carried < dataLength ? EngineCounter.DROP_TRUNCATED : EngineCounter.DROP_BAD_LENGTH);
         }
+        if (essential && noRoomFor(routes.keyWriteSender, n, nowNanos))
+        {
+            return false;
+        }
         routes.keyWrite.onReport(n, (int)kw.key(), kw.buffer(), kw.dataOffset(), essential, nowNanos);
+        return true;
+    }
+
+    /**
+     * An essential report's QP cannot take its operations: a retransmittable one is handed back to its reporter with
+     * a NACK (its seqnum taken back, so its resend is in order), counted as {@link EngineCounter#DROP_BACKLOG_FULL_NACKED};
+     * any other goes on, to be refused and counted by its QP ({@link EngineCounter#DROP_BACKLOG_FULL}).
+     *
+     * @return true when the report was handed back.
+     */
+    private boolean noRoomFor(final QueuePairSender sender, final int operations, final long nowNanos)
+    {
+        if (!retransmittable || sender.hasEssentialRoom(operations))
+        {
+            return false;
+        }
+        final int seqnum = decoder.dtaBase().seqnum();
+        sequenceTracker.refuse(decoder.ipv4().src(), seqnum);
+        nackSender.send(decoder, (seqnum - 1) & 0xFF, nowNanos);
+        counters.increment(EngineCounter.DROP_BACKLOG_FULL_NACKED);
         return true;
     }
 
@@ -917,6 +951,10 @@ public final class TranslatorEngine
         {
             return dropped(EngineCounter.DROP_BAD_REDUNDANCY);
         }
+        if (essential && noRoomFor(routes.keyIncrementSender, n, nowNanos))
+        {
+            return false;
+        }
         routes.keyIncrement.onReport(n, (int)ki.key(), ki.counter(), essential, nowNanos);
         return true;
     }
@@ -930,6 +968,11 @@ public final class TranslatorEngine
         if (null == list)
         {
             return dropped(EngineCounter.DROP_NO_ROUTE);
+        }
+        // The batch this entry completes (if it does) is the one WRITE its QP must take.
+        if (essential && noRoomFor(listSendersById.get((int)ap.listId()), 1, nowNanos))
+        {
+            return false;
         }
         list.onEntry((int)ap.data(), essential, nowNanos);
         return true;
@@ -947,6 +990,11 @@ public final class TranslatorEngine
         if (hop < 1 || hop > postcardHops)
         {
             return dropped(EngineCounter.DROP_BAD_HOP);
+        }
+        // The record it completes and one a cache collision may push out.
+        if (essential && noRoomFor(routes.postcardSender, 2, nowNanos))
+        {
+            return false;
         }
         routes.postcards.onReport((int)pc.key(), hop, (int)pc.data(), essential, nowNanos);
         return true;
@@ -1364,8 +1412,11 @@ public final class TranslatorEngine
     private static final class CollectorRoutes
     {
         KeyWriteHandler keyWrite;
+        QueuePairSender keyWriteSender;
         KeyIncrementHandler keyIncrement;
+        QueuePairSender keyIncrementSender;
         PostcardHandler postcards;
+        QueuePairSender postcardSender;
         final SmallIntMap<SketchMergeHandler> sketches = new SmallIntMap<>();
     }
 }

@@ -98,9 +98,10 @@ class PsnSpecAuditTest
     }
 
     /**
-     * §6 in a replay: essential reports that arrive during a grace period are "translated as soon as the QP is
-     * healthy again", also when the capture ends before the grace period does. They went nowhere before: the replay
-     * flushed at the last frame's time, with the QP still in its grace period.
+     * §6 in a replay: essential reports that arrive while an RNR NAK's timer pauses the QP are "translated as soon as
+     * the QP is healthy again", also when the capture ends before the pause does. They went nowhere before: the replay
+     * flushed at the last frame's time, with the QP still paused. (After a NAK 0x60 they go at once: only
+     * non-essential reports wait for the grace period.)
      */
     @Test
     void shouldSendWhatAGracePeriodKeptWhenTheReplayedCaptureEndsDuringIt(@TempDir final Path dir) throws IOException
@@ -120,7 +121,8 @@ class PsnSpecAuditTest
         }
         try (PcapWriter w = new PcapWriter(responses, true))
         {
-            write(w, t0 + 100_000L, nak(KW_QPN, 0x60, 0x102));
+            // RNR NAK, timer code 14: 1.28 ms.
+            write(w, t0 + 100_000L, nak(KW_QPN, 0x20 | 14, 0x102));
         }
         final TranslatorEngine engine = Replay.run(ConfigLoader.load(new Cfg().yaml()), reports, responses, output);
 
@@ -139,7 +141,7 @@ class PsnSpecAuditTest
         assertEquals(List.of(0x100L, 0x101L, 0x102L, 0x103L, 0x102L, 0x103L, 0x104L),
             out.stream().map(f -> f[1]).toList());
         assertEquals(List.of(slotVa(2), slotVa(3), slotVa(10)), out.subList(4, 7).stream().map(f -> f[2]).toList());
-        assertEquals(t0 + 100_000L + 1_000_000L, out.get(4)[0], "sent when the 1000 us grace period ends");
+        assertEquals(t0 + 100_000L + 1_280_000L, out.get(4)[0], "sent when the 1.28 ms RNR timer ends");
         assertEquals(1, engine.counters().get(EngineCounter.DROP_GRACE_PERIOD), "the non-essential report");
         assertEquals(QueuePairSender.State.ACTIVE, engine.sender(KW_QPN).state());
     }

@@ -169,8 +169,10 @@ class QpPsnRestartTest
     /**
      * The docs/dpdk.md pair, both stopped cleanly and both restarted: the translator resumes its recorded PSNs, the
      * restarted collector's QP expects its configured startPsn again, NAKs the first frame once (dropped: outside the
-     * window) and then ignores every probe, so the QP would probe for ever with nothing landing. So the QP takes up the PSN the responder named once RESTART_EVIDENCE_PROBES probes went unanswered after it, and
-     * its essential reports land in the restarted collector's memory.
+     * window) and then ignores every probe, so without a restart test the QP would probe for ever with nothing
+     * landing. The QP tests the PSN the responder named (a zero-length WRITE on it, executed only by a responder that
+     * expects it), takes it up once RESTART_EVIDENCE_ANSWERS tests in a row were answered so, and its essential
+     * reports land in the restarted collector's memory.
      */
     @Test
     void shouldContinueAtARestartedCollectorsPsnAndLandTheEssentialReports()
@@ -214,11 +216,12 @@ class QpPsnRestartTest
             assertTrue(b.isQuiescent(), "the QP recovered; state " + sender.state());
             assertTrue(counters.get(EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW) >= 1, "the collector's one NAK");
             assertEquals(1, counters.get(EngineCounter.RESPONDER_RESTARTS));
-            assertTrue(counters.get(EngineCounter.PROBES_OUT) >= QueuePairSender.RESTART_EVIDENCE_PROBES);
+            assertTrue(counters.get(EngineCounter.PROBES_OUT) >= QueuePairSender.RESTART_EVIDENCE_ANSWERS);
             assertEquals(counters.get(EngineCounter.REPORTS_TRANSLATED), counters.get(EngineCounter.REPORTS_DELIVERED),
                 "every essential report acknowledged");
-            assertEquals(keys, restarted.counter(ResponderCounter.WRITE_PACKETS), "each essential WRITE executed once");
-            assertEquals(Psn.add(START_PSN, keys - 1), sender.lastAckedPsn(),
+            assertEquals(keys + 1, restarted.counter(ResponderCounter.WRITE_PACKETS),
+                "the first zero-length test, then each essential WRITE once");
+            assertEquals(Psn.add(START_PSN, keys), sender.lastAckedPsn(),
                 "the QP went on from the collector's configured PSN");
             for (int i = 0; i < keys; i++)
             {

@@ -87,6 +87,8 @@ public final class TestFrames
         long timeoutMicros = 500;
         long graceMicros = 1000;
         long gracePackets = 0;
+        long maxRnrWaitMicros = 10_000;
+        int window = 256;
         int maxAtomics = 4;
         int atomicQueue = 8;
         long list0Length = 64;
@@ -108,8 +110,8 @@ public final class TestFrames
                 redundancy: {max: %d}
                 append: {batchSize: %d, idleFlushMicros: %d}
                 postcards: {hops: %d, idleFlushMicros: %d}
-                acks: {requestInterval: %d, timeoutMicros: %d}
-                resync: {graceMicros: %d, gracePackets: %d}
+                acks: {requestInterval: %d, timeoutMicros: %d, window: %d}
+                resync: {graceMicros: %d, gracePackets: %d, maxRnrWaitMicros: %d}
                 essential: {backlog: %d}
                 collectors:
                   - name: a
@@ -132,7 +134,7 @@ public final class TestFrames
                     keyWrite: {localQpn: 0x540, qpn: 0x460, rkey: 0x2234, address: 0x7f0000500000, length: %d,
                                slotSize: %d, startPsn: %d}
                 """.formatted(baseHeader, redundancyMax, batchSize, idleFlushMicros, hops, postcardIdleMicros,
-                requestInterval, timeoutMicros, graceMicros, gracePackets, backlog,
+                requestInterval, timeoutMicros, window, graceMicros, gracePackets, maxRnrWaitMicros, backlog,
                 kwLength, slotSize, startPsn, startPsn, maxAtomics, atomicQueue, postcardLength, startPsn,
                 list0Length, startPsn, list1Length, startPsn, kwLength, slotSize, startPsn);
         }

@@ -20,9 +20,10 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = {
-        "Benchmark the query library on a synthetic Key-Write store (filled as the translator fills one: keys",
-        "1..K, K = slots / --write-redundancy, each written N times) and a full sequenced list. Reports lookups",
-        "per second per thread and for all threads, with the plurality vote, and bytes allocated per lookup." })
+        "Benchmark the query library on a synthetic Key-Write store and a full sequenced list.",
+        "The store is filled as the translator fills one: keys 1..K, K = slots / --write-redundancy, each written N",
+        "times. Reports lookups per second per thread and for all threads, with the plurality vote, and bytes",
+        "allocated per lookup." })
 final class QueryBenchCommand implements Callable<Integer>
 {
     private static final int KEYS_PER_THREAD = KeyWriteWorker.ROUND * 128;

@@ -72,14 +72,14 @@ class CollectorWorkerQueuePairsCliTest
             config.toString(), "--in", in.toString(), "--out", dir.resolve("out.pcap").toString(), "--store",
             store.toString(), "--json");
         assertEquals(0, run.exitCode(), run.err());
-        final JsonNode qps = run.json().get(0).get("qps");
+        final JsonNode qps = run.json().get(0).get("queuePairs");
         assertEquals(3, qps.size(), run.out());
         for (int i = 0; i < 3; i++)
         {
             final JsonNode qp = qps.get(i);
             assertEquals("collectors[0].keyWrite", qp.get("region").asText());
             assertEquals(i, qp.get("index").asInt());
-            assertEquals(QPN[i], qp.get("qpn").asInt());
+            assertEquals(QPN[i], qp.get("collectorQpn").asInt());
             assertEquals("READY", qp.get("state").asText());
             assertEquals(1, qp.get("msn").asInt());
             assertEquals((START[i] + 1) & 0xFFFFFF, qp.get("expectedPsn").asInt());

@@ -67,7 +67,7 @@ import java.util.function.ToLongFunction;
         "1:the benchmark could not run (a round failed, a file could not be read or written)",
         "2:bad options or configuration",
         "3:with --baseline: a regression: this build is slower than the baseline by more than --max-regression, " +
-            "and so is the whole 95 % interval",
+            "and so is the whole 95 %% interval",
         "4:with --baseline: inconclusive: slower than allowed by the medians, but the interval reaches into the " +
             "allowance (more --rounds, or a quieter machine)" })
 public final class BenchCommand implements Callable<Integer>

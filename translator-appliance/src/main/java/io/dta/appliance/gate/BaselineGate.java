@@ -118,9 +118,9 @@ public final class BaselineGate
             final Map<String, Object> base = baselineFirst ? a : b;
             candidateRounds.add(c);
             baselineRounds.add(base);
-            err.printf("dta bench: round %d of %d: candidate %.3f M reports/s, baseline %.3f M reports/s (%s)%n",
-                r + 1, rounds, GateRate.WALL.of(c) / 1e6, GateRate.WALL.of(base) / 1e6, GateRate.CPU.key() + " " +
-                Math.round(GateRate.CPU.of(c)) + " against " + Math.round(GateRate.CPU.of(base)));
+            final GateRate rate = GateRate.choose(List.of(c), List.of(base));
+            err.printf("dta bench: round %d of %d: candidate %.3f M, baseline %.3f M %s%n", r + 1, rounds,
+                rate.of(c) / 1e6, rate.of(base) / 1e6, rate.key());
         }
         final GateRate rate = GateRate.choose(candidateRounds, baselineRounds);
         final RatioInterval interval = RatioInterval.bootstrap(rate.of(candidateRounds), rate.of(baselineRounds));

@@ -2,6 +2,7 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.management.HotSpotDiagnosticMXBean;
+import io.dta.appliance.bench.BenchContext;
 import io.dta.appliance.bench.BenchInput;
 import io.dta.appliance.bench.BenchPrimitive;
 import io.dta.appliance.bench.EngineBench;
@@ -60,7 +61,16 @@ import java.util.function.ToLongFunction;
             "store, a sketch; refused when none has it), or with --in every frame of a capture (your traffic), fed " +
             "round and round in capture order; then the drops by reason over the measured phase are printed too. " +
             "totalDrops counts what the engine dropped while measuring, never in the warm-up, and drops names the " +
-            "reasons." })
+            "reasons.",
+        "With --baseline DIR the rounds' rates of this build and of DIR's are compared (see docs/perf-regression.md)." },
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = { "0:measured; with --baseline: no regression (the ratio of medians is within --max-regression)",
+        "1:the benchmark could not run (a round failed, a file could not be read or written)",
+        "2:bad options or configuration",
+        "3:with --baseline: a regression: this build is slower than the baseline by more than --max-regression, " +
+            "and so is the whole 95 %% interval",
+        "4:with --baseline: inconclusive: slower than allowed by the medians, but the interval reaches into the " +
+            "allowance (more --rounds, or a quieter machine)" })
 public final class BenchCommand implements Callable<Integer>
 {
     @Mixin
@@ -148,7 +158,8 @@ public final class BenchCommand implements Callable<Integer>
 
     @Option(names = "--rounds", defaultValue = "5",
         description = "with --compare-c: rounds of each side, --reports / rounds reports each (with --in frames, " +
-            "rounded up to whole passes of the capture; default: ${DEFAULT-VALUE})")
+            "rounded up to whole passes of the capture; default: ${DEFAULT-VALUE}); with --baseline: rounds of each " +
+            "build, each a whole bench run of its own")
     private int rounds;
 
     @Option(names = "--source-reports", defaultValue = "4096", description =
@@ -178,8 +189,24 @@ public final class BenchCommand implements Callable<Integer>
         "print both medians and their ratio (--rounds rounds each)")
     private boolean scaling;
 
-    @Option(names = "--json", description = "print one JSON object")
+    @Option(names = "--json", description = "print one JSON object: the result, the context it was measured in " +
+        "(version, commit, JVM and its flags, CPU, kernel, DPDK, configuration digest, time) and every round's figures")
     private boolean json;
+
+    @Option(names = "--baseline", paramLabel = "DIR", description = "compare this build with another: DIR is an " +
+        "unpacked release archive or a source checkout (any directory with an executable bin/dta). Both run this " +
+        "same benchmark in alternating rounds (--rounds each), every round in a JVM of its own started by its own " +
+        "launcher; prints each round's rates, candidate / baseline of the medians with a 95 %% bootstrap interval, " +
+        "and a verdict as the exit status (below)")
+    private Path baseline;
+
+    @Option(names = "--max-regression", paramLabel = "PCT", defaultValue = "5", description = "with --baseline: how " +
+        "much slower than the baseline this build may be, in percent (default: ${DEFAULT-VALUE})")
+    private double maxRegression;
+
+    @Option(names = "--report", paramLabel = "FILE.html", description = "with --baseline: also write one " +
+        "self-contained HTML file (inline SVG charts): rates per round, the ratio and its interval, both contexts")
+    private Path report;
 
     private boolean onHugepages;
 
@@ -193,7 +220,8 @@ public final class BenchCommand implements Callable<Integer>
         // bench writes no output file, and its temporary capture is deleted on exit).
         try (RunFiles signalled = RunFiles.onSignal("bench", null, System.err))
         {
-            return bench();
+            return null == baseline && null == report ? bench() : BaselineOptions.gate(baseline, report,
+                maxRegression, rounds, json, spec.commandLine().getParseResult().originalArgs());
         }
     }
 
@@ -521,6 +549,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("transparentHugePages", vmFlag("UseTransparentHugePages"));
         if (json)
         {
+            BenchContext.attach(out, appliance);
             System.out.println(new ObjectMapper().writeValueAsString(out));
         }
         else
@@ -632,6 +661,7 @@ public final class BenchCommand implements Callable<Integer>
         putRing(out, r.inputDry(), r.inputLowest());
         if (json)
         {
+            BenchContext.attach(out, appliance);
             System.out.println(new ObjectMapper().writeValueAsString(out));
         }
         else
@@ -692,6 +722,7 @@ public final class BenchCommand implements Callable<Integer>
         out.put("agronaBoundsChecks", DirectBuffer.SHOULD_BOUNDS_CHECK);
         if (json)
         {
+            BenchContext.attach(out, appliance);
             System.out.println(new ObjectMapper().writeValueAsString(out));
             return 0;
         }
@@ -832,6 +863,7 @@ public final class BenchCommand implements Callable<Integer>
         putRing(out, c.inputDry(), c.inputLowest());
         if (json)
         {
+            BenchContext.attach(out, appliance);
             System.out.println(new ObjectMapper().writeValueAsString(out));
         }
         else

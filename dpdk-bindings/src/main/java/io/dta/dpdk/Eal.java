@@ -417,6 +417,19 @@ public final class Eal implements AutoCloseable
             mainLcore() + ", worker lcores " + Arrays.toString(workerLcores()) + ")");
     }
 
+    /** {@code RTE_CACHE_LINE_SIZE} on x86_64. */
+    public static final int CACHE_LINE = 64;
+
+    /**
+     * @param bytes a size.
+     * @return the size rounded up to whole cache lines, so that memory a data-plane lcore writes shares no line with
+     * another lcore's.
+     */
+    public static long cacheLines(final long bytes)
+    {
+        return (bytes + CACHE_LINE - 1) & -CACHE_LINE;
+    }
+
     /** {@code LCORE_ID_ANY} as an int: the lcore id of a thread EAL did not start or register. */
     public static final int LCORE_ID_ANY = -1;
 

@@ -30,7 +30,10 @@ public final class MbufArray
         }
         this.capacity = capacity;
         // An automatic arena: any thread may pass it to a downcall, and it lives as long as this object.
-        segment = Arena.ofAuto().allocate(ValueLayout.ADDRESS, capacity);
+        // Whole cache lines of its own: the arrays of two workers' lcores must not share a line (each burst writes
+        // them).
+        segment = Arena.ofAuto().allocate(Eal.cacheLines(ValueLayout.ADDRESS.byteSize() * capacity), Eal.CACHE_LINE)
+            .asSlice(0, ValueLayout.ADDRESS.byteSize() * capacity);
         elements = new UnsafeBuffer(segment.address(), (int)segment.byteSize());
     }
 

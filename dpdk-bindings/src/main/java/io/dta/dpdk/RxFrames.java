@@ -29,7 +29,8 @@ public final class RxFrames
             throw new IllegalArgumentException("capacity must be 1..65535: " + capacity);
         }
         this.capacity = capacity;
-        segment = Arena.ofAuto().allocate(ValueLayout.JAVA_LONG, 2L * capacity);
+        // Whole cache lines of its own, as MbufArray's.
+        segment = Arena.ofAuto().allocate(Eal.cacheLines(16L * capacity), Eal.CACHE_LINE).asSlice(0, 16L * capacity);
         elements = new UnsafeBuffer(segment.address(), (int)segment.byteSize());
     }
 

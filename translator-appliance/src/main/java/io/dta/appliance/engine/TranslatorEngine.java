@@ -23,13 +23,13 @@ import io.dta.config.ListConfig;
 import io.dta.config.RegionConfig;
 import io.dta.config.SketchConfig;
 import io.dta.config.TranslatorConfig;
+import io.dta.appliance.engine.worker.HandOffBatches;
 import io.dta.appliance.engine.worker.HandOffQueues;
 import io.dta.appliance.engine.worker.WorkerLink;
 import io.dta.appliance.engine.worker.WorkerOwnership;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -97,8 +97,9 @@ public final class TranslatorEngine
     private int frameLength;
     private long handOffNowNanos;
     private final MessageHandler handOffHandler = this::onHandedOff;
-    // A handed-off Append entry or postcard crosses as a record of its fields: the owner need not decode it again.
-    private final UnsafeBuffer handOffRecord = new UnsafeBuffer(new byte[HandOffQueues.RECORD_LENGTH]);
+    // Handed-off Append entries and postcards cross as records of their fields, in batches: the owner need not
+    // decode them again.
+    private HandOffBatches handOffBatches;
 
     /**
      * Builds the engine for a validated configuration, in closed loop (responses from the collectors reach it).
@@ -487,6 +488,7 @@ public final class TranslatorEngine
     public void joinWorkers(final WorkerLink link)
     {
         this.worker = link;
+        this.handOffBatches = new HandOffBatches(link.ownership().workers());
     }
 
     /**
@@ -511,18 +513,49 @@ public final class TranslatorEngine
             return 0;
         }
         handOffNowNanos = nowNanos;
+        flushHandOffBatches();
         return worker.drain(handOffHandler);
+    }
+
+    private void flushHandOffBatches()
+    {
+        if (handOffBatches.isEmpty())
+        {
+            return;
+        }
+        for (int owner = 0; owner < worker.ownership().workers(); owner++)
+        {
+            countBatch(handOffBatches.flush(worker, owner));
+        }
+    }
+
+    private void countBatch(final int written)
+    {
+        if (written > 0)
+        {
+            counters.add(EngineCounter.REPORTS_HANDED_OFF, written);
+        }
+        else if (written < 0)
+        {
+            counters.add(EngineCounter.DROP_HAND_OFF_FULL, -written);
+        }
     }
 
     private void onHandedOff(final int kind, final MutableDirectBuffer buffer, final int offset, final int length)
     {
         final long nowNanos = handOffNowNanos;
-        if (HandOffQueues.APPEND == kind || HandOffQueues.POSTCARD == kind)
+        if (HandOffQueues.RECORDS == kind)
         {
-            counters.increment(EngineCounter.REPORTS_TAKEN_OVER);
-            if (takenOver(kind, buffer, offset, nowNanos))
+            int at = offset;
+            while (at < offset + length)
             {
-                counters.increment(EngineCounter.REPORTS_TRANSLATED);
+                final int recordKind = buffer.getByte(at + HandOffQueues.KIND_OFFSET);
+                counters.increment(EngineCounter.REPORTS_TAKEN_OVER);
+                if (takenOver(recordKind, buffer, at, nowNanos))
+                {
+                    counters.increment(EngineCounter.REPORTS_TRANSLATED);
+                }
+                at += HandOffQueues.recordLength(recordKind);
             }
             return;
         }
@@ -554,55 +587,45 @@ public final class TranslatorEngine
     private boolean handedOff(final int opcode, final boolean essential)
     {
         final WorkerOwnership owners = worker.ownership();
-        final UnsafeBuffer record = handOffRecord;
+        final int self = worker.index();
         final int owner;
-        final int kind;
+        final boolean full;
         switch (opcode)
         {
             case DtaOpcode.APPEND ->
             {
                 final var ap = decoder.append();
                 owner = owners.ownerOfList((int)ap.listId());
-                kind = HandOffQueues.APPEND;
-                record.putInt(HandOffQueues.ID_OFFSET, (int)ap.listId());
-                record.putInt(HandOffQueues.DATA_OFFSET, (int)ap.data());
+                full = owner != self && handOffBatches.add(owner, HandOffQueues.APPEND, (int)ap.listId(),
+                    (int)ap.data(), 0, 0, essential);
             }
             case DtaOpcode.POSTCARD ->
             {
                 final var pc = decoder.postcard();
                 owner = owners.ownerOfFlow((int)pc.key());
-                kind = HandOffQueues.POSTCARD;
-                record.putInt(HandOffQueues.ID_OFFSET, (int)pc.key());
-                record.putInt(HandOffQueues.DATA_OFFSET, (int)pc.data());
-                record.putInt(HandOffQueues.HOP_OFFSET, pc.hop());
-                record.putInt(HandOffQueues.COLLECTOR_OFFSET, decoder.ipv4().dst());
+                full = owner != self && handOffBatches.add(owner, HandOffQueues.POSTCARD, (int)pc.key(),
+                    (int)pc.data(), pc.hop(), decoder.ipv4().dst(), essential);
             }
             case DtaOpcode.SKETCH_MERGE ->
             {
                 owner = owners.ownerOfSketch(decoder.sketchColumn().sketchId());
-                kind = HandOffQueues.REPORT;
+                if (owner != self)
+                {
+                    counters.increment(worker.handOff(owner, HandOffQueues.REPORT, frameBuffer, frameOffset,
+                        frameLength) ? EngineCounter.REPORTS_HANDED_OFF : EngineCounter.DROP_HAND_OFF_FULL);
+                }
+                return owner != self;
             }
             default ->
             {
                 return false;
             }
         }
-        if (owner == worker.index())
+        if (full)
         {
-            return false;
+            countBatch(handOffBatches.flush(worker, owner));
         }
-        final boolean offered;
-        if (HandOffQueues.REPORT == kind)
-        {
-            offered = worker.handOff(owner, kind, frameBuffer, frameOffset, frameLength);
-        }
-        else
-        {
-            record.putByte(HandOffQueues.ESSENTIAL_OFFSET, (byte)(essential ? 1 : 0));
-            offered = worker.handOff(owner, kind, record, 0, HandOffQueues.RECORD_LENGTH);
-        }
-        counters.increment(offered ? EngineCounter.REPORTS_HANDED_OFF : EngineCounter.DROP_HAND_OFF_FULL);
-        return true;
+        return owner != self;
     }
 
     /**
@@ -631,7 +654,7 @@ public final class TranslatorEngine
         {
             return dropped(EngineCounter.DROP_NO_ROUTE);
         }
-        final int hop = record.getInt(offset + HandOffQueues.HOP_OFFSET);
+        final int hop = record.getShort(offset + HandOffQueues.HOP_OFFSET);
         if (hop < 1 || hop > postcardHops)
         {
             return dropped(EngineCounter.DROP_BAD_HOP);
@@ -1359,7 +1382,7 @@ public final class TranslatorEngine
      */
     public boolean isQuiescent()
     {
-        if (null != worker && !worker.inboxEmpty())
+        if (null != worker && (!worker.inboxEmpty() || !handOffBatches.isEmpty()))
         {
             return false;
         }

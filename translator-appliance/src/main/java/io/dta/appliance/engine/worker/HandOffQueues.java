@@ -12,9 +12,9 @@ import java.nio.ByteBuffer;
  * {@link OneToOneRingBuffer}, lock-free, allocation-free) for every ordered pair of distinct workers, so each ring has
  * exactly one writer thread and one reader thread. A frame crosses whole, with its kind as the message type; a full
  * ring refuses it (the sender counts the drop). Frames from one worker to another keep their order, so a reporter's
- * reports, which RSS keeps on one worker, reach their owner in the order they were sent. An Append entry or a postcard
- * crosses as a record of its fields ({@link #APPEND}, {@link #POSTCARD}: the owner does not decode the frame again); a
- * sketch column or a response as its whole frame ({@link #REPORT}, {@link #RESPONSE}).
+ * reports, which RSS keeps on one worker, reach their owner in the order they were sent. Append entries and postcards
+ * cross as records of their fields, gathered in batches ({@link #RECORDS}, {@link HandOffBatches}: the owner does not
+ * decode the frame again); a sketch column or a response as its whole frame ({@link #REPORT}, {@link #RESPONSE}).
  */
 public final class HandOffQueues
 {
@@ -22,23 +22,38 @@ public final class HandOffQueues
     public static final int REPORT = 1;
     /** Message type of a collector's response handed to the owner of its QP. */
     public static final int RESPONSE = 2;
-    /** Message type of an Append entry handed to its list's owner, as a record. */
+    /** Kind of an Append entry's record. */
     public static final int APPEND = 3;
-    /** Message type of a postcard handed to its flow's owner, as a record. */
+    /** Kind of a postcard record. */
     public static final int POSTCARD = 4;
+    /** Message type of a batch of Append and postcard records ({@link HandOffBatches}). */
+    public static final int RECORDS = 5;
 
+    /** Record offset of the record's kind, {@link #APPEND} or {@link #POSTCARD} (one byte). */
+    public static final int KIND_OFFSET = 0;
+    /** Record offset of the essential flag (one byte, 0 or 1). */
+    public static final int ESSENTIAL_OFFSET = 1;
+    /** Record offset of a postcard's hop (two bytes). */
+    public static final int HOP_OFFSET = 2;
     /** Record offset of a list id or a flow key (int, native order). */
-    public static final int ID_OFFSET = 0;
+    public static final int ID_OFFSET = 4;
     /** Record offset of the entry's or hop's 32-bit data. */
-    public static final int DATA_OFFSET = 4;
-    /** Record offset of a postcard's hop. */
-    public static final int HOP_OFFSET = 8;
+    public static final int DATA_OFFSET = 8;
     /** Record offset of a postcard's collector (IPv4 destination of the report). */
     public static final int COLLECTOR_OFFSET = 12;
-    /** Record offset of the essential flag (one byte, 0 or 1). */
-    public static final int ESSENTIAL_OFFSET = 16;
-    /** Length of an {@link #APPEND} or {@link #POSTCARD} record. */
-    public static final int RECORD_LENGTH = 20;
+    /** Length of an {@link #APPEND} record: kind, flag, (no hop), list id, data. */
+    public static final int APPEND_RECORD_LENGTH = 12;
+    /** Length of a {@link #POSTCARD} record: kind, flag, hop, flow key, data, collector. */
+    public static final int POSTCARD_RECORD_LENGTH = 16;
+
+    /**
+     * @param kind {@link #APPEND} or {@link #POSTCARD}.
+     * @return the length of a record of that kind.
+     */
+    public static int recordLength(final int kind)
+    {
+        return APPEND == kind ? APPEND_RECORD_LENGTH : POSTCARD_RECORD_LENGTH;
+    }
 
     private final int workers;
     private final OneToOneRingBuffer[] rings;

@@ -46,8 +46,12 @@ class JsonNamingTest
         "nakResyncs", "nakSequenceErrorsIn",
         "framesPerSecond", "roceFramesOutPerSecond",
         "droppedBacklogFull", "operationsDroppedBacklogFull");
-    /** Keys whose string value is for people by design: a command line, a sentence that says what failed. */
-    private static final Set<String> WORDED = Set.of("command", "summary", "failure", "problem", "error", "file", "in");
+    /**
+     * Keys whose string value is for people by design: a command line, a sentence that says what failed, and the
+     * names the machine gives itself in a benchmark's context (JVM, CPU model, kernel).
+     */
+    private static final Set<String> WORDED = Set.of("command", "summary", "failure", "problem", "error", "file", "in",
+        "jvm", "cpuModel", "kernel");
 
     @TempDir
     static Path dir;

@@ -79,7 +79,7 @@ public final class BenchContext
         c.put("kernel", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " +
             System.getProperty("os.arch"));
         c.put("configSha256", configDigest(appliance));
-        c.put("time", Instant.now().toString());
+        c.put("measuredAt", Instant.now().toString());
         return c;
     }
 

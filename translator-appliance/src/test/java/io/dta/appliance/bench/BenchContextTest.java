@@ -36,7 +36,7 @@ class BenchContextTest
         BenchContext.attach(out, ConfigDefaults.load());
         @SuppressWarnings("unchecked") final Map<String, Object> context = (Map<String, Object>)out.get("context");
         assertEquals(List.of("version", "commit", "buildTime", "dpdkVersion", "jvm", "javaHome", "jvmFlags",
-            "cpuModel", "cores", "kernel", "configSha256", "time"), List.copyOf(context.keySet()));
+            "cpuModel", "cores", "kernel", "configSha256", "measuredAt"), List.copyOf(context.keySet()));
         assertEquals(Runtime.getRuntime().availableProcessors(), context.get("cores"));
         assertTrue(context.get("kernel").toString().contains(System.getProperty("os.version")));
         assertEquals(List.of(Map.of("reports", 10L, "seconds", 0.5, "reportsPerSecond", 20L)), out.get("roundFigures"));

@@ -105,7 +105,7 @@ public final class DpdkLibrary
             }
             failure = new DpdkUnavailableException("DPDK is not usable: " + SHIM_FILE + " was not found (looked at " +
                 candidates + "). Install DPDK 22.11 and the build tools (" + INSTALL_HINT + "), rebuild " +
-                "(mvn -B -DskipTests -pl translator-appliance -am package), or pass -D" + SHIM_PROPERTY +
+                "(mvn -B -DskipTests -pl dpdk-bindings -am package), or pass -D" + SHIM_PROPERTY +
                 "=/path/to/" + SHIM_FILE + ".", null);
             throw failure;
         }

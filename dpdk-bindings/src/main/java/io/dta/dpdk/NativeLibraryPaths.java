@@ -14,7 +14,7 @@ import java.util.List;
  */
 public final class NativeLibraryPaths
 {
-    private static final int TREE_LEVELS = 3;
+    private static final int TREE_LEVELS = 4;
 
     private NativeLibraryPaths()
     {

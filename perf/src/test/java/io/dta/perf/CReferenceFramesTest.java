@@ -2,7 +2,7 @@ package io.dta.perf;
 
 import io.dta.appliance.bench.BenchPrimitive;
 import io.dta.appliance.bench.EngineBench;
-import io.dta.appliance.dpdk.CReference;
+import io.dta.appliance.bench.CReference;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.FrameSink;

@@ -2,7 +2,7 @@ package io.dta.perf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dta.appliance.dpdk.CReference;
+import io.dta.appliance.bench.CReference;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.codec.pcap.PcapWriter;
 import io.dta.dpdk.DpdkLibrary;

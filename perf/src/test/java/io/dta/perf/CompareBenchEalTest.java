@@ -2,7 +2,7 @@ package io.dta.perf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dta.appliance.dpdk.CReference;
+import io.dta.appliance.bench.CReference;
 import io.dta.appliance.gen.GeneratorSettings;
 import io.dta.appliance.gen.ReportGenerator;
 import io.dta.appliance.replay.Replay;

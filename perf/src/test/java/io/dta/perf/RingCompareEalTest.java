@@ -1,8 +1,8 @@
 package io.dta.perf;
 
 import io.dta.appliance.bench.BenchPrimitive;
-import io.dta.appliance.dpdk.CReference;
-import io.dta.appliance.dpdk.DpdkBench;
+import io.dta.appliance.bench.CReference;
+import io.dta.appliance.bench.DpdkBench;
 import io.dta.config.ConfigDefaults;
 import io.dta.dpdk.DpdkLibrary;
 import org.junit.jupiter.api.Test;
@@ -15,9 +15,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code dta bench --io dpdk --input ring --compare-c}: the Java and the C loop both take their reports from the
- * recycled ring, alternately, with the input floor measured on the same ring. Here rather than beside the other ring
- * bench tests in translator-appliance because the C reference loop is built by this module, after that one's tests
- * (there it could only be skipped). In a JVM of its own (one EAL per process).
+ * recycled ring, alternately, with the input floor measured on the same ring, through the release's {@code dta.jar}
+ * with the C reference loop of the bench module. In a JVM of its own (one EAL per process).
  */
 class RingCompareEalTest
 {

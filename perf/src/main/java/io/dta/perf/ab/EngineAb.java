@@ -14,7 +14,7 @@ import java.util.Arrays;
  * whatever else the shared machine does hits them alike and time spent descheduled is not counted.
  * <p>
  * Run: {@code java --add-opens java.base/jdk.internal.misc=ALL-UNNAMED -cp perf/target/dta-benchmarks.jar
- * io.dta.perf.ab.EngineAb keywrite 60 200000 old/dta.jar translator-appliance/target/dta.jar}.
+ * io.dta.perf.ab.EngineAb keywrite 60 200000 old/dta.jar translator-appliance/cli/target/dta.jar}.
  */
 public final class EngineAb
 {

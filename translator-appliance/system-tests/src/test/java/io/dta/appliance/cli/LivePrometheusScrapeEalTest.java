@@ -50,7 +50,7 @@ class LivePrometheusScrapeEalTest extends LiveProcessTests
             "--vdev", "net_memif0,role=server,socket=" + dir.resolve("x.sock") + ",socket-abstract=no",
             "--link-wait-ms", "500", "-l", "0", "--file-prefix", prefix("dta-prom-" + ProcessHandle.current().pid()),
             "--counters", counters.toString(), "--state-file", dir.resolve("run.lists").toString());
-        LiveStat.await(counters, run, dir, 60_000, n -> REPORTS == n.get("counters").path("DTA reports in").asLong());
+        LiveStat.await(counters, run, dir, 60_000, n -> REPORTS == n.get("counters").path("reportsIn").asLong());
 
         final Process stat = start("stat", "stat", "--counters", counters.toString(), "--serve", "127.0.0.1:0");
         final int metricsPort = awaitServingPort(stat, dir.resolve("stat.err"));

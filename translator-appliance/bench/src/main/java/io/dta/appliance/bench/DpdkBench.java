@@ -1,6 +1,7 @@
 package io.dta.appliance.bench;
 
-import io.dta.appliance.dpdk.DataPlaneAgent;
+import io.dta.appliance.dpdk.TxQueue;
+import io.dta.appliance.dpdk.WorkerAgent;
 import io.dta.appliance.dpdk.MbufFrameSink;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
@@ -862,8 +863,8 @@ public final class DpdkBench
         Mempool pool,
         EthPort in,
         EthPort out,
-        MbufFrameSink sink,
-        DataPlaneAgent agent,
+        TxQueue tx,
+        WorkerAgent agent,
         RingFeeder feeder)
     {
     }
@@ -940,12 +941,12 @@ public final class DpdkBench
         final SessionBody<T> body) throws IOException
     {
         final EthPort out = EthPort.open(outPortId, pool, 1024, 1024, false);
-        try (MbufFrameSink sink = new MbufFrameSink(pool, out, BURST, false))
+        final TxQueue tx = new TxQueue(out.queue(0), BURST);
+        try (MbufFrameSink sink = new MbufFrameSink(pool, tx, BURST))
         {
             final TranslatorEngine engine = new TranslatorEngine(config, sink, false);
-            final DataPlaneAgent agent = new DataPlaneAgent(engine, sink, new EthPort[] { in }, BURST,
-                SystemNanoClock.INSTANCE);
-            final T result = body.measure(new Session(config, pool, in, out, sink, agent, feeder));
+            final WorkerAgent agent = WorkerAgent.of(engine, in.queue(0), tx, BURST, SystemNanoClock.INSTANCE);
+            final T result = body.measure(new Session(config, pool, in, out, tx, agent, feeder));
             agent.onClose();
             in.close();
             out.close();
@@ -1047,7 +1048,7 @@ public final class DpdkBench
      * Duty cycles until exactly {@code reports} more frames came in (the last burst partial); with a ring input, the
      * feeder once after each (the C loop does the same).
      */
-    private static void cycles(final DataPlaneAgent agent, final RingFeeder feeder, final long reports)
+    private static void cycles(final WorkerAgent agent, final RingFeeder feeder, final long reports)
     {
         final long end = agent.framesIn() + reports;
         if (null == feeder)
@@ -1081,13 +1082,13 @@ public final class DpdkBench
 
     private static Result measure(final Session s, final long measuredReports)
     {
-        final DataPlaneAgent agent = s.agent;
-        final MbufFrameSink sink = s.sink;
+        final WorkerAgent agent = s.agent;
+        final TxQueue sink = s.tx;
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         final long thread = Thread.currentThread().threadId();
         final long gcBefore = gcCount();
-        final long droppedBefore = sink.framesDropped();
+        final long droppedBefore = sink.notTaken();
         final long inBefore = agent.framesIn();
         final long dropsBefore = agent.engine().counters().totalDrops();
         final long dryBefore = dry(s);
@@ -1116,7 +1117,7 @@ public final class DpdkBench
         final double seconds = elapsed / 1e9;
         return new Result(reports, frames, seconds, reports / seconds, frames / seconds, framesIn / seconds,
             (double)allocated / (reports > 0 ? reports : framesIn), gcCount() - gcBefore,
-            sink.framesDropped() - droppedBefore, engineCounters.totalDrops() - dropsBefore, dry(s) - dryBefore,
+            sink.notTaken() - droppedBefore, engineCounters.totalDrops() - dropsBefore, dry(s) - dryBefore,
             lowest(s), framesIn, counters);
     }
 

@@ -1,6 +1,7 @@
 package io.dta.appliance.bench;
 
-import io.dta.appliance.dpdk.DataPlaneAgent;
+import io.dta.appliance.dpdk.TxQueue;
+import io.dta.appliance.dpdk.WorkerAgent;
 import io.dta.appliance.dpdk.MbufFrameSink;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.TranslatorEngine;
@@ -284,14 +285,15 @@ public final class WorkersBench
         for (int w = 0; w < workers; w++)
         {
             final int rx = alone ? feeders.size() - 1 : w;
-            final MbufFrameSink sink = new MbufFrameSink(pool, out.queue(w), BURST, false);
+            final TxQueue tx = new TxQueue(out.queue(w), BURST);
+            final MbufFrameSink sink = new MbufFrameSink(pool, tx, BURST);
             final TranslatorEngine engine = new TranslatorEngine(configs[w], sink, false);
             if (workers > 1)
             {
                 engine.joinWorkers(new WorkerLink(w, ownership, queues));
             }
-            runs[w] = new Run(new DataPlaneAgent(engine, sink, new EthQueue[] { in.queue(rx) }, BURST,
-                SystemNanoClock.INSTANCE), sink, feeders.get(rx));
+            runs[w] = new Run(WorkerAgent.of(engine, in.queue(rx), tx, BURST, SystemNanoClock.INSTANCE), sink,
+                feeders.get(rx));
         }
         return runs;
     }
@@ -368,7 +370,7 @@ public final class WorkersBench
      */
     private static final class Run
     {
-        private final DataPlaneAgent agent;
+        private final WorkerAgent agent;
         private final MbufFrameSink sink;
         private final RingFeeder feeder;
         private long reports;
@@ -379,7 +381,7 @@ public final class WorkersBench
         private long endNanos;
         private long allocated;
 
-        Run(final DataPlaneAgent agent, final MbufFrameSink sink, final RingFeeder feeder)
+        Run(final WorkerAgent agent, final MbufFrameSink sink, final RingFeeder feeder)
         {
             this.agent = agent;
             this.sink = sink;

@@ -427,7 +427,7 @@ public final class DpdkReplay
             final EthPort back = null == responses ? null :
                 EthPort.open(eal.portId("net_pcap1"), pool, 1024, 1024, true);
             final EngineGroup engine;
-            try (MbufFrameSink sink = new MbufFrameSink(pool, out, BURST, true);
+            try (MbufFrameSink sink = new MbufFrameSink(pool, TxQueue.lossless(out.queue(0), BURST), BURST);
                 Cursor in = new Cursor(out, reportsGiven, reportsName, config.translator().mac());
                 Cursor answers = null == back ? null :
                     new Cursor(back, responsesGiven, responsesName, config.translator().mac()))

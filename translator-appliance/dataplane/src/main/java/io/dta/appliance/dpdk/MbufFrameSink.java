@@ -1,55 +1,64 @@
 package io.dta.appliance.dpdk;
 
+import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.FrameSink;
 import io.dta.appliance.engine.HeldFrame;
-import io.dta.dpdk.EthPort;
-import io.dta.dpdk.EthQueue;
-import io.dta.dpdk.MbufArray;
+import io.dta.codec.EthernetFlyweight;
+import io.dta.codec.UdpFlyweight;
 import io.dta.dpdk.Mempool;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
+import java.nio.ByteOrder;
+
 /**
- * A {@link FrameSink} whose frames are written straight into mbufs: {@link #claim(int)} hands out the data room
- * of a fresh mbuf (taken from a stash refilled with one bulk allocation per burst), {@link #commit} sets its
- * length and queues it, and a full burst (or {@link #flush()}, once per duty cycle) goes out with one tx burst.
- * <p>
- * Two policies for a tx queue that takes fewer than offered: a live data plane drops the rest (counted by
- * {@link #framesDropped()}), a replay ({@code lossless}) retries until the device took everything.
+ * The data plane's one {@link FrameSink} (in {@code dta run}, {@code dta replay --io dpdk} and {@code dta bench --io
+ * dpdk} alike): frames are written straight into mbufs (taken from a stash refilled with one bulk allocation) and
+ * queued on the {@link TxQueue} of the port they belong on, which sends them in one tx burst when full or at the end
+ * of the duty cycle. The engine's RoCEv2 frames (UDP to 4791) go out on the collector link; its other frames (NACKs
+ * to reporters) go back out on the reports port (the same queue when there is one port). Frames that are already
+ * built elsewhere (ARP replies, a responder's ACKs) are copied into an mbuf with
+ * {@link #send(TxQueue, DirectBuffer, int, int)}. Zero allocation per frame.
  */
 public final class MbufFrameSink implements FrameSink, AutoCloseable
 {
-    private final EthQueue port;
-    private final boolean lossless;
+    private final TxQueue roce;
+    private final TxQueue other;
     private final MbufStash stash;
-    private final MbufArray tx;
+    private final EthernetFlyweight ethernet = new EthernetFlyweight();
     private FrameTimeLog timeLog;
-    private int txCount;
-    private long framesSent;
-    private long framesDropped;
 
     /**
-     * @param pool     where frame mbufs come from.
-     * @param port     where frames go (tx queue 0).
-     * @param burst    mbufs per bulk allocation and per tx burst.
-     * @param lossless retry a partial tx burst until everything is sent, instead of dropping the rest.
+     * @param pool  where frame mbufs come from.
+     * @param roce  where RoCEv2 frames (UDP destination port 4791) go.
+     * @param other where every other frame goes (may be the same queue).
+     * @param burst mbufs per bulk allocation.
      */
-    public MbufFrameSink(final Mempool pool, final EthPort port, final int burst, final boolean lossless)
+    public MbufFrameSink(final Mempool pool, final TxQueue roce, final TxQueue other, final int burst)
     {
-        this(pool, port.queue(0), burst, lossless);
+        this.roce = roce;
+        this.other = other;
+        this.stash = new MbufStash(pool, burst);
     }
 
     /**
-     * @param pool     where frame mbufs come from.
-     * @param queue    where frames go: one tx queue of a port (a worker's own).
-     * @param burst    mbufs per bulk allocation and per tx burst.
-     * @param lossless retry a partial tx burst until everything is sent, instead of dropping the rest.
+     * @param pool  where frame mbufs come from.
+     * @param queue where every frame goes.
+     * @param burst mbufs per bulk allocation.
      */
-    public MbufFrameSink(final Mempool pool, final EthQueue queue, final int burst, final boolean lossless)
+    public MbufFrameSink(final Mempool pool, final TxQueue queue, final int burst)
     {
-        this.port = queue;
-        this.lossless = lossless;
-        this.stash = new MbufStash(pool, burst);
-        this.tx = new MbufArray(burst);
+        this(pool, queue, queue, burst);
+    }
+
+    /**
+     * Notes the engine clock of every frame from now on (replay: the output capture is re-stamped with them).
+     *
+     * @param log where the times go.
+     */
+    void logTimes(final FrameTimeLog log)
+    {
+        timeLog = log;
     }
 
     /**
@@ -76,8 +85,19 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
     @Override
     public void commit(final int offset, final int length, final long timeNanos)
     {
+        commit(offset, length, timeNanos, TxQueue.UNTRACKED);
+    }
+
+    /**
+     * Queues the engine's frame with what it counted for it, so that a frame the device does not take goes back to
+     * the engine's counters ({@link #countEngineFramesIn}).
+     */
+    @Override
+    public void commit(final int offset, final int length, final long timeNanos, final int carried)
+    {
         noteTime(timeNanos);
-        enqueue(stash.take(length));
+        final TxQueue queue = isRoce(length) ? roce : other;
+        queue.add(stash.take(length), carried);
     }
 
     /**
@@ -90,23 +110,22 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
     }
 
     /**
-     * {@inheritDoc}
+     * Sends a held frame: only queue pairs hold frames, so it goes to the collector link.
      */
     @Override
     public void commitHeld(final HeldFrame frame, final int length, final long timeNanos)
     {
-        noteTime(timeNanos);
-        enqueue(stash.takeLent(frame, length));
+        commitHeld(frame, length, timeNanos, TxQueue.UNTRACKED);
     }
 
     /**
-     * Notes the engine clock of every frame from now on (replay: the output capture is re-stamped with them).
-     *
-     * @param log where the times go.
+     * Sends a held frame with what the engine counted for it (see {@link #commit(int, int, long, int)}).
      */
-    void logTimes(final FrameTimeLog log)
+    @Override
+    public void commitHeld(final HeldFrame frame, final int length, final long timeNanos, final int carried)
     {
-        timeLog = log;
+        noteTime(timeNanos);
+        roce.add(stash.takeLent(frame, length), carried);
     }
 
     private void noteTime(final long timeNanos)
@@ -118,6 +137,28 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
     }
 
     /**
+     * Sends what its queues hold (call once per duty cycle when nobody else flushes them).
+     *
+     * @return frames the devices took.
+     */
+    public int flush()
+    {
+        return roce == other ? roce.flush() : roce.flush() + other.flush();
+    }
+
+    /**
+     * Gives the engine's frames that a port's tx burst does not take back to the engine's counters
+     * ({@link EngineCounters#frameNotTaken(int)}), so that they count as dropped (translation.md §1), not delivered.
+     *
+     * @param counters the engine's counters.
+     */
+    public void countEngineFramesIn(final EngineCounters counters)
+    {
+        roce.countEngineFramesIn(counters);
+        other.countEngineFramesIn(counters);
+    }
+
+    /**
      * {@inheritDoc}
      */
     @Override
@@ -126,73 +167,50 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
         stash.giveBack(frame);
     }
 
-    private void enqueue(final long mbuf)
-    {
-        tx.set(txCount++, mbuf);
-        if (txCount == tx.capacity())
-        {
-            flush();
-        }
-    }
-
     /**
-     * Sends the queued frames (call once per duty cycle so that a partial burst never waits).
+     * Copies a frame built elsewhere into an mbuf and queues it on {@code queue}.
      *
-     * @return frames handed to the device.
+     * @param queue  the port to send it on.
+     * @param frame  the frame's buffer.
+     * @param offset frame start.
+     * @param length frame length.
+     * @return false when no mbuf was free (the frame is dropped; counted in {@link #claimFailures()}).
      */
-    public int flush()
+    public boolean send(final TxQueue queue, final DirectBuffer frame, final int offset, final int length)
     {
-        final int count = txCount;
-        if (0 == count)
+        if (claim(length) < 0)
         {
-            return 0;
+            return false;
         }
-        txCount = 0;
-        if (!lossless)
+        stash.buffer().putBytes(0, frame, offset, length);
+        queue.add(stash.take(length));
+        return true;
+    }
+
+    private boolean isRoce(final int length)
+    {
+        if (roce == other)
         {
-            final int sent = port.txBurstOrFree(tx, count);
-            framesSent += sent;
-            framesDropped += count - sent;
-            return sent;
+            return true;
         }
-        int left = count;
-        while (true)
+        final MutableDirectBuffer buffer = stash.buffer();
+        ethernet.wrap(buffer, 0);
+        if (length < EthernetFlyweight.HEADER_LENGTH + 2 * EthernetFlyweight.VLAN_TAG_LENGTH + 28)
         {
-            final int sent = port.txBurst(tx, left);
-            left -= sent;
-            if (0 == left)
-            {
-                break;
-            }
-            // Rare (replay only): move the unsent tail to the front and offer it again.
-            for (int i = 0; i < left; i++)
-            {
-                tx.set(i, tx.get(sent + i));
-            }
-            Thread.onSpinWait();
+            return false;
         }
-        framesSent += count;
-        return count;
+        final int ip = ethernet.headerLength();
+        if (EthernetFlyweight.ETHER_TYPE_IPV4 != ethernet.innerEtherType())
+        {
+            return false;
+        }
+        final int udp = ip + ((buffer.getByte(ip) & 0x0F) << 2);
+        return udp + UdpFlyweight.HEADER_LENGTH <= length && UdpFlyweight.ROCEV2_PORT ==
+            (buffer.getShort(udp + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF);
     }
 
     /**
-     * @return frames the device accepted.
-     */
-    public long framesSent()
-    {
-        return framesSent;
-    }
-
-    /**
-     * @return frames dropped because the tx queue was full (live mode only).
-     */
-    public long framesDropped()
-    {
-        return framesDropped;
-    }
-
-    /**
-     * @return claims refused because the pool was empty.
+     * @return claims refused because the pool was empty (frames dropped).
      */
     public long claimFailures()
     {
@@ -200,7 +218,7 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
     }
 
     /**
-     * Sends what is queued and returns the unused stash to the pool.
+     * Sends what its queues hold and returns the unused stash (and a claimed, uncommitted mbuf) to the pool.
      */
     @Override
     public void close()

@@ -1,5 +1,10 @@
 package io.dta.appliance.live;
 
+import io.dta.appliance.dpdk.ControlFrames;
+import io.dta.appliance.dpdk.MbufFrameSink;
+import io.dta.appliance.dpdk.TxQueue;
+import io.dta.appliance.dpdk.WorkerAgent;
+import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.codec.EthernetFlyweight;
 import io.dta.dpdk.DpdkException;
@@ -17,6 +22,7 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.AgentTerminationException;
+import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
@@ -89,10 +95,13 @@ public abstract class LiveAgent implements Agent
     private final List<EthPort> ports = new ArrayList<>();
     private EthPort[] portOfRole;
     private TxQueue[] txOfRole;
+    private final List<TxQueue> portTx = new ArrayList<>();
+    // Worker 0's data plane (a translator's): the same worker loop as the others', its control frames handled here.
+    private WorkerAgent own;
     private PortCounters[] portCounters;
     private ReconnectingLink[] reconnectingLinks;
     private long nextLinkWatch;
-    private LiveFrameSink sink;
+    private MbufFrameSink sink;
     private boolean linksReady;
     private long linkDeadline;
     private long nextLinkCheck;
@@ -108,7 +117,8 @@ public abstract class LiveAgent implements Agent
     private final int portMtu;
     // Workers 1..W-1 (worker 0 is this agent): their frames for worker 0 (ARP, connection set-up) cross these.
     private HandOffQueues control;
-    private LiveWorker[] workers = new LiveWorker[0];
+    private WorkerAgent[] workers = new WorkerAgent[0];
+    private TxQueue[][] workerTx = new TxQueue[1][];
     private int[] workerLcores = new int[0];
     private final MessageHandler controlHandler = this::onControlFrame;
     private long controlNowNanos;
@@ -149,7 +159,7 @@ public abstract class LiveAgent implements Agent
      *
      * @param sink where frames go.
      */
-    protected abstract void onStarted(LiveFrameSink sink);
+    protected abstract void onStarted(MbufFrameSink sink);
 
     /**
      * Runs the subclass's timers.
@@ -266,7 +276,7 @@ public abstract class LiveAgent implements Agent
             dataRoom);
         portOfRole = new EthPort[roles.length];
         txOfRole = new TxQueue[roles.length];
-        final List<TxQueue> queues = new ArrayList<>();
+        final List<TxQueue> queues = portTx;
         for (int r = 0; r < roles.length; r++)
         {
             final int id = portId(eal, settings.portSpecs().get(r));
@@ -341,7 +351,15 @@ public abstract class LiveAgent implements Agent
             }
         }
         reconnectingLinks = reconnecting.toArray(new ReconnectingLink[0]);
-        sink = new LiveFrameSink(pool, txOfRole[roles.length - 1], txOfRole[0], settings.burst());
+        sink = new MbufFrameSink(pool, txOfRole[roles.length - 1], txOfRole[0], settings.burst());
+        if (translatesReports())
+        {
+            own = newWorker(0, (role, frame, offset, length) ->
+            {
+                handleFrame(role, frame, offset, length, controlNowNanos);
+                return true;
+            });
+        }
         if (settings.workers() > 1)
         {
             startWorkers();
@@ -354,8 +372,8 @@ public abstract class LiveAgent implements Agent
 
     /**
      * Workers 1..W-1, each on an EAL worker lcore with its own queue of every port, started now without an engine
-     * (the subclass gives each one its engine, {@link LiveWorker#start}); until then their frames go to worker 0 or are
-     * counted.
+     * (the subclass gives each one its engine, {@link WorkerAgent#start}); until then their frames go to worker 0 or
+     * are counted.
      */
     private void startWorkers()
     {
@@ -367,41 +385,82 @@ public abstract class LiveAgent implements Agent
                 "(-l), one per worker: it has " + (lcores.length + 1));
         }
         control = new HandOffQueues(count, 1 << 20);
-        workers = new LiveWorker[count];
+        workers = new WorkerAgent[count];
+        workerTx = java.util.Arrays.copyOf(workerTx, count);
         workerLcores = new int[count];
         for (int w = 1; w < count; w++)
         {
-            final EthQueue[] rxQueues = new EthQueue[ports.size()];
-            final int[] portRoles = new int[ports.size()];
-            final boolean[] reports = new boolean[ports.size()];
-            final TxQueue[] txQueues = new TxQueue[ports.size()];
-            for (int i = 0; i < ports.size(); i++)
-            {
-                rxQueues[i] = ports.get(i).queue(w);
-                txQueues[i] = new TxQueue(ports.get(i).queue(w), settings.burst());
-                int last = 0;
-                for (int r = 0; r < roles.length; r++)
-                {
-                    if (portOfRole[r] == ports.get(i))
-                    {
-                        last = r;
-                    }
-                }
-                portRoles[i] = last;
-                // A port whose last role is the first (reports) alone carries reports only.
-                reports[i] = 0 == last;
-            }
-            workers[w] = new LiveWorker(w, rxQueues, portRoles, reports, txQueues, control, settings.burst());
+            final int from = w;
+            workers[w] = newWorker(w, (role, frame, offset, length) ->
+                control.offer(from, 0, 1 + role, frame, offset, length));
             workerLcores[w] = lcores[w - 1];
-            final LiveWorker worker = workers[w];
+            final WorkerAgent worker = workers[w];
             eal.launch(lcores[w - 1], () -> worker.run(new BackoffIdleStrategy()));
         }
     }
 
     /**
+     * Worker {@code w}'s loop over its own queue of every port: rx queue {@code w}, and tx queue {@code w} (worker 0:
+     * the queues this agent's sink fills).
+     */
+    private WorkerAgent newWorker(final int w, final ControlFrames controlFrames)
+    {
+        final EthQueue[] rxQueues = new EthQueue[ports.size()];
+        final int[] portRoles = new int[ports.size()];
+        final boolean[] reports = new boolean[ports.size()];
+        final TxQueue[] txQueues = new TxQueue[ports.size()];
+        for (int i = 0; i < ports.size(); i++)
+        {
+            rxQueues[i] = ports.get(i).queue(w);
+            txQueues[i] = 0 == w ? portTx.get(i) : new TxQueue(ports.get(i).queue(w), settings.burst());
+            int last = 0;
+            for (int r = 0; r < roles.length; r++)
+            {
+                if (portOfRole[r] == ports.get(i))
+                {
+                    last = r;
+                }
+            }
+            portRoles[i] = last;
+            // A port whose last role is the first (reports) alone carries reports only.
+            reports[i] = 0 == last;
+        }
+        workerTx[w] = txQueues;
+        return new WorkerAgent(rxQueues, portRoles, reports, txQueues, controlFrames, settings.burst(),
+            SystemNanoClock.INSTANCE);
+    }
+
+    /**
+     * @return true for an agent whose worker 0 runs the translator's worker loop ({@link WorkerAgent}); the soft
+     * collector's agent reads its ports itself.
+     */
+    protected boolean translatesReports()
+    {
+        return false;
+    }
+
+    /**
+     * Gives worker 0's loop its engine (a translator's, once connection set-up is over).
+     *
+     * @param engine worker 0's engine.
+     */
+    protected void startOwn(final TranslatorEngine engine)
+    {
+        own.start(engine);
+    }
+
+    /**
+     * @return worker 0's loop, or null for an agent that reads its ports itself.
+     */
+    protected WorkerAgent own()
+    {
+        return own;
+    }
+
+    /**
      * @return the workers 1..W-1 at their indexes (index 0 empty: this agent), none with one worker.
      */
-    protected LiveWorker[] workers()
+    protected WorkerAgent[] workers()
     {
         return workers;
     }
@@ -415,15 +474,16 @@ public abstract class LiveAgent implements Agent
     }
 
     /**
-     * Makes a frame sink for worker {@code w}: its own tx queues of the ports of the roles.
+     * Makes a frame sink for worker {@code w} over its own tx queues of the ports of the roles (the queues its loop
+     * flushes every duty cycle).
      *
      * @param w the worker, 1 or more.
      * @return the worker's frame sink.
      */
-    protected LiveFrameSink workerSink(final int w)
+    protected MbufFrameSink workerSink(final int w)
     {
-        return new LiveFrameSink(pool, new TxQueue(portOfRole[roles.length - 1].queue(w), settings.burst()),
-            new TxQueue(portOfRole[0].queue(w), settings.burst()), settings.burst());
+        return new MbufFrameSink(pool, workerTx[w][ports.indexOf(portOfRole[roles.length - 1])],
+            workerTx[w][ports.indexOf(portOfRole[0])], settings.burst());
     }
 
     private void onControlFrame(final int type, final MutableDirectBuffer buffer, final int offset, final int length)
@@ -575,8 +635,55 @@ public abstract class LiveAgent implements Agent
                 work += link.watch(now);
             }
         }
-        // The collector link (the last role's port) is read before the timers run: after a stall of this thread,
-        // the responses waiting in its rx ring must be seen before an ACK timeout is declared.
+        work += null != own ? ownCycle(now) : readCycle(now);
+        cycles++;
+        if (now - nextStats >= 0)
+        {
+            nextStats = now + statsIntervalNanos;
+            tick();
+        }
+        if (draining && (closing || drained() || stopNow || now - drainDeadline >= 0))
+        {
+            if (!closing)
+            {
+                closing = true;
+                drainComplete = drained();
+                closingDeadline = now + startClosing(now);
+            }
+            if (closingDone() || stopNow || now - closingDeadline >= 0)
+            {
+                throw new AgentTerminationException(true);
+            }
+        }
+        return work;
+    }
+
+    /**
+     * A translator's duty cycle: worker 0's loop (responses, the engine's timers, reports, tx bursts; its ARP and
+     * set-up frames to {@link #handleFrame}), then the set-up and reconnection timers and the other workers' control
+     * frames. Reports are held until the links are up.
+     */
+    private int ownCycle(final long now)
+    {
+        own.holdReports(!linksReady);
+        controlNowNanos = now;
+        int work = own.doWork();
+        work += timers(now);
+        if (null != control)
+        {
+            work += control.drain(0, controlHandler, settings.burst());
+        }
+        return work;
+    }
+
+    /**
+     * The soft collector's duty cycle: the collector link (the last role's port) before the timers, so that after a
+     * stall of this thread what waits in its rx ring is seen before a timer fires; then the other ports; then the tx
+     * bursts.
+     */
+    private int readCycle(final long now)
+    {
+        int work = 0;
         final int last = roles.length - 1;
         final int linkRole = firstRoleOf(last);
         if (readsPort(linkRole))
@@ -601,25 +708,6 @@ public abstract class LiveAgent implements Agent
             if (isFirstRoleOfPort(r))
             {
                 work += txOfRole[r].flush();
-            }
-        }
-        cycles++;
-        if (now - nextStats >= 0)
-        {
-            nextStats = now + statsIntervalNanos;
-            tick();
-        }
-        if (draining && (closing || drained() || stopNow || now - drainDeadline >= 0))
-        {
-            if (!closing)
-            {
-                closing = true;
-                drainComplete = drained();
-                closingDeadline = now + startClosing(now);
-            }
-            if (closingDone() || stopNow || now - closingDeadline >= 0)
-            {
-                throw new AgentTerminationException(true);
             }
         }
         return work;

@@ -1,5 +1,7 @@
 package io.dta.appliance.live;
 
+import io.dta.appliance.dpdk.TxQueue;
+import io.dta.appliance.dpdk.MbufFrameSink;
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.collector.responder.ResponderCounter;
@@ -53,7 +55,7 @@ public final class LiveCollectorAgent extends LiveAgent
     private SoftResponder responder;
     private final AtomicCounter[] responderCounters = new AtomicCounter[ALL.length];
     private final ResponseSink responses = this::onResponse;
-    private LiveFrameSink sink;
+    private MbufFrameSink sink;
     private TxQueue link;
     private boolean dirty;
 
@@ -98,7 +100,7 @@ public final class LiveCollectorAgent extends LiveAgent
      * {@inheritDoc}
      */
     @Override
-    protected void onStarted(final LiveFrameSink sink)
+    protected void onStarted(final MbufFrameSink sink)
     {
         try
         {

@@ -1,5 +1,7 @@
 package io.dta.appliance.live;
 
+import io.dta.appliance.dpdk.WorkerAgent;
+import io.dta.appliance.dpdk.MbufFrameSink;
 import io.dta.appliance.connect.ConnectionCounter;
 import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.connect.Reconnector;
@@ -62,7 +64,7 @@ public final class LiveTranslatorAgent extends LiveAgent
     private final EngineCounters counters;
     private final AtomicCounter[] connectionCounters;
     private final AtomicCounter setUpDrops;
-    private LiveFrameSink sink;
+    private MbufFrameSink sink;
     private ConnectionManager connections;
     private Reconnector reconnector;
     private boolean setUpStarted;
@@ -146,13 +148,14 @@ public final class LiveTranslatorAgent extends LiveAgent
      * {@inheritDoc}
      */
     @Override
-    protected void onStarted(final LiveFrameSink sink)
+    protected void onStarted(final MbufFrameSink sink)
     {
         this.sink = sink;
         sink.countEngineFramesIn(counters);
         if (null == connectionCounters)
         {
             engine = newEngine(config);
+            startOwn(engine);
         }
         else
         {
@@ -195,7 +198,7 @@ public final class LiveTranslatorAgent extends LiveAgent
         engines[0] = new TranslatorEngine(configs[0], sink, true, workerCounters[0], listState);
         for (int w = 1; w < count; w++)
         {
-            final LiveFrameSink workerSink = workerSink(w);
+            final MbufFrameSink workerSink = workerSink(w);
             workerSink.countEngineFramesIn(workerCounters[w]);
             engines[w] = new TranslatorEngine(configs[w], workerSink, true, workerCounters[w], listState);
         }
@@ -208,6 +211,15 @@ public final class LiveTranslatorAgent extends LiveAgent
             workers()[w].start(engines[w]);
         }
         return engines[0];
+    }
+
+    /**
+     * {@inheritDoc}
+     */
+    @Override
+    protected boolean translatesReports()
+    {
+        return true;
     }
 
     /**
@@ -229,16 +241,17 @@ public final class LiveTranslatorAgent extends LiveAgent
         {
             return setUp(nowNanos);
         }
+        // The engine's own timers run in worker 0's loop.
         if (null == connections)
         {
-            return engine.poll(nowNanos);
+            return 0;
         }
         if (closing())
         {
             // Disconnecting: the engine has drained, and a region must not be connected again now.
             return connections.poll(nowNanos);
         }
-        return engine.poll(nowNanos) + connections.poll(nowNanos) + reconnector.poll(nowNanos);
+        return connections.poll(nowNanos) + reconnector.poll(nowNanos);
     }
 
     /**
@@ -330,6 +343,7 @@ public final class LiveTranslatorAgent extends LiveAgent
         }
         engine = newEngine(connections.connectedConfig());
         reconnector = new Reconnector(connections, engine);
+        startOwn(engine);
         // Once per run, at start-up: not the hot path.
         System.err.printf("%s: %s in %.1f ms%n", messagePrefix(), connections.summary(),
             (nowNanos - setUpStartNanos) / 1e6);
@@ -379,7 +393,8 @@ public final class LiveTranslatorAgent extends LiveAgent
         {
             engine.flush(nowNanos);
         }
-        for (final LiveWorker worker : workers())
+        own().drain();
+        for (final WorkerAgent worker : workers())
         {
             if (null != worker)
             {
@@ -394,14 +409,14 @@ public final class LiveTranslatorAgent extends LiveAgent
     @Override
     protected boolean drained()
     {
-        for (final LiveWorker worker : workers())
+        for (final WorkerAgent worker : workers())
         {
             if (null != worker && !worker.drained())
             {
                 return false;
             }
         }
-        return null == engine || engine.isQuiescent();
+        return null == engine || own().drained() && engine.isQuiescent();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.dta.appliance.live;
 
+import io.dta.appliance.dpdk.TxQueue;
 import io.dta.dpdk.EthPort;
 import io.dta.dpdk.EthStats;
 import org.agrona.concurrent.status.AtomicCounter;

@@ -1,5 +1,6 @@
 package io.dta.appliance.live;
 
+import io.dta.appliance.dpdk.MbufFrameSink;
 import io.dta.appliance.engine.FrameLimits;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -44,7 +45,7 @@ class LiveAgentStopTest
         return new LiveAgent(settings, new String[] { "reports" }, null, null, 1024 + FrameLimits.MAX_HEADERS)
         {
             @Override
-            protected void onStarted(final LiveFrameSink sink)
+            protected void onStarted(final MbufFrameSink sink)
             {
             }
 

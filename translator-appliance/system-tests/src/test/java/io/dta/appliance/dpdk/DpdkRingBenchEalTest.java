@@ -135,10 +135,11 @@ class DpdkRingBenchEalTest
             final EthPort in = EthPort.open(feeder.portId(), pool, 1024, 1024, false);
             final EthPort out = EthPort.open(outRing.createEthDevice(), pool, 1024, 1024, false);
             final MbufArray drained = new MbufArray(64);
-            try (MbufFrameSink sink = new MbufFrameSink(pool, out, 32, false))
+            final TxQueue tx = new TxQueue(out.queue(0), 32);
+            try (MbufFrameSink sink = new MbufFrameSink(pool, tx, 32))
             {
-                final DataPlaneAgent agent = new DataPlaneAgent(new TranslatorEngine(config, sink, false), sink,
-                    new EthPort[] { in }, 32, () -> NOW);
+                final WorkerAgent agent = WorkerAgent.of(new TranslatorEngine(config, sink, false), in.queue(0), tx,
+                    32, () -> NOW);
                 while (agent.framesIn() < 2L * REPORTS)
                 {
                     agent.doWork();
@@ -148,7 +149,7 @@ class DpdkRingBenchEalTest
                 agent.onClose();
                 drain(outRing, drained, actual);
                 assertEquals(2L * REPORTS, agent.framesIn(), name);
-                assertEquals(0, sink.framesDropped(), name);
+                assertEquals(0, tx.notTaken(), name);
                 assertEquals(0, agent.engine().counters().totalDrops(), name);
             }
             assertEquals(0, feeder.dry(), name);

@@ -1,4 +1,4 @@
-package io.dta.appliance.live;
+package io.dta.appliance.dpdk;
 
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;

@@ -1,4 +1,4 @@
-package io.dta.appliance.live;
+package io.dta.appliance.dpdk;
 
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.dpdk.EthPort;
@@ -7,10 +7,11 @@ import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.Mempool;
 
 /**
- * The frames waiting for one port's tx queue 0: filled one mbuf at a time, sent in one tx burst when full or at
+ * The frames waiting for one tx queue of a port: filled one mbuf at a time, sent in one tx burst when full or at
  * the end of a duty cycle. A live data plane does not wait for a full tx ring: what one tx burst does not take is
  * freed and counted ({@link #notTaken()}), and so is what is queued for a port that is stopped (a {@code net_memif}
- * client between failed reconnection attempts, {@link ReconnectingLink}). (Offering the unsent tail again at once,
+ * client between failed reconnection attempts, {@code ReconnectingLink}). A replay's queue ({@link #lossless}) offers
+ * the unsent tail again until the device took everything: its output capture must hold every frame. (Offering the unsent tail again at once,
  * up to four bursts, was tried: it broke the two-process memif run of {@code LiveTwoProcessEalTest}, cause not
  * found, so it is not done.)
  * <p>
@@ -48,6 +49,7 @@ public final class TxQueue
 
     private final EthPort port;
     private final Device device;
+    private final boolean lossless;
     private final MbufArray tx;
     private final int[] tags;
     private EngineCounters engineCounters;
@@ -70,7 +72,25 @@ public final class TxQueue
      */
     public TxQueue(final EthQueue queue, final int burst)
     {
-        this(queue.port(), new Device()
+        this(queue.port(), device(queue), burst, false);
+    }
+
+    /**
+     * A queue that never drops: a partial tx burst is offered again until the device took everything (a replay
+     * into a capture file, whose device always makes progress).
+     *
+     * @param queue one tx queue of a port.
+     * @param burst frames per tx burst.
+     * @return the queue.
+     */
+    public static TxQueue lossless(final EthQueue queue, final int burst)
+    {
+        return new TxQueue(queue.port(), device(queue), burst, true);
+    }
+
+    private static Device device(final EthQueue queue)
+    {
+        return new Device()
         {
             public int txBurst(final MbufArray mbufs, final int count)
             {
@@ -82,7 +102,7 @@ public final class TxQueue
             {
                 Mempool.freeBulk(mbufs, count);
             }
-        }, burst);
+        };
     }
 
     /**
@@ -92,8 +112,14 @@ public final class TxQueue
      */
     TxQueue(final EthPort port, final Device device, final int burst)
     {
+        this(port, device, burst, false);
+    }
+
+    private TxQueue(final EthPort port, final Device device, final int burst, final boolean lossless)
+    {
         this.port = port;
         this.device = device;
+        this.lossless = lossless;
         this.tx = new MbufArray(burst);
         this.tags = new int[burst];
     }
@@ -148,13 +174,33 @@ public final class TxQueue
             return 0;
         }
         count = 0;
-        final int taken = device.txBurst(tx, n);
+        final int taken = lossless ? sendAll(n) : device.txBurst(tx, n);
         if (taken < n)
         {
             dropTail(taken, n - taken);
         }
         sent += taken;
         return taken;
+    }
+
+    private int sendAll(final int n)
+    {
+        int left = n;
+        while (true)
+        {
+            final int sent = device.txBurst(tx, left);
+            left -= sent;
+            if (0 == left)
+            {
+                return n;
+            }
+            // Rare (a replay's capture device busy): move the unsent tail to the front and offer it again.
+            for (int i = 0; i < left; i++)
+            {
+                tx.set(i, tx.get(sent + i));
+            }
+            Thread.onSpinWait();
+        }
     }
 
     private void dropTail(final int taken, final int left)

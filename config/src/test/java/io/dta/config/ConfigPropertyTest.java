@@ -66,8 +66,8 @@ class ConfigPropertyTest
             final long addressB = base + 8L * random.nextInt((int)((space - lengthB) / 8) + 1);
             final boolean expectOverlap = (addressA - base) < (addressB - base) + lengthB &&
                 (addressB - base) < (addressA - base) + lengthA;
-            final String json = TEMPLATE.formatted(0x100, 0x200, 1, "\"" + ConfigMapper.hex(addressA, 0) + "\"",
-                lengthA, 0, "\"" + ConfigMapper.hex(addressB, 0) + "\"", lengthB);
+            final String json = TEMPLATE.formatted(0x100, 0x200, 1, "\"" + ConfigText.hex(addressA, 0) + "\"",
+                lengthA, 0, "\"" + ConfigText.hex(addressB, 0) + "\"", lengthB);
             final String context = "seed " + SEED + " case " + i + ": " + json;
             if (expectOverlap)
             {

@@ -154,7 +154,7 @@ class CReferenceEalTest
     private static List<byte[]> reports(final Path capture) throws IOException
     {
         final List<byte[]> frames = new ArrayList<>();
-        try (PcapReader reader = new PcapReader(capture))
+        try (PcapReader reader = PcapReader.open(capture))
         {
             while (reader.next())
             {

@@ -147,7 +147,7 @@ final class CReferenceFramesTest
             source.writeReports(writer, count);
         }
         final List<byte[]> frames = new ArrayList<>();
-        try (PcapReader reader = new PcapReader(capture))
+        try (PcapReader reader = PcapReader.open(capture))
         {
             while (reader.next())
             {

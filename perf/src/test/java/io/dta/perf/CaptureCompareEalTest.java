@@ -49,7 +49,7 @@ class CaptureCompareEalTest
         assertEquals(0, dta("gen", "gen", "--reports", Integer.toString(REPORTS), "--mix", "append=1", "--out",
             reports.toString(), "--no-progress").exitCode());
         final Path capture = dir.resolve("arp-then-reports.pcap");
-        try (PcapWriter writer = new PcapWriter(capture); PcapReader reader = new PcapReader(reports))
+        try (PcapWriter writer = new PcapWriter(capture); PcapReader reader = PcapReader.open(reports))
         {
             final UnsafeBuffer arp = arp();
             for (int i = 0; i < ARPS; i++)

@@ -144,7 +144,7 @@ class CompareBenchEalTest
      */
     private static void copy(final Path from, final Path to, final int lossEvery) throws Exception
     {
-        try (PcapReader reader = new PcapReader(from); PcapWriter writer = new PcapWriter(to, true))
+        try (PcapReader reader = PcapReader.open(from); PcapWriter writer = new PcapWriter(to, true))
         {
             long index = 0;
             while (reader.next())
@@ -163,7 +163,7 @@ class CompareBenchEalTest
     private static int merge(final Path first, final Path second, final Path to) throws Exception
     {
         int frames = 0;
-        try (PcapReader a = new PcapReader(first); PcapReader b = new PcapReader(second);
+        try (PcapReader a = PcapReader.open(first); PcapReader b = PcapReader.open(second);
             PcapWriter writer = new PcapWriter(to, true))
         {
             boolean hasA = a.next();

@@ -2,8 +2,6 @@ package io.dta.codec;
 
 import org.agrona.DirectBuffer;
 
-import java.nio.ByteOrder;
-
 /**
  * Classifies a received Ethernet frame as a DTA report, a RoCEv2 packet, something else, or malformed, and leaves
  * the matching flyweights wrapped over it.
@@ -35,6 +33,10 @@ import java.nio.ByteOrder;
  * {@link #keyWriteDataLength(int)} (collectors may have different slot sizes: the engine checks the data length
  * against the store the report is routed to) and a Sketch-Merge column may be followed by bytes it ignores. Not
  * thread-safe: one decoder per thread.
+ * <p>
+ * The work is done by three parts, each with the flyweights it wraps: {@code HeaderWalk} (Ethernet, VLAN, IPv4,
+ * UDP, and the checksum verdicts), {@code DtaReportDecoder} (a report) and {@code RoceHeaderDecoder} (RoCEv2
+ * headers); this class configures them, runs them in turn and answers for the last frame.
  */
 public final class FrameDecoder
 {
@@ -45,50 +47,16 @@ public final class FrameDecoder
     private static final int VALID = 1;
     private static final int INVALID = 2;
 
-    private final EthernetFlyweight ethernet = new EthernetFlyweight();
-    private final Ipv4Flyweight ipv4 = new Ipv4Flyweight();
-    private final UdpFlyweight udp = new UdpFlyweight();
-    private final DtaBaseHeaderFlyweight dtaBase = new DtaBaseHeaderFlyweight();
-    private final KeyWriteFlyweight keyWrite = new KeyWriteFlyweight();
-    private final KeyIncrementFlyweight keyIncrement = new KeyIncrementFlyweight();
-    private final AppendFlyweight append = new AppendFlyweight();
-    private final PostcardFlyweight postcard = new PostcardFlyweight();
-    private final SketchColumnFlyweight sketchColumn = new SketchColumnFlyweight();
-    private final BthFlyweight bth = new BthFlyweight();
-    private final RethFlyweight reth = new RethFlyweight();
-    private final AtomicEthFlyweight atomicEth = new AtomicEthFlyweight();
-    private final AethFlyweight aeth = new AethFlyweight();
-    private final AtomicAckEthFlyweight atomicAckEth = new AtomicAckEthFlyweight();
-    private final DethFlyweight deth = new DethFlyweight();
+    private final HeaderWalk walk = new HeaderWalk();
+    private final DtaReportDecoder dta = new DtaReportDecoder();
+    private final RoceHeaderDecoder roce = new RoceHeaderDecoder();
     private final Icrc icrc = new Icrc();
-
-    private int dtaPort = DEFAULT_DTA_PORT;
-    private DtaBaseHeaderForm baseHeaderForm = DtaBaseHeaderForm.THREE;
-    private int keyWriteDataLength = DtaOpcode.DEFAULT_KEY_WRITE_DATA_LENGTH;
-    private boolean verifyUdpChecksum;
 
     private DirectBuffer buffer;
     private FrameKind kind = FrameKind.MALFORMED;
     private MalformedReason reason = MalformedReason.NONE;
     private int frameOffset;
     private int frameLength;
-    private int vlanTagCount;
-    private int etherType;
-    private int ipOffset;
-    private int ipEnd;
-    private int udpOffset;
-    private int udpLength;
-    private int dtaOffset;
-    private int dtaOpcode;
-    private DtaBaseHeaderForm dtaForm;
-    private int bthOffset;
-    private int roceOpcode;
-    private int payloadOffset;
-    private int payloadLength;
-    private int padCount;
-    private int icrcOffset;
-    private int ipChecksumState;
-    private int udpChecksumState;
     private int icrcState;
 
     /**
@@ -97,7 +65,7 @@ public final class FrameDecoder
      */
     public FrameDecoder dtaPort(final int port)
     {
-        this.dtaPort = port;
+        walk.dtaPort = port;
         return this;
     }
 
@@ -106,7 +74,7 @@ public final class FrameDecoder
      */
     public int dtaPort()
     {
-        return dtaPort;
+        return walk.dtaPort;
     }
 
     /**
@@ -115,7 +83,7 @@ public final class FrameDecoder
      */
     public FrameDecoder baseHeaderForm(final DtaBaseHeaderForm form)
     {
-        this.baseHeaderForm = form;
+        dta.baseHeaderForm = form;
         return this;
     }
 
@@ -124,7 +92,7 @@ public final class FrameDecoder
      */
     public DtaBaseHeaderForm baseHeaderForm()
     {
-        return baseHeaderForm;
+        return dta.baseHeaderForm;
     }
 
     /**
@@ -133,7 +101,7 @@ public final class FrameDecoder
      */
     public FrameDecoder keyWriteDataLength(final int length)
     {
-        this.keyWriteDataLength = length;
+        dta.keyWriteDataLength = length;
         return this;
     }
 
@@ -142,7 +110,7 @@ public final class FrameDecoder
      */
     public int keyWriteDataLength()
     {
-        return keyWriteDataLength;
+        return dta.keyWriteDataLength;
     }
 
     /**
@@ -153,7 +121,7 @@ public final class FrameDecoder
      */
     public FrameDecoder verifyUdpChecksum(final boolean verify)
     {
-        this.verifyUdpChecksum = verify;
+        walk.verifyUdpChecksum = verify;
         return this;
     }
 
@@ -205,23 +173,10 @@ public final class FrameDecoder
         }
         frameOffset = offset;
         frameLength = length;
-        vlanTagCount = 0;
-        etherType = -1;
-        ipOffset = -1;
-        ipEnd = -1;
-        udpOffset = -1;
-        udpLength = -1;
-        dtaOffset = -1;
-        dtaOpcode = -1;
-        bthOffset = -1;
-        roceOpcode = -1;
-        payloadOffset = -1;
-        payloadLength = 0;
-        padCount = 0;
-        icrcOffset = -1;
-        ipChecksumState = UNKNOWN;
-        udpChecksumState = UNKNOWN;
         icrcState = UNKNOWN;
+        walk.reset();
+        dta.reset();
+        roce.reset();
     }
 
     private FrameKind malformed(final MalformedReason reason)
@@ -231,418 +186,30 @@ public final class FrameDecoder
     }
 
     /*
-     * The decode path is split into methods of under 325 bytecodes (C2's FreqInlineSize), so that the JIT inlines it
-     * whole into the engine's frame handler instead of calling two large methods per frame, and header fields are
-     * read straight from the buffer at their constant offsets rather than through the flyweights (the flyweights
-     * are still wrapped for the caller). Together about 5 ns per report (docs/performance.md).
+     * The walk, then the report or the RoCEv2 headers, each in methods of under 325 bytecodes (C2's FreqInlineSize),
+     * so that the JIT inlines the decode path whole into the engine's frame handler (docs/performance.md).
      */
     private FrameKind decodeFrame(final DirectBuffer buffer, final int offset, final int length)
     {
-        if (null == buffer || offset < 0 || length < 0 || offset > buffer.capacity() - length)
+        final FrameKind walked = walk.decode(buffer, offset, length);
+        if (FrameKind.DTA == walked)
         {
-            return malformed(MalformedReason.FRAME_OUT_OF_BUFFER);
+            return outcome(dta.decode(buffer, walk.udpOffset, walk.udpLength), FrameKind.DTA);
         }
-        if (length < EthernetFlyweight.HEADER_LENGTH)
+        if (FrameKind.ROCE == walked)
         {
-            return malformed(MalformedReason.TRUNCATED_ETHERNET);
+            return outcome(roce.decode(buffer, walk.udpOffset, walk.udpLength), FrameKind.ROCE);
         }
-        ethernet.wrap(buffer, offset);
-        final int end = offset + length;
-        int typeOffset = offset + EthernetFlyweight.ETHER_TYPE_OFFSET;
-        int type = buffer.getShort(typeOffset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        if (EthernetFlyweight.isVlanTpid(type))
+        if (FrameKind.MALFORMED == walked)
         {
-            typeOffset = vlanTypeOffset(buffer, typeOffset, end);
-            if (typeOffset < 0)
-            {
-                return malformed(MalformedReason.TRUNCATED_ETHERNET);
-            }
-            type = buffer.getShort(typeOffset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
+            return malformed(walk.reason);
         }
-        etherType = type;
-        if (EthernetFlyweight.isVlanTpid(type) || type != EthernetFlyweight.ETHER_TYPE_IPV4)
-        {
-            return FrameKind.OTHER;
-        }
-        return decodeIpv4(buffer, typeOffset + 2, end);
+        return walked;
     }
 
-    /**
-     * Walks up to {@link EthernetFlyweight#MAX_VLAN_TAGS} tags from the first one, counting them.
-     *
-     * @return the offset of the EtherType after the last tag walked, or -1 when the frame ends inside the tags.
-     */
-    private int vlanTypeOffset(final DirectBuffer buffer, final int firstTypeOffset, final int end)
+    private FrameKind outcome(final MalformedReason malformedReason, final FrameKind decoded)
     {
-        int typeOffset = firstTypeOffset;
-        int type = buffer.getShort(typeOffset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        int tags = 0;
-        while (EthernetFlyweight.isVlanTpid(type) && tags < EthernetFlyweight.MAX_VLAN_TAGS)
-        {
-            typeOffset += EthernetFlyweight.VLAN_TAG_LENGTH;
-            if (typeOffset + 2 > end)
-            {
-                return -1;
-            }
-            type = buffer.getShort(typeOffset, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-            tags++;
-        }
-        vlanTagCount = tags;
-        return typeOffset;
-    }
-
-    private FrameKind decodeIpv4(final DirectBuffer buffer, final int ip, final int end)
-    {
-        if (end - ip < Ipv4Flyweight.MIN_HEADER_LENGTH)
-        {
-            return malformed(MalformedReason.TRUNCATED_IPV4);
-        }
-        ipv4.wrap(buffer, ip);
-        final int versionAndIhl = buffer.getByte(ip + Ipv4Flyweight.VERSION_IHL_OFFSET) & 0xFF;
-        if (versionAndIhl >>> 4 != 4)
-        {
-            return malformed(MalformedReason.BAD_IP_VERSION);
-        }
-        final int headerLength = (versionAndIhl & 0x0F) * 4;
-        if (headerLength < Ipv4Flyweight.MIN_HEADER_LENGTH)
-        {
-            return malformed(MalformedReason.BAD_IHL);
-        }
-        if (end - ip < headerLength)
-        {
-            return malformed(MalformedReason.TRUNCATED_IPV4);
-        }
-        ipOffset = ip;
-        final int totalLength = buffer.getShort(ip + Ipv4Flyweight.TOTAL_LENGTH_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        if (totalLength < headerLength)
-        {
-            return malformed(MalformedReason.BAD_IP_TOTAL_LENGTH);
-        }
-        if (totalLength > end - ip)
-        {
-            return truncatedDatagram(buffer, ip, headerLength, end);
-        }
-        ipEnd = ip + totalLength;
-        if ((buffer.getByte(ip + Ipv4Flyweight.PROTOCOL_OFFSET) & 0xFF) != Ipv4Flyweight.PROTOCOL_UDP)
-        {
-            return FrameKind.OTHER;
-        }
-        final int fragment = buffer.getShort(ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET, ByteOrder.BIG_ENDIAN) &
-            Ipv4Flyweight.FRAGMENT_MASK;
-        if (0 != fragment)
-        {
-            return fragmented(buffer, fragment, ip + headerLength);
-        }
-        return decodeUdp(buffer, ip + headerLength);
-    }
-
-    /**
-     * An IP datagram longer than the frame (a capture cut at its snap length, a lying total length) is classified as
-     * it would be whole where the frame still tells: a protocol other than UDP, or a datagram or first fragment whose
-     * UDP header names a port not served here, is someone else's ({@link FrameKind#OTHER}); a fragment that is ours
-     * or whose port was cut away is {@link MalformedReason#FRAGMENTED}; an unfragmented datagram to a served port is
-     * {@link MalformedReason#TRUNCATED_IPV4} with its UDP header wrapped ({@link #udpOffset()}), so the caller can
-     * tell a report cut short from other damage, and so is an unfragmented one cut before its UDP header.
-     */
-    private FrameKind truncatedDatagram(final DirectBuffer buffer, final int ip, final int headerLength, final int end)
-    {
-        final int udpStart = ip + headerLength;
-        if ((buffer.getByte(ip + Ipv4Flyweight.PROTOCOL_OFFSET) & 0xFF) != Ipv4Flyweight.PROTOCOL_UDP)
-        {
-            // The whole IPv4 header names another protocol: someone else's traffic, however much of it was captured.
-            return FrameKind.OTHER;
-        }
-        final int fragment = buffer.getShort(ip + Ipv4Flyweight.FLAGS_FRAGMENT_OFFSET, ByteOrder.BIG_ENDIAN) &
-            Ipv4Flyweight.FRAGMENT_MASK;
-        if (0 != (fragment & Ipv4Flyweight.FRAGMENT_OFFSET_MASK))
-        {
-            // A later fragment is dropped as fragmented whole or cut: it carries no port to tell whose it is.
-            return malformed(MalformedReason.FRAGMENTED);
-        }
-        if (end - udpStart >= UdpFlyweight.HEADER_LENGTH)
-        {
-            if (!served(buffer.getShort(udpStart + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF))
-            {
-                return FrameKind.OTHER;
-            }
-            if (0 != fragment)
-            {
-                return malformed(MalformedReason.FRAGMENTED);
-            }
-            udp.wrap(buffer, udpStart);
-            udpOffset = udpStart;
-        }
-        else if (0 != fragment)
-        {
-            // A first fragment cut inside its UDP header: a fragment whatever its port, dropped as one.
-            return malformed(MalformedReason.FRAGMENTED);
-        }
-        return malformed(MalformedReason.TRUNCATED_IPV4);
-    }
-
-    /**
-     * A first fragment carries the UDP header, so one to a port this decoder does not serve is someone else's
-     * traffic ({@link FrameKind#OTHER}); later fragments carry no port, and are {@link MalformedReason#FRAGMENTED}
-     * like first fragments to the DTA or RoCEv2 port.
-     */
-    private FrameKind fragmented(final DirectBuffer buffer, final int fragment, final int udpStart)
-    {
-        if (0 == (fragment & Ipv4Flyweight.FRAGMENT_OFFSET_MASK) && ipEnd - udpStart >= UdpFlyweight.HEADER_LENGTH &&
-            !served(buffer.getShort(udpStart + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF))
-        {
-            return FrameKind.OTHER;
-        }
-        return malformed(MalformedReason.FRAGMENTED);
-    }
-
-    private boolean served(final int dstPort)
-    {
-        return dstPort == dtaPort || dstPort == UdpFlyweight.ROCEV2_PORT;
-    }
-
-    private FrameKind decodeUdp(final DirectBuffer buffer, final int udpStart)
-    {
-        if (ipEnd - udpStart < UdpFlyweight.HEADER_LENGTH)
-        {
-            return malformed(MalformedReason.TRUNCATED_UDP);
-        }
-        udp.wrap(buffer, udpStart);
-        udpOffset = udpStart;
-        final int udpLen = buffer.getShort(udpStart + UdpFlyweight.LENGTH_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        final boolean lengthValid = udpLen >= UdpFlyweight.HEADER_LENGTH && udpLen <= ipEnd - udpStart;
-        if (lengthValid)
-        {
-            udpLength = udpLen;
-        }
-        // The port before the length's verdict: a datagram to a port not served here is someone else's, whatever
-        // its length says (its length is still given when valid).
-        final int dstPort = buffer.getShort(udpStart + UdpFlyweight.DST_PORT_OFFSET, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        final boolean isDta = dstPort == dtaPort;
-        if (!isDta && dstPort != UdpFlyweight.ROCEV2_PORT)
-        {
-            return FrameKind.OTHER;
-        }
-        if (!lengthValid)
-        {
-            return malformed(MalformedReason.BAD_UDP_LENGTH);
-        }
-
-        if (verifyUdpChecksum && !udpChecksumValid())
-        {
-            return malformed(MalformedReason.BAD_UDP_CHECKSUM);
-        }
-
-        return isDta ? decodeDta(buffer) : decodeRoce(buffer);
-    }
-
-    private FrameKind decodeDta(final DirectBuffer buffer)
-    {
-        final int start = udpOffset + UdpFlyweight.HEADER_LENGTH;
-        final int available = udpLength - UdpFlyweight.HEADER_LENGTH;
-        if (available < 1)
-        {
-            return malformed(MalformedReason.TRUNCATED_DTA);
-        }
-        dtaOffset = start;
-        final int opcode = buffer.getByte(start) & 0xFF;
-        dtaOpcode = opcode;
-        if (!DtaOpcode.isKnown(opcode))
-        {
-            return malformed(MalformedReason.UNKNOWN_DTA_OPCODE);
-        }
-
-        final int subLength = DtaOpcode.SKETCH_MERGE == opcode ?
-            sketchSubHeaderLength(buffer, start, available) : DtaOpcode.subHeaderLength(opcode, keyWriteDataLength);
-        if (subLength < 0)
-        {
-            return malformed(MalformedReason.TRUNCATED_DTA);
-        }
-        final DtaBaseHeaderForm form = DtaBaseHeaderForm.AUTO == baseHeaderForm ?
-            formByLength(available, subLength) : baseHeaderForm;
-        if (null == form)
-        {
-            return malformed(available < DtaBaseHeaderForm.TWO.length() + subLength ?
-                MalformedReason.TRUNCATED_DTA : MalformedReason.BAD_DTA_LENGTH);
-        }
-        final int baseLength = form.length();
-        if (available < baseLength + subLength)
-        {
-            return malformed(MalformedReason.TRUNCATED_DTA);
-        }
-        if (available > baseLength + subLength && DtaOpcode.KEY_WRITE != opcode)
-        {
-            // Every primitive has a fixed size (translation.md §1), and the UDP length, not the frame, says where the
-            // report ends (Ethernet padding is outside it): more bytes than the size is a report of another shape,
-            // for example the three-byte form under a configured two-byte form, whose fields would be misread. A
-            // Sketch-Merge column's size is fixed by its rows byte: counters beyond its rows are no column of it.
-            return malformed(MalformedReason.BAD_DTA_LENGTH);
-        }
-
-        if (dtaForm != form)
-        {
-            dtaForm = form;
-        }
-        dtaBase.wrap(buffer, start, form);
-        final int sub = start + baseLength;
-        payloadOffset = sub;
-        payloadLength = start + available - sub;
-        wrapPrimitive(buffer, opcode, sub);
-        return FrameKind.DTA;
-    }
-
-    /**
-     * Under {@code baseHeader: auto}: the form whose length, with the primitive's, is the payload's.
-     *
-     * @return the form, or null when neither fits.
-     */
-    private static DtaBaseHeaderForm formByLength(final int available, final int subLength)
-    {
-        if (available == DtaBaseHeaderForm.THREE.length() + subLength)
-        {
-            return DtaBaseHeaderForm.THREE;
-        }
-        if (available == DtaBaseHeaderForm.TWO.length() + subLength)
-        {
-            return DtaBaseHeaderForm.TWO;
-        }
-        return null;
-    }
-
-    private void wrapPrimitive(final DirectBuffer buffer, final int opcode, final int sub)
-    {
-        switch (opcode)
-        {
-            case DtaOpcode.KEY_WRITE -> keyWrite.wrap(buffer, sub, keyWriteDataLength);
-            case DtaOpcode.APPEND -> append.wrap(buffer, sub);
-            case DtaOpcode.KEY_INCREMENT -> keyIncrement.wrap(buffer, sub);
-            case DtaOpcode.POSTCARD -> postcard.wrap(buffer, sub);
-            case DtaOpcode.SKETCH_MERGE -> sketchColumn.wrap(buffer, sub);
-            default ->
-            {
-            }
-        }
-    }
-
-    /**
-     * The Sketch-Merge sub-header's length depends on its rows byte, whose position depends on the base-header
-     * form. Under a fixed form the rows byte is read there; under AUTO the three-byte form is preferred when its
-     * reading is consistent with the payload length, as for the fixed-length primitives.
-     *
-     * @return the sub-header length, or -1 when even its fixed part is missing.
-     */
-    private int sketchSubHeaderLength(final DirectBuffer buffer, final int start, final int available)
-    {
-        if (baseHeaderForm != DtaBaseHeaderForm.AUTO)
-        {
-            final int base = baseHeaderForm.length();
-            if (available < base + SketchColumnFlyweight.FIXED_LENGTH)
-            {
-                return -1;
-            }
-            return SketchColumnFlyweight.length(
-                buffer.getByte(start + base + SketchColumnFlyweight.ROWS_OFFSET) & 0xFF);
-        }
-
-        final int three = DtaBaseHeaderForm.THREE.length();
-        if (available >= three + SketchColumnFlyweight.FIXED_LENGTH)
-        {
-            final int length = SketchColumnFlyweight.length(
-                buffer.getByte(start + three + SketchColumnFlyweight.ROWS_OFFSET) & 0xFF);
-            if (available == three + length)
-            {
-                return length;
-            }
-        }
-        final int two = DtaBaseHeaderForm.TWO.length();
-        if (available >= two + SketchColumnFlyweight.FIXED_LENGTH)
-        {
-            return SketchColumnFlyweight.length(
-                buffer.getByte(start + two + SketchColumnFlyweight.ROWS_OFFSET) & 0xFF);
-        }
-        return -1;
-    }
-
-    private void wrapExtensions(final DirectBuffer buffer, final int opcode, final int ext)
-    {
-        if (RoceOpcode.hasReth(opcode))
-        {
-            reth.wrap(buffer, ext);
-        }
-        else if (RoceOpcode.hasAtomicEth(opcode))
-        {
-            atomicEth.wrap(buffer, ext);
-        }
-        else if (RoceOpcode.hasDeth(opcode))
-        {
-            deth.wrap(buffer, ext);
-        }
-        else if (RoceOpcode.hasAeth(opcode))
-        {
-            aeth.wrap(buffer, ext);
-            if (opcode == RoceOpcode.RC_ATOMIC_ACKNOWLEDGE)
-            {
-                atomicAckEth.wrap(buffer, ext + AethFlyweight.LENGTH);
-            }
-        }
-    }
-
-    private FrameKind decodeRoce(final DirectBuffer buffer)
-    {
-        final int start = udpOffset + UdpFlyweight.HEADER_LENGTH;
-        final int end = udpOffset + udpLength;
-        if (end - start < BthFlyweight.LENGTH + Icrc.LENGTH)
-        {
-            return malformed(MalformedReason.TRUNCATED_BTH);
-        }
-        bthOffset = start;
-        bth.wrap(buffer, start);
-        final int opcode = buffer.getByte(start + BthFlyweight.OPCODE_OFFSET) & 0xFF;
-        final int flags = buffer.getByte(start + BthFlyweight.FLAGS_OFFSET) & 0xFF;
-        roceOpcode = opcode;
-        if ((flags & 0x0F) != 0) // TVer
-        {
-            return malformed(MalformedReason.BAD_TVER);
-        }
-        final int extLength = RoceOpcode.headerLengthAfterBth(opcode);
-        if (extLength < 0)
-        {
-            return malformed(MalformedReason.UNKNOWN_ROCE_OPCODE);
-        }
-        final int payloadStart = start + BthFlyweight.LENGTH + extLength;
-        final int icrcStart = end - Icrc.LENGTH;
-        if (payloadStart > icrcStart)
-        {
-            return malformed(MalformedReason.TRUNCATED_ROCE_HEADERS);
-        }
-
-        final int pad = (flags >>> 4) & 0x3;
-        final int raw = icrcStart - payloadStart;
-        if (RoceOpcode.carriesPayload(opcode))
-        {
-            if (pad > raw)
-            {
-                return malformed(MalformedReason.BAD_PAD);
-            }
-        }
-        else
-        {
-            if (pad != 0)
-            {
-                return malformed(MalformedReason.BAD_PAD);
-            }
-            if (raw != 0)
-            {
-                return malformed(MalformedReason.UNEXPECTED_ROCE_PAYLOAD);
-            }
-        }
-
-        padCount = pad;
-        payloadOffset = payloadStart;
-        payloadLength = raw - pad;
-        icrcOffset = icrcStart;
-
-        wrapExtensions(buffer, opcode, start + BthFlyweight.LENGTH);
-        return FrameKind.ROCE;
+        return MalformedReason.NONE == malformedReason ? decoded : malformed(malformedReason);
     }
 
     /**
@@ -668,12 +235,7 @@ public final class FrameDecoder
      */
     public boolean ipChecksumValid()
     {
-        if (ipChecksumState == UNKNOWN)
-        {
-            ipChecksumState = ipOffset >= 0 && ipv4.isChecksumValid() ? VALID : INVALID;
-        }
-
-        return ipChecksumState == VALID;
+        return walk.ipChecksumValid();
     }
 
     /**
@@ -683,13 +245,7 @@ public final class FrameDecoder
      */
     public boolean udpChecksumValid()
     {
-        if (udpChecksumState == UNKNOWN)
-        {
-            udpChecksumState = udpLength >= UdpFlyweight.HEADER_LENGTH &&
-                UdpFlyweight.isIpv4ChecksumValid(buffer, ipOffset, udpOffset, udpLength) ? VALID : INVALID;
-        }
-
-        return udpChecksumState == VALID;
+        return walk.udpChecksumValid(buffer);
     }
 
     /**
@@ -701,7 +257,7 @@ public final class FrameDecoder
     {
         if (icrcState == UNKNOWN)
         {
-            icrcState = kind == FrameKind.ROCE && icrc.verify(buffer, ipOffset, udpOffset + udpLength) ?
+            icrcState = kind == FrameKind.ROCE && icrc.verify(buffer, walk.ipOffset, walk.udpOffset + walk.udpLength) ?
                 VALID : INVALID;
         }
 
@@ -719,7 +275,7 @@ public final class FrameDecoder
     {
         if (icrcState == UNKNOWN)
         {
-            icrcState = kind == FrameKind.ROCE && stream.verify(buffer, ipOffset, udpOffset + udpLength) ?
+            icrcState = kind == FrameKind.ROCE && stream.verify(buffer, walk.ipOffset, walk.udpOffset + walk.udpLength) ?
                 VALID : INVALID;
         }
 
@@ -755,7 +311,7 @@ public final class FrameDecoder
      */
     public int vlanTagCount()
     {
-        return vlanTagCount;
+        return walk.vlanTagCount;
     }
 
     /**
@@ -763,7 +319,7 @@ public final class FrameDecoder
      */
     public int etherType()
     {
-        return etherType;
+        return walk.etherType;
     }
 
     /**
@@ -771,7 +327,7 @@ public final class FrameDecoder
      */
     public int ipOffset()
     {
-        return ipOffset;
+        return walk.ipOffset;
     }
 
     /**
@@ -779,7 +335,7 @@ public final class FrameDecoder
      */
     public int ipEnd()
     {
-        return ipEnd;
+        return walk.ipEnd;
     }
 
     /**
@@ -787,7 +343,7 @@ public final class FrameDecoder
      */
     public int udpOffset()
     {
-        return udpOffset;
+        return walk.udpOffset;
     }
 
     /**
@@ -795,7 +351,7 @@ public final class FrameDecoder
      */
     public int udpLength()
     {
-        return udpLength;
+        return walk.udpLength;
     }
 
     /**
@@ -803,7 +359,7 @@ public final class FrameDecoder
      */
     public int dtaOffset()
     {
-        return dtaOffset;
+        return dta.offset;
     }
 
     /**
@@ -811,7 +367,7 @@ public final class FrameDecoder
      */
     public int dtaOpcode()
     {
-        return dtaOpcode;
+        return dta.opcode;
     }
 
     /**
@@ -819,7 +375,7 @@ public final class FrameDecoder
      */
     public DtaBaseHeaderForm dtaBaseHeaderForm()
     {
-        return FrameKind.DTA == kind ? dtaForm : null;
+        return FrameKind.DTA == kind ? dta.form : null;
     }
 
     /**
@@ -827,7 +383,7 @@ public final class FrameDecoder
      */
     public int bthOffset()
     {
-        return bthOffset;
+        return roce.bthOffset;
     }
 
     /**
@@ -835,7 +391,7 @@ public final class FrameDecoder
      */
     public int roceOpcode()
     {
-        return roceOpcode;
+        return roce.roceOpcode;
     }
 
     /**
@@ -845,7 +401,7 @@ public final class FrameDecoder
      */
     public int payloadOffset()
     {
-        return payloadOffset;
+        return FrameKind.DTA == kind ? dta.payloadOffset : FrameKind.ROCE == kind ? roce.payloadOffset : -1;
     }
 
     /**
@@ -856,7 +412,7 @@ public final class FrameDecoder
      */
     public int payloadLength()
     {
-        return payloadLength;
+        return FrameKind.DTA == kind ? dta.payloadLength : FrameKind.ROCE == kind ? roce.payloadLength : 0;
     }
 
     /**
@@ -864,7 +420,7 @@ public final class FrameDecoder
      */
     public int padCount()
     {
-        return padCount;
+        return FrameKind.ROCE == kind ? roce.padCount : 0;
     }
 
     /**
@@ -872,7 +428,7 @@ public final class FrameDecoder
      */
     public int icrcOffset()
     {
-        return icrcOffset;
+        return FrameKind.ROCE == kind ? roce.icrcOffset : -1;
     }
 
     /**
@@ -880,7 +436,7 @@ public final class FrameDecoder
      */
     public EthernetFlyweight ethernet()
     {
-        return ethernet;
+        return walk.ethernet;
     }
 
     /**
@@ -888,7 +444,7 @@ public final class FrameDecoder
      */
     public Ipv4Flyweight ipv4()
     {
-        return ipv4;
+        return walk.ipv4;
     }
 
     /**
@@ -896,7 +452,7 @@ public final class FrameDecoder
      */
     public UdpFlyweight udp()
     {
-        return udp;
+        return walk.udp;
     }
 
     /**
@@ -904,7 +460,7 @@ public final class FrameDecoder
      */
     public DtaBaseHeaderFlyweight dtaBase()
     {
-        return dtaBase;
+        return dta.dtaBase;
     }
 
     /**
@@ -912,7 +468,7 @@ public final class FrameDecoder
      */
     public KeyWriteFlyweight keyWrite()
     {
-        return keyWrite;
+        return dta.keyWrite;
     }
 
     /**
@@ -920,7 +476,7 @@ public final class FrameDecoder
      */
     public KeyIncrementFlyweight keyIncrement()
     {
-        return keyIncrement;
+        return dta.keyIncrement;
     }
 
     /**
@@ -928,7 +484,7 @@ public final class FrameDecoder
      */
     public AppendFlyweight append()
     {
-        return append;
+        return dta.append;
     }
 
     /**
@@ -936,7 +492,7 @@ public final class FrameDecoder
      */
     public PostcardFlyweight postcard()
     {
-        return postcard;
+        return dta.postcard;
     }
 
     /**
@@ -944,7 +500,7 @@ public final class FrameDecoder
      */
     public SketchColumnFlyweight sketchColumn()
     {
-        return sketchColumn;
+        return dta.sketchColumn;
     }
 
     /**
@@ -952,7 +508,7 @@ public final class FrameDecoder
      */
     public BthFlyweight bth()
     {
-        return bth;
+        return roce.bth;
     }
 
     /**
@@ -960,7 +516,7 @@ public final class FrameDecoder
      */
     public RethFlyweight reth()
     {
-        return reth;
+        return roce.reth;
     }
 
     /**
@@ -968,7 +524,7 @@ public final class FrameDecoder
      */
     public AtomicEthFlyweight atomicEth()
     {
-        return atomicEth;
+        return roce.atomicEth;
     }
 
     /**
@@ -976,7 +532,7 @@ public final class FrameDecoder
      */
     public DethFlyweight deth()
     {
-        return deth;
+        return roce.deth;
     }
 
     /**
@@ -984,7 +540,7 @@ public final class FrameDecoder
      */
     public AethFlyweight aeth()
     {
-        return aeth;
+        return roce.aeth;
     }
 
     /**
@@ -992,6 +548,6 @@ public final class FrameDecoder
      */
     public AtomicAckEthFlyweight atomicAckEth()
     {
-        return atomicAckEth;
+        return roce.atomicAckEth;
     }
 }

@@ -1,26 +1,19 @@
 package io.dta.collector.responder;
 
 import io.dta.codec.AethFlyweight;
-import io.dta.codec.AtomicEthFlyweight;
 import io.dta.codec.BthFlyweight;
 import io.dta.codec.DethFlyweight;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.MalformedReason;
 import io.dta.codec.Psn;
-import io.dta.codec.RethFlyweight;
-import io.dta.codec.RoceFrameEncoder;
 import io.dta.codec.RoceOpcode;
-import io.dta.codec.UdpFlyweight;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.RegionConfig;
 import io.dta.config.TranslatorConfig;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -56,7 +49,8 @@ import java.util.List;
  * </ol>
  * Responses go from the collector's MAC and IP to the translator's (its {@code translator.mac/ip}), UDP source port
  * {@link #RESPONSE_SOURCE_PORT} to 4791, DestQP = the translator's QPN of the region, MigReq set, P_Key, DSCP, ECN
- * and TTL as the translator uses, IPv4 identification 0, and a correct ICRC.
+ * and TTL as the translator uses, IPv4 identification 0, and a correct ICRC ({@code AckSender}). This class checks a
+ * frame and its QP and sequence; {@code RequestExecutor} executes the request and answers duplicates.
  * <p>
  * Negotiated QPs (regions with a {@code servicePort}) start idle and are connected by the CM exchange on QP1
  * (translation.md §8): see {@link ResponderQp.Connection} and {@link #poll(long, ResponseSink)}. RC ACKs to a
@@ -75,20 +69,14 @@ public final class SoftResponder
     /** Default seed of the communication IDs and starting PSNs chosen for negotiated connections. */
     public static final long DEFAULT_CONNECTION_SEED = 0x5EED_C0DEL;
 
-    private static final long MAX_DMA_LENGTH = 1L << 31;
-    /** RNR timer code of RNR NAKs: 0 (655.36 ms), the min_rnr_timer the Linux IB CM gives a responder QP. */
-    private static final int MIN_RNR_TIMER = 0;
-    private static final int MAX_FRAME = 256;
-
     private final TranslatorConfig translator;
     /** Every hosted QP in configuration order, then negotiated connections' further QPs as they came. */
     ResponderQp[] qps;
     private final long[] counters = new long[ResponderCounter.values().length];
     private final FrameDecoder decoder = new FrameDecoder();
-    private final RoceFrameEncoder encoder = new RoceFrameEncoder();
-    private final UnsafeBuffer response = new UnsafeBuffer(ByteBuffer.allocateDirect(MAX_FRAME));
-    private final int tos;
     private final ConnectionResponder connections;
+    private final AckSender acks;
+    private final RequestExecutor executor;
 
     /**
      * A responder hosting every region of every collector of the configuration for which {@code memory} supplies
@@ -114,22 +102,10 @@ public final class SoftResponder
         final ApplianceConfig config, final List<CollectorConfig> collectors, final RegionMemory memory)
     {
         this.translator = config.translator();
-        this.tos = (translator.dscp() << 2) | translator.ecn();
         this.qps = HostedQps.of(collectors, memory);
         this.connections = new ConnectionResponder(this, translator, DEFAULT_CONNECTION_SEED);
-        encoder
-            .dstMac(translator.mac())
-            .dstIp(translator.ip())
-            .srcPort(RESPONSE_SOURCE_PORT)
-            .dstPort(UdpFlyweight.ROCEV2_PORT)
-            .tos(tos)
-            .ttl(translator.ttl())
-            .identification(0)
-            .dontFragment(true)
-            .migReq(true)
-            .pKey(translator.pKey())
-            .ackReq(false)
-            .noPayload();
+        this.acks = new AckSender(this, translator);
+        this.executor = new RequestExecutor(this, decoder, acks);
     }
 
     /**
@@ -158,27 +134,7 @@ public final class SoftResponder
         final FrameKind kind = decoder.decode(buffer, offset, length);
         if (FrameKind.ROCE != kind)
         {
-            if (FrameKind.MALFORMED == kind)
-            {
-                final MalformedReason reason = decoder.malformedReason();
-                if (MalformedReason.BAD_TVER == reason)
-                {
-                    count(ResponderCounter.BAD_TVER);
-                }
-                else if (MalformedReason.UNKNOWN_ROCE_OPCODE == reason)
-                {
-                    count(0 != (decoder.roceOpcode() & 0xE0) ?
-                        ResponderCounter.NON_RC_OPCODE : ResponderCounter.UNEXPECTED_OPCODE);
-                }
-                else
-                {
-                    count(ResponderCounter.MALFORMED);
-                }
-            }
-            else
-            {
-                count(ResponderCounter.NOT_ROCE);
-            }
+            countNotRoce(kind);
             return;
         }
         // The kernel under rxe drops these before rxe sees them; both fields are masked in the ICRC.
@@ -216,23 +172,48 @@ public final class SoftResponder
         {
             return;
         }
-        if (ack)
-        {
-            if (decoder.ipv4().src() != translator.ip())
-            {
-                count(ResponderCounter.BAD_IP_SRC);
-            }
-            else
-            {
-                connections.onAck(qp, decoder);
-            }
-            return;
-        }
         if (decoder.ipv4().src() != translator.ip())
         {
             count(ResponderCounter.BAD_IP_SRC);
             return;
         }
+        if (ack)
+        {
+            connections.onAck(qp, decoder);
+            return;
+        }
+        onRequest(qp, opcode, bth, nowNanos, out);
+    }
+
+    private void countNotRoce(final FrameKind kind)
+    {
+        if (FrameKind.MALFORMED != kind)
+        {
+            count(ResponderCounter.NOT_ROCE);
+            return;
+        }
+        final MalformedReason reason = decoder.malformedReason();
+        if (MalformedReason.BAD_TVER == reason)
+        {
+            count(ResponderCounter.BAD_TVER);
+        }
+        else if (MalformedReason.UNKNOWN_ROCE_OPCODE == reason)
+        {
+            count(0 != (decoder.roceOpcode() & 0xE0) ?
+                ResponderCounter.NON_RC_OPCODE : ResponderCounter.UNEXPECTED_OPCODE);
+        }
+        else
+        {
+            count(ResponderCounter.MALFORMED);
+        }
+    }
+
+    /**
+     * A request from the translator to a hosted QP: P_Key, QP state, then its PSN against the expected one.
+     */
+    private void onRequest(
+        final ResponderQp qp, final int opcode, final BthFlyweight bth, final long nowNanos, final ResponseSink out)
+    {
         if (!BthFlyweight.pKeysMatch(bth.pKey(), translator.pKey()))
         {
             count(ResponderCounter.BAD_PKEY);
@@ -261,14 +242,14 @@ public final class SoftResponder
             {
                 qp.nakSent = true;
                 count(ResponderCounter.OUT_OF_SEQUENCE_NAKED);
-                sendAck(qp, RoceOpcode.RC_ACKNOWLEDGE, qp.expectedPsn,
+                acks.send(qp, RoceOpcode.RC_ACKNOWLEDGE, qp.expectedPsn,
                     AethFlyweight.nakSyndrome(AethFlyweight.NAK_PSN_SEQUENCE_ERROR), qp.msn, 0, out);
             }
             return;
         }
         if (cmp < 0)
         {
-            onDuplicate(qp, opcode, psn, out);
+            executor.onDuplicate(qp, opcode, psn, out);
             return;
         }
 
@@ -277,7 +258,7 @@ public final class SoftResponder
         {
             connections.onFirstRequest(qp, nowNanos, out);
         }
-        execute(qp, opcode, psn, bth.ackReq(), out);
+        executor.execute(qp, opcode, psn, bth.ackReq(), out);
     }
 
     private ResponderQp findQp(final int destQp, final int dstIp, final long nowNanos)
@@ -301,220 +282,6 @@ public final class SoftResponder
         }
         count(qpnKnown ? ResponderCounter.BAD_IP_DST : ResponderCounter.UNKNOWN_QPN);
         return null;
-    }
-
-    private void onDuplicate(final ResponderQp qp, final int opcode, final int psn, final ResponseSink out)
-    {
-        count(ResponderCounter.DUPLICATES);
-        if (RoceOpcode.RC_RDMA_READ_REQUEST == opcode)
-        {
-            // A duplicate READ is replayed only from a saved READ resource; no READ is ever executed here.
-            return;
-        }
-        if (RoceOpcode.hasAtomicEth(opcode))
-        {
-            final int saved = qp.findAtomic(psn);
-            if (saved < 0)
-            {
-                count(ResponderCounter.DUPLICATE_ATOMICS_DROPPED);
-                return;
-            }
-            count(ResponderCounter.DUPLICATE_ATOMICS_REPLAYED);
-            sendAck(qp, RoceOpcode.RC_ATOMIC_ACKNOWLEDGE, psn, AethFlyweight.CREDIT_INVALID, qp.atomicMsn[saved],
-                qp.atomicOriginal[saved], out);
-            return;
-        }
-        sendAck(qp, RoceOpcode.RC_ACKNOWLEDGE, Psn.add(qp.expectedPsn, -1), AethFlyweight.CREDIT_INVALID, qp.msn, 0,
-            out);
-    }
-
-    private void execute(
-        final ResponderQp qp, final int opcode, final int psn, final boolean ackReq, final ResponseSink out)
-    {
-        final boolean continuation = RoceOpcode.RC_RDMA_WRITE_MIDDLE == opcode ||
-            RoceOpcode.RC_RDMA_WRITE_LAST == opcode || RoceOpcode.RC_RDMA_WRITE_LAST_WITH_IMMEDIATE == opcode;
-        if (continuation != qp.inMessage)
-        {
-            fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
-            return;
-        }
-        if (RequestOpcodes.consumesReceiveWqe(opcode))
-        {
-            // No receive queue: recoverable (class B), nothing changes, the requester retries after the timer.
-            count(ResponderCounter.RNR_NAKS);
-            sendAck(qp, RoceOpcode.RC_ACKNOWLEDGE, psn, AethFlyweight.rnrNakSyndrome(MIN_RNR_TIMER), qp.msn, 0, out);
-            return;
-        }
-        if (!RequestOpcodes.isSupported(opcode))
-        {
-            fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
-            return;
-        }
-        if (RoceOpcode.hasAtomicEth(opcode))
-        {
-            executeAtomic(qp, opcode, psn, out);
-            return;
-        }
-
-        final int mtu = qp.collector.pathMtu();
-        final int payload = decoder.payloadLength();
-        final int pad = decoder.padCount();
-        final long va;
-        final long remaining;
-        if (RoceOpcode.RC_RDMA_WRITE_ONLY == opcode || RoceOpcode.RC_RDMA_WRITE_FIRST == opcode)
-        {
-            final RethFlyweight reth = decoder.reth();
-            final long dmaLength = reth.dmaLength();
-            final boolean only = RoceOpcode.RC_RDMA_WRITE_ONLY == opcode;
-            if (dmaLength > MAX_DMA_LENGTH || (only ? payload > mtu : payload != mtu))
-            {
-                fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
-                return;
-            }
-            va = reth.virtualAddress();
-            if (0 != dmaLength && (reth.rKey() != qp.rKey || !inBounds(qp, va, dmaLength)))
-            {
-                fatal(qp, psn, AethFlyweight.NAK_REMOTE_ACCESS_ERROR, out);
-                return;
-            }
-            remaining = dmaLength;
-            if (only && remaining > mtu)
-            {
-                fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
-                return;
-            }
-        }
-        else
-        {
-            final boolean middle = RoceOpcode.RC_RDMA_WRITE_MIDDLE == opcode;
-            if (middle ? payload != mtu : payload < 1 || payload > mtu)
-            {
-                fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
-                return;
-            }
-            va = qp.messageVa;
-            remaining = qp.messageRemaining;
-            if (!middle && remaining > mtu)
-            {
-                fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
-                return;
-            }
-        }
-        final boolean lengthOk = remaining > mtu ?
-            payload == mtu && 0 == pad : payload == remaining && pad == (int)(-remaining & 3);
-        if (!lengthOk)
-        {
-            fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
-            return;
-        }
-
-        if (payload > 0)
-        {
-            qp.memory.putBytes((int)(va - qp.base), decoder.buffer(), decoder.payloadOffset(), payload);
-            counters[ResponderCounter.WRITE_BYTES.ordinal()] += payload;
-        }
-        count(ResponderCounter.WRITE_PACKETS);
-        final boolean last = RoceOpcode.RC_RDMA_WRITE_ONLY == opcode || RoceOpcode.RC_RDMA_WRITE_LAST == opcode;
-        if (last)
-        {
-            qp.inMessage = false;
-            qp.msn = Psn.next(qp.msn);
-            count(ResponderCounter.MESSAGES);
-        }
-        else
-        {
-            qp.inMessage = true;
-            qp.messageVa = va + payload;
-            qp.messageRemaining = remaining - payload;
-        }
-        qp.expectedPsn = Psn.next(psn);
-        if (ackReq)
-        {
-            sendAck(qp, RoceOpcode.RC_ACKNOWLEDGE, psn, AethFlyweight.CREDIT_INVALID, qp.msn, 0, out);
-        }
-    }
-
-    private void executeAtomic(final ResponderQp qp, final int opcode, final int psn, final ResponseSink out)
-    {
-        final AtomicEthFlyweight atomic = decoder.atomicEth();
-        final long va = atomic.virtualAddress();
-        if (atomic.rKey() != qp.rKey || !inBounds(qp, va, 8))
-        {
-            fatal(qp, psn, AethFlyweight.NAK_REMOTE_ACCESS_ERROR, out);
-            return;
-        }
-        if (0 != (va & 7))
-        {
-            fatal(qp, psn, AethFlyweight.NAK_INVALID_REQUEST, out);
-            return;
-        }
-        final int offset = (int)(va - qp.base);
-        final long original = qp.memory.getLong(offset, ByteOrder.LITTLE_ENDIAN);
-        final long updated;
-        if (RoceOpcode.RC_FETCH_ADD == opcode)
-        {
-            updated = original + atomic.swapAddData();
-        }
-        else
-        {
-            updated = original == atomic.compareData() ? atomic.swapAddData() : original;
-        }
-        qp.memory.putLong(offset, updated, ByteOrder.LITTLE_ENDIAN);
-        count(ResponderCounter.ATOMICS);
-        qp.msn = Psn.next(qp.msn);
-        count(ResponderCounter.MESSAGES);
-        qp.saveAtomic(psn, original, qp.msn);
-        qp.expectedPsn = Psn.next(psn);
-        sendAck(qp, RoceOpcode.RC_ATOMIC_ACKNOWLEDGE, psn, AethFlyweight.CREDIT_INVALID, qp.msn, original, out);
-    }
-
-    private void fatal(final ResponderQp qp, final int psn, final int nakCode, final ResponseSink out)
-    {
-        count(AethFlyweight.NAK_REMOTE_ACCESS_ERROR == nakCode ?
-            ResponderCounter.REMOTE_ACCESS_ERRORS : ResponderCounter.INVALID_REQUESTS);
-        sendAck(qp, RoceOpcode.RC_ACKNOWLEDGE, psn, AethFlyweight.nakSyndrome(nakCode), qp.msn, 0, out);
-        qp.state = ResponderQp.State.ERROR;
-        qp.inMessage = false;
-    }
-
-    private void sendAck(
-        final ResponderQp qp,
-        final int opcode,
-        final int psn,
-        final int syndrome,
-        final int msn,
-        final long original,
-        final ResponseSink out)
-    {
-        encoder
-            .srcMac(qp.collector.mac())
-            .srcIp(qp.collector.ip())
-            .destQp(qp.peerQpn)
-            .opcode(opcode)
-            .psn(psn)
-            .syndrome(syndrome)
-            .msn(msn)
-            .originalValue(original);
-        final int length = encoder.encode(response, 0);
-        if (RoceOpcode.RC_ATOMIC_ACKNOWLEDGE == opcode)
-        {
-            count(ResponderCounter.ATOMIC_ACKS_SENT);
-        }
-        else if (AethFlyweight.TYPE_ACK != AethFlyweight.type(syndrome))
-        {
-            count(ResponderCounter.NAKS_SENT);
-        }
-        else
-        {
-            count(ResponderCounter.ACKS_SENT);
-        }
-        out.onResponse(response, 0, length);
-    }
-
-    private static boolean inBounds(final ResponderQp qp, final long va, final long length)
-    {
-        final long offset = va - qp.base;
-        return Long.compareUnsigned(offset, qp.length) <= 0 && Long.compareUnsigned(length, qp.length - offset) <= 0;
     }
 
     /**
@@ -664,6 +431,11 @@ public final class SoftResponder
     void count(final ResponderCounter counter)
     {
         counters[counter.ordinal()]++;
+    }
+
+    void add(final ResponderCounter counter, final long amount)
+    {
+        counters[counter.ordinal()] += amount;
     }
 
     /**

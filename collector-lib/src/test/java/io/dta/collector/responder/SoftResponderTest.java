@@ -48,7 +48,7 @@ class SoftResponderTest
     private static byte[] vector(final String name) throws IOException
     {
         final Path path = Paths.get("../roce-codec/src/test/resources/vectors/" + name);
-        try (PcapReader reader = new PcapReader(path))
+        try (PcapReader reader = PcapReader.open(path))
         {
             assertTrue(reader.next());
             final byte[] frame = new byte[reader.capturedLength()];

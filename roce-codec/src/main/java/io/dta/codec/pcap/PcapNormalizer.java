@@ -36,7 +36,7 @@ public final class PcapNormalizer
      */
     public static boolean needsNormalizing(final Path capture) throws IOException
     {
-        try (PcapReader reader = new PcapReader(capture))
+        try (PcapReader reader = PcapReader.open(capture))
         {
             if (reader.pcapng() || LINKTYPE_ETHERNET != reader.linkType())
             {
@@ -74,7 +74,7 @@ public final class PcapNormalizer
      */
     public static long normalize(final Path in, final Path out, final long destinationMac) throws IOException
     {
-        try (PcapReader reader = new PcapReader(in).destinationMac(destinationMac);
+        try (PcapReader reader = PcapReader.open(in).destinationMac(destinationMac);
             PcapWriter writer = new PcapWriter(out, true, MAX_CAPTURED_LENGTH, PcapWriter.DEFAULT_BUFFER_CAPACITY))
         {
             while (reader.next())

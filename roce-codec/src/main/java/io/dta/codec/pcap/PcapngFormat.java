@@ -185,6 +185,52 @@ public final class PcapngFormat
     /** Most Interface Description Blocks accepted in one section, to keep the reader's memory bounded. */
     public static final int MAX_INTERFACES = 65536;
 
+    /**
+     * Smallest total length of a block of this type.
+     *
+     * @param type block type.
+     * @return its minimum total length: that of its fixed fields, or {@link #MIN_BLOCK_LENGTH}.
+     */
+    static int minimumLength(final int type)
+    {
+        switch (type)
+        {
+            case ENHANCED_PACKET_BLOCK_TYPE:
+                return EPB_MIN_LENGTH;
+            case PACKET_BLOCK_TYPE:
+                return PB_MIN_LENGTH;
+            case SIMPLE_PACKET_BLOCK_TYPE:
+                return SPB_MIN_LENGTH;
+            default:
+                return MIN_BLOCK_LENGTH;
+        }
+    }
+
+    /**
+     * Name of a block type, for messages.
+     *
+     * @param type block type.
+     * @return e.g. "enhanced packet block", or "block of type 0x00000bad".
+     */
+    static String blockName(final int type)
+    {
+        switch (type)
+        {
+            case SECTION_HEADER_BLOCK_TYPE:
+                return "section header block";
+            case INTERFACE_DESCRIPTION_BLOCK_TYPE:
+                return "interface description block";
+            case ENHANCED_PACKET_BLOCK_TYPE:
+                return "enhanced packet block";
+            case PACKET_BLOCK_TYPE:
+                return "packet block";
+            case SIMPLE_PACKET_BLOCK_TYPE:
+                return "simple packet block";
+            default:
+                return "block of type 0x" + String.format("%08x", type);
+        }
+    }
+
     private PcapngFormat()
     {
     }

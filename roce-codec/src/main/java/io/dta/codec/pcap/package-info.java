@@ -25,7 +25,8 @@
  * Anything else is refused with a {@link io.dta.codec.pcap.PcapFormatException} whose message names the file byte
  * offset of the header, record or block at fault.
  * <p>
- * <b>Reading.</b> {@link io.dta.codec.pcap.PcapReader} is a cursor: {@code next()} then accessors
+ * <b>Reading.</b> {@link io.dta.codec.pcap.PcapReader#open(java.nio.file.Path)} sniffs the format and returns a
+ * cursor (a classic or a pcapng reader over one buffered file): {@code next()} then accessors
  * ({@code timestampNanos()}, {@code capturedLength()}, {@code originalLength()}, {@code buffer()},
  * {@code offset()}, {@code packetIndex()}, {@code recordOffset()}). It streams through one reusable 4 MiB direct
  * buffer, so multi-gigabyte files need constant memory, and allocates nothing per packet. Packet bytes are exposed

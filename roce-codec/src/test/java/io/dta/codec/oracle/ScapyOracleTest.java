@@ -120,7 +120,7 @@ class ScapyOracleTest
         }
         final List<String> badVerdicts = python("check", bad.toString());
         int index = 0;
-        try (PcapReader reader = new PcapReader(bad))
+        try (PcapReader reader = PcapReader.open(bad))
         {
             while (reader.next())
             {
@@ -142,7 +142,7 @@ class ScapyOracleTest
         final List<String> expected = python("gen", file.toString(), "2000", Long.toString(SEED));
         final FrameDecoder decoder = new FrameDecoder();
         int index = 0;
-        try (PcapReader reader = new PcapReader(file))
+        try (PcapReader reader = PcapReader.open(file))
         {
             while (reader.next())
             {

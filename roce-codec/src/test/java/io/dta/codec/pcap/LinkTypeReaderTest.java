@@ -309,7 +309,7 @@ class LinkTypeReaderTest
 
         final Path path = dir.resolve("random.pcapng");
         Files.write(path, file);
-        try (PcapReader reader = new PcapReader(path, PcapReader.MIN_BUFFER_CAPACITY).destinationMac(destination))
+        try (PcapReader reader = PcapReader.open(path, PcapReader.MIN_BUFFER_CAPACITY).destinationMac(destination))
         {
             for (int i = 0; i < expected.size(); i++)
             {
@@ -358,7 +358,7 @@ class LinkTypeReaderTest
 
         final Path copy = dir.resolve("copy.pcap");
         assertEquals(3, PcapNormalizer.normalize(mixed, copy, 0x0a1b_2c3d_4e5fL));
-        try (PcapReader reader = new PcapReader(copy))
+        try (PcapReader reader = PcapReader.open(copy))
         {
             assertFalse(reader.pcapng());
             assertEquals(1, reader.linkType());
@@ -387,7 +387,7 @@ class LinkTypeReaderTest
 
     private PcapReader open(final byte[] file) throws Exception
     {
-        return new PcapReader(write("capture-" + System.nanoTime(), file));
+        return PcapReader.open(write("capture-" + System.nanoTime(), file));
     }
 
     private static void assertFrame(final PcapReader reader, final byte[] expected) throws Exception

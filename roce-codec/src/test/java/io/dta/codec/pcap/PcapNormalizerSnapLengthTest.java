@@ -36,7 +36,7 @@ class PcapNormalizerSnapLengthTest
     {
         final Path copy = dir.resolve("copy.pcap");
         assertEquals(3, PcapNormalizer.normalize(classic("short-snap.pcap", 48, 40, 54, 40), copy, 0));
-        try (PcapReader reader = new PcapReader(copy))
+        try (PcapReader reader = PcapReader.open(copy))
         {
             for (final int length : new int[] { 40, 54, 40 })
             {

@@ -308,7 +308,7 @@ class PcapReaderCutShortTest
                 }
             }
 
-            try (PcapReader reader = new PcapReader(path, PcapReader.MIN_BUFFER_CAPACITY))
+            try (PcapReader reader = PcapReader.open(path, PcapReader.MIN_BUFFER_CAPACITY))
             {
                 int read = 0;
                 while (reader.next())
@@ -392,7 +392,7 @@ class PcapReaderCutShortTest
     {
         final Path path = dir.resolve("capture");
         Files.write(path, bytes);
-        return new PcapReader(path);
+        return PcapReader.open(path);
     }
 
     private static ClassicFile classic(final String orderName, final boolean nanos, final int records)

@@ -353,7 +353,7 @@ class PcapReaderFormatTest
 
     private PcapReader open(final byte[] bytes) throws Exception
     {
-        return new PcapReader(write(bytes));
+        return PcapReader.open(write(bytes));
     }
 
     private Path write(final byte[] bytes) throws Exception

@@ -62,7 +62,7 @@ class PcapReaderRobustnessTest
 
                 if (cut < PcapFormat.GLOBAL_HEADER_LENGTH)
                 {
-                    try (PcapReader reader = new PcapReader(file, PcapReader.MIN_BUFFER_CAPACITY))
+                    try (PcapReader reader = PcapReader.open(file, PcapReader.MIN_BUFFER_CAPACITY))
                     {
                         fail(context + ": a cut global header was accepted");
                     }
@@ -75,7 +75,7 @@ class PcapReaderRobustnessTest
                 }
 
                 int read = 0;
-                try (PcapReader reader = new PcapReader(file, PcapReader.MIN_BUFFER_CAPACITY))
+                try (PcapReader reader = PcapReader.open(file, PcapReader.MIN_BUFFER_CAPACITY))
                 {
                     while (reader.next())
                     {
@@ -107,7 +107,7 @@ class PcapReaderRobustnessTest
                 random.nextBytes(garbage);
                 Files.write(file, garbage);
                 final String context = "seed=" + seed + " case=" + i + " size=" + garbage.length;
-                try (PcapReader reader = new PcapReader(file, PcapReader.MIN_BUFFER_CAPACITY))
+                try (PcapReader reader = PcapReader.open(file, PcapReader.MIN_BUFFER_CAPACITY))
                 {
                     fail(context + ": random garbage accepted as pcap with snap length " + reader.snapLength());
                 }
@@ -138,7 +138,7 @@ class PcapReaderRobustnessTest
                 Files.write(file, bytes);
                 final String context = "seed=" + seed + " case=" + i + " size=" + bytes.length;
                 long read = 0;
-                try (PcapReader reader = new PcapReader(file, PcapReader.MIN_BUFFER_CAPACITY))
+                try (PcapReader reader = PcapReader.open(file, PcapReader.MIN_BUFFER_CAPACITY))
                 {
                     long previousOffset = -1;
                     while (reader.next())

@@ -57,7 +57,7 @@ class PcapReaderVectorsTest
         final byte[] expected = expectedFrames().get(name);
         assertNotNull(expected, name);
 
-        try (PcapReader reader = new PcapReader(vectors().resolve("rocev2_" + name + ".pcap")))
+        try (PcapReader reader = PcapReader.open(vectors().resolve("rocev2_" + name + ".pcap")))
         {
             assertEquals(ByteOrder.LITTLE_ENDIAN, reader.fileByteOrder());
             assertFalse(reader.nanosecondResolution());

@@ -50,7 +50,7 @@ class PcapRoundTripTest
 
         final SplittableRandom readRandom = new SplittableRandom(seed);
         final UnsafeBuffer expected = new UnsafeBuffer(new byte[MAX_LENGTH + 64]);
-        try (PcapReader reader = new PcapReader(file))
+        try (PcapReader reader = PcapReader.open(file))
         {
             assertEquals(nanosecondResolution, reader.nanosecondResolution(), "seed=" + seed);
             assertEquals(ByteOrder.LITTLE_ENDIAN, reader.fileByteOrder());
@@ -103,7 +103,7 @@ class PcapRoundTripTest
         for (final int capacity : new int[] { PcapReader.DEFAULT_BUFFER_CAPACITY, PcapReader.MIN_BUFFER_CAPACITY })
         {
             final UnsafeBuffer expected = new UnsafeBuffer(new byte[1514]);
-            try (PcapReader reader = new PcapReader(file, capacity))
+            try (PcapReader reader = PcapReader.open(file, capacity))
             {
                 int count = 0;
                 long expectedRecordOffset = PcapFormat.GLOBAL_HEADER_LENGTH;
@@ -147,7 +147,7 @@ class PcapRoundTripTest
 
         final long readAllocated;
         long checksum = 0;
-        try (PcapReader reader = new PcapReader(file))
+        try (PcapReader reader = PcapReader.open(file))
         {
             final long before = threads.getThreadAllocatedBytes(threadId);
             while (reader.next())

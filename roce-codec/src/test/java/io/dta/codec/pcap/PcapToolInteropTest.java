@@ -73,7 +73,7 @@ class PcapToolInteropTest
         final Path pcapng = dir.resolve("converted.pcapng");
         run("editcap", "-F", "pcapng", file.toString(), pcapng.toString());
         assertTrue(PcapReader.isPcap(pcapng));
-        try (PcapReader classic = new PcapReader(file); PcapReader converted = new PcapReader(pcapng))
+        try (PcapReader classic = PcapReader.open(file); PcapReader converted = PcapReader.open(pcapng))
         {
             assertFalse(classic.pcapng());
             assertTrue(converted.pcapng());
@@ -97,7 +97,7 @@ class PcapToolInteropTest
         // exactly as we read it.
         final Path back = dir.resolve("back.pcap");
         run("editcap", "-F", nanos ? "nsecpcap" : "pcap", pcapng.toString(), back.toString());
-        try (PcapReader reader = new PcapReader(back))
+        try (PcapReader reader = PcapReader.open(back))
         {
             assertEquals(nanos, reader.nanosecondResolution(), "seed=" + seed);
             for (int i = 0; i < PACKETS; i++)

@@ -63,7 +63,7 @@ class PcapWriterTest
         Files.write(file, new byte[1000]);
         new PcapWriter(file).close();
         assertEquals(PcapFormat.GLOBAL_HEADER_LENGTH, Files.size(file));
-        try (PcapReader reader = new PcapReader(file))
+        try (PcapReader reader = PcapReader.open(file))
         {
             assertFalse(reader.next());
         }
@@ -96,7 +96,7 @@ class PcapWriterTest
             assertThrows(IllegalArgumentException.class, () -> writer.write(0, packet, 0, -1));
             assertEquals(1, writer.packetsWritten());
         }
-        try (PcapReader reader = new PcapReader(file))
+        try (PcapReader reader = PcapReader.open(file))
         {
             assertEquals(128, reader.snapLength());
             assertTrue(reader.next());

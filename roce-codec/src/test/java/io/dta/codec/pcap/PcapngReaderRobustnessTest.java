@@ -98,7 +98,7 @@ class PcapngReaderRobustnessTest
 
                 if (cut < 28)
                 {
-                    try (PcapReader reader = new PcapReader(file, PcapReader.MIN_BUFFER_CAPACITY))
+                    try (PcapReader reader = PcapReader.open(file, PcapReader.MIN_BUFFER_CAPACITY))
                     {
                         fail(context + ": a cut first section header was accepted");
                     }
@@ -111,7 +111,7 @@ class PcapngReaderRobustnessTest
                 }
 
                 int read = 0;
-                try (PcapReader reader = new PcapReader(file, PcapReader.MIN_BUFFER_CAPACITY))
+                try (PcapReader reader = PcapReader.open(file, PcapReader.MIN_BUFFER_CAPACITY))
                 {
                     while (reader.next())
                     {
@@ -151,7 +151,7 @@ class PcapngReaderRobustnessTest
                 Files.write(file, bytes);
                 final String context = "seed=" + seed + " case=" + i + " size=" + bytes.length;
                 long read = 0;
-                try (PcapReader reader = new PcapReader(file, PcapReader.MIN_BUFFER_CAPACITY))
+                try (PcapReader reader = PcapReader.open(file, PcapReader.MIN_BUFFER_CAPACITY))
                 {
                     long previousOffset = -1;
                     while (reader.next())

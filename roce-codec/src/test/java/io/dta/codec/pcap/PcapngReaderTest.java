@@ -189,7 +189,7 @@ class PcapngReaderTest
             .block(0x0000_000A, PcapFileBuilder.pattern(huge, 4));
         final byte[] file = builder.toByteArray();
 
-        try (PcapReader reader = new PcapReader(write(file), PcapReader.MIN_BUFFER_CAPACITY))
+        try (PcapReader reader = PcapReader.open(write(file), PcapReader.MIN_BUFFER_CAPACITY))
         {
             assertTrue(reader.next());
             assertPacket(PcapFileBuilder.pattern(100, 3), reader);
@@ -429,7 +429,7 @@ class PcapngReaderTest
         long checksum = 0;
         long count = 0;
         final long allocated;
-        try (PcapReader reader = new PcapReader(file, PcapReader.MIN_BUFFER_CAPACITY))
+        try (PcapReader reader = PcapReader.open(file, PcapReader.MIN_BUFFER_CAPACITY))
         {
             final long before = threads.getThreadAllocatedBytes(threadId);
             while (reader.next())
@@ -493,7 +493,7 @@ class PcapngReaderTest
 
     private PcapReader open(final byte[] bytes) throws Exception
     {
-        return new PcapReader(write(bytes));
+        return PcapReader.open(write(bytes));
     }
 
     private Path write(final byte[] bytes) throws Exception

@@ -247,7 +247,7 @@ public final class BenchInput
         final IntArrayList lengths = new IntArrayList();
         String cutShort = null;
         long bytes = 0;
-        try (PcapReader reader = new PcapReader(file).destinationMac(destinationMac))
+        try (PcapReader reader = PcapReader.open(file).destinationMac(destinationMac))
         {
             while (reader.next())
             {

@@ -209,7 +209,7 @@ public final class CollectorCommand implements Callable<Integer>
                 reservations.add(CollectorStore.reserve(store, appliance, collector));
             }
             final SoftResponder responder;
-            try (PcapReader reader = new PcapReader(in))
+            try (PcapReader reader = PcapReader.open(in))
             {
                 for (final CollectorStore.Reservation reservation : reservations)
                 {

@@ -149,7 +149,7 @@ public final class DecodeCommand implements Callable<Integer>
         String cutShort = null;
         // A signal ends the JVM through its shutdown hooks, which say so in one line, as every command does.
         try (RunFiles signalled = RunFiles.onSignal("decode", null, System.err);
-            PcapReader reader = new PcapReader(file))
+            PcapReader reader = PcapReader.open(file))
         {
             final CaptureProgress progress =
                 CaptureProgress.of(reader, file, !noProgress && !StderrTerminal.isStdoutTerminal());

@@ -202,7 +202,7 @@ public final class DemoCommand implements Callable<Integer>
             }
             if (null != in)
             {
-                try (PcapReader reader = new PcapReader(in).destinationMac(translatorSide.translator().mac()))
+                try (PcapReader reader = PcapReader.open(in).destinationMac(translatorSide.translator().mac()))
                 {
                     final CaptureProgress progress = CaptureProgress.of(reader, in, !noProgress);
                     demo.run(pcapSource(reader, samples, collectorSide, progress));

@@ -286,7 +286,7 @@ class CollectorEndToEndTest
         final FrameDecoder decoder = new FrameDecoder();
         int atomicAcks = 0;
         int acks = 0;
-        try (PcapReader reader = new PcapReader(responses))
+        try (PcapReader reader = PcapReader.open(responses))
         {
             while (reader.next())
             {

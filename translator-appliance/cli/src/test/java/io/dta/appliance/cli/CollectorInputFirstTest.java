@@ -67,7 +67,7 @@ class CollectorInputFirstTest
         final Path damaged = dir.resolve("damaged.pcap");
         Files.copy(roce, damaged);
         final long middle;
-        try (PcapReader reader = new PcapReader(damaged))
+        try (PcapReader reader = PcapReader.open(damaged))
         {
             long records = 0;
             while (reader.next())
@@ -75,7 +75,7 @@ class CollectorInputFirstTest
                 records++;
             }
             assertTrue(records > 100, "records: " + records);
-            try (PcapReader again = new PcapReader(damaged))
+            try (PcapReader again = PcapReader.open(damaged))
             {
                 for (long i = 0; i <= records / 2; i++)
                 {

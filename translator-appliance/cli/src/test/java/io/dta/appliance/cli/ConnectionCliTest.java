@@ -366,7 +366,7 @@ class ConnectionCliTest
         final CliRunner.Result r = CliRunner.run(args.toArray(new String[0]));
         assertEquals(0, r.exitCode(), r.err());
         final List<byte[]> responses = new ArrayList<>();
-        try (PcapReader reader = new PcapReader(out))
+        try (PcapReader reader = PcapReader.open(out))
         {
             while (reader.next())
             {

@@ -227,7 +227,7 @@ class DecodeCommandTest
         for (final String vector :
             new String[] { "rocev2_write_only.pcap", "rocev2_ack.pcap", "rocev2_fetch_add.pcap" })
         {
-            try (PcapReader reader = new PcapReader(VECTORS.resolve(vector)))
+            try (PcapReader reader = PcapReader.open(VECTORS.resolve(vector)))
             {
                 assertTrue(reader.next());
                 final byte[] frame = new byte[reader.capturedLength()];

@@ -94,7 +94,7 @@ class DemoWorkersTest
         final FrameDecoder decoder = TranslatorEngine.configureDecoder(new FrameDecoder(), config);
         final KeyHash hash = new KeyHash();
         final Map<Integer, Set<Integer>> writers = new HashMap<>();
-        try (PcapReader reader = new PcapReader(capture))
+        try (PcapReader reader = PcapReader.open(capture))
         {
             while (reader.next())
             {

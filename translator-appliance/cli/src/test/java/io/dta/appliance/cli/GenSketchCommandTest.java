@@ -48,7 +48,7 @@ class GenSketchCommandTest
         }
         assertEquals(frames, sent);
         long inCapture = 0;
-        try (PcapReader reader = new PcapReader(a))
+        try (PcapReader reader = PcapReader.open(a))
         {
             while (reader.next())
             {

@@ -27,7 +27,7 @@ class ProgressPolicyTest
     {
         final Path capture = dir.resolve("r.pcap");
         CliRunner.run("gen", "--out", capture.toString(), "--reports", "100", "--no-progress");
-        try (PcapReader reader = new PcapReader(capture))
+        try (PcapReader reader = PcapReader.open(capture))
         {
             assertNull(CaptureProgress.of(reader, capture, false), "--no-progress");
             if (!StderrTerminal.isTerminal())

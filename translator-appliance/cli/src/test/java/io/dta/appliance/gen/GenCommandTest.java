@@ -45,7 +45,7 @@ class GenCommandTest
             stderr);
         final FrameDecoder decoder = new FrameDecoder().verifyUdpChecksum(true);
         long frames = 0;
-        try (PcapReader reader = new PcapReader(out))
+        try (PcapReader reader = PcapReader.open(out))
         {
             while (reader.next())
             {
@@ -133,7 +133,7 @@ class GenCommandTest
             "--base-header", "2", "--spacing-nanos", "250", "--start-time", "1000"), stderr);
         final FrameDecoder decoder = new FrameDecoder().baseHeaderForm(DtaBaseHeaderForm.AUTO);
         long frames = 0;
-        try (PcapReader reader = new PcapReader(out))
+        try (PcapReader reader = PcapReader.open(out))
         {
             assertTrue(reader.nanosecondResolution());
             while (reader.next())
@@ -157,7 +157,7 @@ class GenCommandTest
         assertTrue(stderr.contains("postcard"), "the note on the left-out primitive: " + stderr);
         final FrameDecoder decoder = new FrameDecoder().dtaPort(40050).baseHeaderForm(DtaBaseHeaderForm.TWO)
             .keyWriteDataLength(12);
-        try (PcapReader reader = new PcapReader(out))
+        try (PcapReader reader = PcapReader.open(out))
         {
             while (reader.next())
             {

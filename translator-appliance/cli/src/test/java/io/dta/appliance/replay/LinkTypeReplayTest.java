@@ -350,7 +350,7 @@ class LinkTypeReplayTest
     private static List<Packet> read(final Path capture) throws IOException
     {
         final List<Packet> packets = new ArrayList<>();
-        try (PcapReader reader = new PcapReader(capture))
+        try (PcapReader reader = PcapReader.open(capture))
         {
             while (reader.next())
             {
@@ -364,7 +364,7 @@ class LinkTypeReplayTest
 
     private static int linkTypeOf(final Path capture) throws IOException
     {
-        try (PcapReader reader = new PcapReader(capture))
+        try (PcapReader reader = PcapReader.open(capture))
         {
             return reader.linkType();
         }

@@ -87,7 +87,7 @@ class PcapngReplayTest
             .putShort((short)14).putShort((short)8).putLong(TSOFFSET_SECONDS) // if_tsoffset
             .putInt(0)); // opt_endofopt
         long packets = 0;
-        try (PcapReader reader = new PcapReader(pcap))
+        try (PcapReader reader = PcapReader.open(pcap))
         {
             while (reader.next())
             {
@@ -128,7 +128,7 @@ class PcapngReplayTest
     private static long countFrames(final Path capture) throws IOException
     {
         long frames = 0;
-        try (PcapReader reader = new PcapReader(capture))
+        try (PcapReader reader = PcapReader.open(capture))
         {
             while (reader.next())
             {

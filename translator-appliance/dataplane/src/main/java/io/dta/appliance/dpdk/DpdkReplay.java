@@ -325,7 +325,7 @@ public final class DpdkReplay
 
     private static void checkHeader(final Path capture) throws IOException
     {
-        try (PcapReader ignored = new PcapReader(capture))
+        try (PcapReader ignored = PcapReader.open(capture))
         {
             // The header is read by the constructor.
         }
@@ -552,7 +552,7 @@ public final class DpdkReplay
             this.port = port;
             this.capture = capture;
             this.name = name;
-            this.records = new PcapReader(capture).destinationMac(mac);
+            this.records = PcapReader.open(capture).destinationMac(mac);
         }
 
         void addIfCut(final String input, final List<CutShortCapture> cutShort)

@@ -93,7 +93,7 @@ final class FrameTimeLog implements AutoCloseable
         long frames = 0;
         try
         {
-            try (PcapReader reader = new PcapReader(capture);
+            try (PcapReader reader = PcapReader.open(capture);
                 PcapWriter writer = new PcapWriter(rewritten, true))
             {
                 channel.position(0);

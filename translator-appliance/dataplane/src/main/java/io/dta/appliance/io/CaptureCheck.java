@@ -29,7 +29,7 @@ public final class CaptureCheck
         {
             return;
         }
-        try (PcapReader reader = new PcapReader(capture))
+        try (PcapReader reader = PcapReader.open(capture))
         {
             while (reader.next())
             {

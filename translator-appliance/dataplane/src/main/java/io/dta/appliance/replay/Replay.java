@@ -102,9 +102,9 @@ public final class Replay
         final int workers = config.workers().count();
         // The inputs are opened first: a file that is no capture fails before the output is created (truncated), so an
         // earlier output of that name stays as it was.
-        try (PcapReader in = new PcapReader(reports).destinationMac(config.translator().mac());
+        try (PcapReader in = PcapReader.open(reports).destinationMac(config.translator().mac());
             PcapReader back = null == responses ? null :
-                new PcapReader(responses).destinationMac(config.translator().mac());
+                PcapReader.open(responses).destinationMac(config.translator().mac());
             PcapFrameSink sink = PcapFrameSink.open(output))
         {
             final EngineGroup engine = new EngineGroup(EngineGroup.workerConfigs(config, workers), sink,

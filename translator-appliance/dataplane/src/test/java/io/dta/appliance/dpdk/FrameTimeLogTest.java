@@ -49,7 +49,7 @@ class FrameTimeLogTest
             }
             assertEquals(permissions, PosixFilePermissions.toString(Files.getPosixFilePermissions(capture)));
         }
-        try (PcapReader reader = new PcapReader(capture))
+        try (PcapReader reader = PcapReader.open(capture))
         {
             assertTrue(reader.next());
             assertEquals(7, reader.timestampNanos());

@@ -63,7 +63,7 @@ final class ReplayOutputs
     private static List<byte[]> frames(final Path capture) throws IOException
     {
         final List<byte[]> frames = new ArrayList<>();
-        try (PcapReader reader = new PcapReader(capture))
+        try (PcapReader reader = PcapReader.open(capture))
         {
             while (reader.next())
             {

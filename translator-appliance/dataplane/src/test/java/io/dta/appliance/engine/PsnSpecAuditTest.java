@@ -127,7 +127,7 @@ class PsnSpecAuditTest
         final TranslatorEngine engine = Replay.run(ConfigLoader.load(new Cfg().yaml()), reports, responses, output);
 
         final List<long[]> out = new ArrayList<>();
-        try (PcapReader r = new PcapReader(output))
+        try (PcapReader r = PcapReader.open(output))
         {
             while (r.next())
             {

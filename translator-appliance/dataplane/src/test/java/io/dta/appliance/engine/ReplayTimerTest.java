@@ -144,7 +144,7 @@ class ReplayTimerTest
         }
         Replay.run(ConfigLoader.load(cfg.yaml()), in, back, output);
         final List<Out> out = new ArrayList<>();
-        try (PcapReader r = new PcapReader(output))
+        try (PcapReader r = PcapReader.open(output))
         {
             while (r.next())
             {

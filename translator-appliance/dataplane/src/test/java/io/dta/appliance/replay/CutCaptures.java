@@ -33,7 +33,7 @@ public final class CutCaptures
     public static List<Long> recordOffsets(final Path capture) throws IOException
     {
         final List<Long> offsets = new ArrayList<>();
-        try (PcapReader reader = new PcapReader(capture))
+        try (PcapReader reader = PcapReader.open(capture))
         {
             while (reader.next())
             {
@@ -71,7 +71,7 @@ public final class CutCaptures
      */
     public static Path toMicroseconds(final Path pcap, final Path out) throws IOException
     {
-        try (PcapReader reader = new PcapReader(pcap); PcapWriter writer = new PcapWriter(out, false))
+        try (PcapReader reader = PcapReader.open(pcap); PcapWriter writer = new PcapWriter(out, false))
         {
             while (reader.next())
             {
@@ -99,7 +99,7 @@ public final class CutCaptures
         block(bytes, 4, body(4).putInt(0));
         block(bytes, 1, body(16).putShort((short)1).putShort((short)0).putInt(0)
             .putShort((short)9).putShort((short)1).put((byte)tsresol).put(new byte[3]));
-        try (PcapReader reader = new PcapReader(pcap))
+        try (PcapReader reader = PcapReader.open(pcap))
         {
             while (reader.next())
             {

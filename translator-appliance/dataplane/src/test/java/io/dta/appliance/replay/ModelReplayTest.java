@@ -91,7 +91,7 @@ class ModelReplayTest
     private static Map<String, List<byte[]>> perQp(final Path pcap) throws IOException
     {
         final Map<String, List<byte[]>> byQp = new TreeMap<>();
-        try (PcapReader reader = new PcapReader(pcap))
+        try (PcapReader reader = PcapReader.open(pcap))
         {
             while (reader.next())
             {

@@ -133,7 +133,7 @@ class SketchModelReplayTest
     private static Map<String, List<byte[]>> perStream(final Path pcap) throws IOException
     {
         final Map<String, List<byte[]>> byStream = new TreeMap<>();
-        try (PcapReader reader = new PcapReader(pcap))
+        try (PcapReader reader = PcapReader.open(pcap))
         {
             while (reader.next())
             {

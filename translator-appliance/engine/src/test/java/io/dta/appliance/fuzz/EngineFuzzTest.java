@@ -45,7 +45,7 @@ class EngineFuzzTest
 
     static
     {
-        try (PcapReader reader = new PcapReader(resource("engine-prelude-reports.pcap")))
+        try (PcapReader reader = PcapReader.open(resource("engine-prelude-reports.pcap")))
         {
             while (reader.next())
             {

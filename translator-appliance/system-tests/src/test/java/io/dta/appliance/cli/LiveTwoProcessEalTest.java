@@ -401,7 +401,7 @@ class LiveTwoProcessEalTest extends LiveProcessTests
     private static void assertArpReply(final Path replies) throws IOException
     {
         int arpReplies = 0;
-        try (PcapReader reader = new PcapReader(replies))
+        try (PcapReader reader = PcapReader.open(replies))
         {
             while (reader.next())
             {

@@ -100,7 +100,7 @@ class LiveWorkersEalTest extends LiveProcessTests
     {
         final RssSpreader rss = new RssSpreader(2);
         final int[] counts = new int[2];
-        try (PcapReader in = new PcapReader(capture); PcapWriter a = new PcapWriter(q0);
+        try (PcapReader in = PcapReader.open(capture); PcapWriter a = new PcapWriter(q0);
             PcapWriter b = new PcapWriter(q1))
         {
             long t = 0;
@@ -118,7 +118,7 @@ class LiveWorkersEalTest extends LiveProcessTests
     {
         final Set<Integer> qpns = new HashSet<>();
         final FrameDecoder decoder = new FrameDecoder();
-        try (PcapReader in = new PcapReader(capture))
+        try (PcapReader in = PcapReader.open(capture))
         {
             while (in.next())
             {

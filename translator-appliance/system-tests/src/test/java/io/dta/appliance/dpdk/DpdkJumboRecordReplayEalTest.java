@@ -47,7 +47,7 @@ class DpdkJumboRecordReplayEalTest
         final SplittableRandom random = new SplittableRandom(SEED);
         final UnsafeBuffer big = new UnsafeBuffer(new byte[PcapFormat.MAX_CAPTURED_LENGTH]);
         int jumbos = 0;
-        try (PcapReader in = new PcapReader(generated);
+        try (PcapReader in = PcapReader.open(generated);
             PcapWriter out = new PcapWriter(reports, true, PcapFormat.MAX_CAPTURED_LENGTH,
                 PcapWriter.DEFAULT_BUFFER_CAPACITY + PcapFormat.MAX_CAPTURED_LENGTH))
         {

@@ -41,7 +41,7 @@ class DpdkPcapngSnapLengthReplayEalTest
         final Path generated = GeneratedReports.write(dir.resolve("generated.pcap"), config,
             new GeneratorSettings().seed(SEED).spacingNanos(3_000), REPORTS);
         final Path reports = dir.resolve("reports.pcapng");
-        try (PcapReader in = new PcapReader(generated); OutputStream out = Files.newOutputStream(reports))
+        try (PcapReader in = PcapReader.open(generated); OutputStream out = Files.newOutputStream(reports))
         {
             out.write(block(0x0A0D0D0A, ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN)
                 .putInt(0x1A2B3C4D).putShort((short)1).putShort((short)0).putLong(-1L).array()));

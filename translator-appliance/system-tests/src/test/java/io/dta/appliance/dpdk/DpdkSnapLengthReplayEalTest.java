@@ -43,7 +43,7 @@ class DpdkSnapLengthReplayEalTest
         final Path generated = GeneratedReports.write(dir.resolve("generated.pcap"), config,
             new GeneratorSettings().seed(SEED).spacingNanos(3_000), REPORTS);
         final Path reports = dir.resolve("reports.pcap");
-        try (PcapReader in = new PcapReader(generated); OutputStream out = Files.newOutputStream(reports))
+        try (PcapReader in = PcapReader.open(generated); OutputStream out = Files.newOutputStream(reports))
         {
             final ByteBuffer header = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN)
                 .putInt(0xa1b2c3d4).putShort((short)2).putShort((short)4).putInt(0).putInt(0).putInt(SNAP_LENGTH)

@@ -4,16 +4,11 @@ import org.agrona.DirectBuffer;
 
 /**
  * Where a worker's frames that are not the engine's go: ARP and connection set-up happen in one place (worker 0 of
- * {@code dta run}), so the other workers hand them over; a bench, whose input holds none, refuses them.
+ * {@code dta run}), so the other workers hand them over.
  */
 @FunctionalInterface
 public interface ControlFrames
 {
-    /**
-     * Control frames refused: counted by the worker ({@link WorkerAgent#controlDrops()}).
-     */
-    ControlFrames REFUSE = (role, frame, offset, length) -> false;
-
     /**
      * @param role   the role of the port the frame came in on (its index in the run's port roles).
      * @param frame  the frame's buffer.

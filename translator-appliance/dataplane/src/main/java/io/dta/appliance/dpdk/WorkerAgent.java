@@ -63,7 +63,8 @@ public final class WorkerAgent implements Agent
      * @param roles   the role of each rx queue's port, handed to {@code control} with its control frames.
      * @param reports which rx queues carry reports (read after the timers; not read while draining).
      * @param tx      its tx queues, flushed every duty cycle (those the engine's {@link MbufFrameSink} fills).
-     * @param control where frames that are not the engine's go.
+     * @param control where frames that are not the engine's go; null for a worker with no control plane (a bench),
+     *                whose engine takes every frame and counts what it is.
      * @param burst   packets per rx burst (32 is DPDK's usual).
      * @param clock   the engine clock.
      */
@@ -92,7 +93,8 @@ public final class WorkerAgent implements Agent
     }
 
     /**
-     * A worker with one input queue, of reports, and one output queue: a bench's.
+     * A worker with one input queue, of reports, one output queue and no control plane: a bench's (its engine counts
+     * an ARP or set-up frame as it counts any frame that is not a report's).
      *
      * @param engine the engine, built over a {@link MbufFrameSink} on {@code out}.
      * @param in     the reports.
@@ -105,7 +107,7 @@ public final class WorkerAgent implements Agent
         final TranslatorEngine engine, final EthQueue in, final TxQueue out, final int burst, final NanoClock clock)
     {
         final WorkerAgent worker = new WorkerAgent(new EthQueue[] { in }, new int[] { 0 }, new boolean[] { true },
-            new TxQueue[] { out }, ControlFrames.REFUSE, burst, clock);
+            new TxQueue[] { out }, null, burst, clock);
         worker.start(engine);
         return worker;
     }
@@ -217,21 +219,22 @@ public final class WorkerAgent implements Agent
         {
             frame.wrap(frames.address(i), frames.length(i));
             final int length = frame.capacity();
-            if (isControl(frame, length))
-            {
-                if (!control.offer(roles[q], frame, 0, length))
-                {
-                    controlDrops++;
-                }
-            }
-            else if (null != e)
+            final boolean controlFrame = isControl(frame, length);
+            if (null != e && (!controlFrame || null == control))
             {
                 e.onFrame(frame, 0, length, now);
             }
-            else if (!control.offer(roles[q], frame, 0, length))
+            else if (null == control || !control.offer(roles[q], frame, 0, length))
             {
-                // Before the engine exists (connection set-up) control counts what it cannot use.
-                framesBeforeEngine++;
+                if (controlFrame)
+                {
+                    controlDrops++;
+                }
+                else
+                {
+                    // Before the engine exists (connection set-up) control counts what it cannot use.
+                    framesBeforeEngine++;
+                }
             }
         }
         Mempool.freeBulk(mbufs, n);

@@ -1,28 +1,22 @@
 package io.dta.appliance.live;
 
-import io.dta.appliance.dpdk.ControlFrames;
 import io.dta.appliance.dpdk.MbufFrameSink;
 import io.dta.appliance.dpdk.TxQueue;
 import io.dta.appliance.dpdk.WorkerAgent;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.stat.CountersFile;
-import io.dta.codec.EthernetFlyweight;
 import io.dta.dpdk.DpdkException;
 import io.dta.dpdk.Eal;
 import io.dta.dpdk.EthPort;
-import io.dta.dpdk.Hugepages;
 import io.dta.dpdk.MbufArray;
 import io.dta.dpdk.RxFrames;
 import io.dta.dpdk.Mempool;
 import io.dta.appliance.engine.worker.HandOffQueues;
-import io.dta.dpdk.EthQueue;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.AgentTerminationException;
-import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
@@ -53,19 +47,9 @@ import java.util.concurrent.TimeUnit;
  */
 public abstract class LiveAgent implements Agent
 {
-    private static final int ENOMEM = 12;
-    private static final int EACCES = 13;
 
     /** Agrona counter type id of the data plane's own counters (ARP, pool, duty cycles). */
     public static final int TYPE_ID = 0x0D7A_0003;
-
-    /** {@code RTE_ETHER_MTU}: the MTU a port gets when the configuration's frames fit it. */
-    static final int DEFAULT_PORT_MTU = 1500;
-
-    // What a NIC may add to the MTU when it sizes its receive buffers: the Ethernet header, the CRC and two VLAN
-    // tags (some, e.g. mlx5, refuse an rx queue whose mbufs cannot hold that without scatter).
-    private static final int NIC_FRAME_OVERHEAD = EthernetFlyweight.HEADER_LENGTH + 4 +
-        2 * EthernetFlyweight.VLAN_TAG_LENGTH;
 
     private static final long LINK_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** A stop request this soon after the first is the same stop delivered twice (see {@link #requestStop()}). */
@@ -92,10 +76,7 @@ public abstract class LiveAgent implements Agent
 
     private Eal eal;
     private Mempool pool;
-    private final List<EthPort> ports = new ArrayList<>();
-    private EthPort[] portOfRole;
-    private TxQueue[] txOfRole;
-    private final List<TxQueue> portTx = new ArrayList<>();
+    private LivePorts lp;
     // Worker 0's data plane (a translator's): the same worker loop as the others', its control frames handled here.
     private WorkerAgent own;
     private PortCounters[] portCounters;
@@ -117,9 +98,7 @@ public abstract class LiveAgent implements Agent
     private final int portMtu;
     // Workers 1..W-1 (worker 0 is this agent): their frames for worker 0 (ARP, connection set-up) cross these.
     private HandOffQueues control;
-    private WorkerAgent[] workers = new WorkerAgent[0];
-    private TxQueue[][] workerTx = new TxQueue[1][];
-    private int[] workerLcores = new int[0];
+    private LiveWorkers workers;
     private final MessageHandler controlHandler = this::onControlFrame;
     private long controlNowNanos;
 
@@ -130,7 +109,7 @@ public abstract class LiveAgent implements Agent
      * @param arp          the ARP responder for this process's addresses.
      * @param largestFrame the longest frame this process sends or takes ({@code FrameLimits.largestFrame}): the
      *                     pool's mbufs hold one in a single segment, and the ports are opened with an MTU that
-     *                     carries it when the default one does not ({@link #portMtu(int)}).
+     *                     carries it when the default one does not ({@link #LivePortSpecs.portMtu(int)}).
      */
     protected LiveAgent(
         final LiveSettings settings,
@@ -147,8 +126,8 @@ public abstract class LiveAgent implements Agent
         this.roles = roles.clone();
         this.countersFile = countersFile;
         this.arp = arp;
-        this.portMtu = portMtu(largestFrame);
-        this.dataRoom = poolDataRoom(largestFrame);
+        this.portMtu = LivePortSpecs.portMtu(largestFrame);
+        this.dataRoom = LivePortSpecs.poolDataRoom(largestFrame);
         this.rx = new MbufArray(settings.burst());
         this.rxFrames = new RxFrames(settings.burst());
         this.statsIntervalNanos = TimeUnit.MILLISECONDS.toNanos(settings.statsIntervalMillis());
@@ -251,86 +230,24 @@ public abstract class LiveAgent implements Agent
     public void onStart()
     {
         StaleMemifSocket.removeStale(settings.ealArgs(), System.err, messagePrefix());
-        try
-        {
-            eal = Eal.init(settings.ealArgs());
-        }
-        catch (final DpdkException ex)
-        {
-            // Told only after EAL failed: a host may offer hugepages the check cannot see (a non-default size mounted
-            // with --huge-dir), so it must not refuse a start of its own accord; after EAL's failure it says why.
-            // EAL 22.11 fails a hugepage shortage with EACCES ("Cannot get hugepage information") or ENOMEM; a bad
-            // core list, device or locked prefix gets no hugepage advice.
-            final String missing = EACCES == ex.errorNumber() || ENOMEM == ex.errorNumber() ?
-                Hugepages.shortfallFor(settings.ealArgs()) : null;
-            if (null == missing)
-            {
-                throw ex;
-            }
-            final DpdkException explained =
-                new DpdkException(ex.getMessage() + "; hugepages: " + missing, ex.errorNumber());
-            explained.initCause(ex);
-            throw explained;
-        }
+        eal = LivePortSpecs.startEal(settings.ealArgs());
         pool = Mempool.create(roleName().replace("dta-", "") + "_pool", settings.poolSize(), 256,
             dataRoom);
-        portOfRole = new EthPort[roles.length];
-        txOfRole = new TxQueue[roles.length];
-        final List<TxQueue> queues = portTx;
-        for (int r = 0; r < roles.length; r++)
-        {
-            final int id = portId(eal, settings.portSpecs().get(r));
-            for (int i = 0; i < ports.size(); i++)
-            {
-                if (ports.get(i).portId() == id)
-                {
-                    portOfRole[r] = ports.get(i);
-                    txOfRole[r] = queues.get(i);
-                }
-            }
-            if (null == portOfRole[r])
-            {
-                // A port that cannot take the MTU is refused here: better than a NIC dropping the long frames.
-                final EthPort port;
-                try
-                {
-                    port = 1 == settings.workers() ?
-                        EthPort.open(id, pool, EthPort.DEFAULT_DESCRIPTORS, EthPort.DEFAULT_DESCRIPTORS, false,
-                            portMtu) :
-                        EthPort.open(id, settings.workers(), pool, EthPort.DEFAULT_DESCRIPTORS,
-                            EthPort.DEFAULT_DESCRIPTORS, false, portMtu);
-                }
-                catch (final DpdkException ex)
-                {
-                    throw new DpdkException(portOpenFailure(roles[r], id, settings.portSpecs().get(r),
-                        ex.getMessage(), settings.ealArgs()), ex.errorNumber());
-                }
-                ports.add(port);
-                queues.add(new TxQueue(port, settings.burst()));
-                portOfRole[r] = port;
-                txOfRole[r] = queues.getLast();
-            }
-        }
+        lp = new LivePorts(roles, settings.burst());
+        lp.open(eal, settings, pool, portMtu);
         // After the subclass's counters (allocated in its constructor), so they come first in dta stat.
         final CountersManager manager = countersFile.manager();
         arpAnswered = manager.newCounter("ARP requests answered", TYPE_ID);
         arpIgnored = manager.newCounter("ARP packets ignored (other targets, replies)", TYPE_ID);
         claimFailures = manager.newCounter("frames dropped: mbuf pool empty", TYPE_ID);
         dutyCycles = manager.newCounter("duty cycles", TYPE_ID);
-        portCounters = new PortCounters[ports.size()];
+        portCounters = new PortCounters[lp.ports.size()];
         final List<ReconnectingLink> reconnecting = new ArrayList<>();
-        for (int i = 0; i < ports.size(); i++)
+        for (int i = 0; i < lp.ports.size(); i++)
         {
-            final StringBuilder role = new StringBuilder();
-            for (int r = 0; r < roles.length; r++)
-            {
-                if (portOfRole[r] == ports.get(i))
-                {
-                    role.append(role.isEmpty() ? "" : ", ").append(roles[r]);
-                }
-            }
-            final EthPort port = ports.get(i);
-            portCounters[i] = new PortCounters(manager, role.toString(), port, queues.get(i));
+            final String role = lp.roleNames(i);
+            final EthPort port = lp.ports.get(i);
+            portCounters[i] = new PortCounters(manager, role, port, lp.tx.get(i));
             if (ReconnectingLink.isMemifClient(port.driver(), port.name(), settings.ealArgs()))
             {
                 final ReconnectingLink link = new ReconnectingLink(new ReconnectingLink.Port()
@@ -351,10 +268,10 @@ public abstract class LiveAgent implements Agent
             }
         }
         reconnectingLinks = reconnecting.toArray(new ReconnectingLink[0]);
-        sink = new MbufFrameSink(pool, txOfRole[roles.length - 1], txOfRole[0], settings.burst());
+        sink = new MbufFrameSink(pool, lp.txOfRole[roles.length - 1], lp.txOfRole[0], settings.burst());
         if (translatesReports())
         {
-            own = newWorker(0, (role, frame, offset, length) ->
+            own = lp.newWorker(0, (role, frame, offset, length) ->
             {
                 handleFrame(role, frame, offset, length, controlNowNanos);
                 return true;
@@ -362,72 +279,13 @@ public abstract class LiveAgent implements Agent
         }
         if (settings.workers() > 1)
         {
-            startWorkers();
+            control = new HandOffQueues(settings.workers(), 1 << 20);
+            workers = LiveWorkers.start(eal, settings.workers(), lp, control);
         }
         final long now = System.nanoTime();
         linkDeadline = now + TimeUnit.MILLISECONDS.toNanos(settings.linkWaitMillis());
         linksReady = 0 == settings.linkWaitMillis();
         onStarted(sink);
-    }
-
-    /**
-     * Workers 1..W-1, each on an EAL worker lcore with its own queue of every port, started now without an engine
-     * (the subclass gives each one its engine, {@link WorkerAgent#start}); until then their frames go to worker 0 or
-     * are counted.
-     */
-    private void startWorkers()
-    {
-        final int count = settings.workers();
-        final int[] lcores = eal.workerLcores();
-        if (lcores.length < count - 1)
-        {
-            throw new IllegalStateException("--workers " + count + " needs " + count + " lcores in the EAL core list " +
-                "(-l), one per worker: it has " + (lcores.length + 1));
-        }
-        control = new HandOffQueues(count, 1 << 20);
-        workers = new WorkerAgent[count];
-        workerTx = java.util.Arrays.copyOf(workerTx, count);
-        workerLcores = new int[count];
-        for (int w = 1; w < count; w++)
-        {
-            final int from = w;
-            workers[w] = newWorker(w, (role, frame, offset, length) ->
-                control.offer(from, 0, 1 + role, frame, offset, length));
-            workerLcores[w] = lcores[w - 1];
-            final WorkerAgent worker = workers[w];
-            eal.launch(lcores[w - 1], () -> worker.run(new BackoffIdleStrategy()));
-        }
-    }
-
-    /**
-     * Worker {@code w}'s loop over its own queue of every port: rx queue {@code w}, and tx queue {@code w} (worker 0:
-     * the queues this agent's sink fills).
-     */
-    private WorkerAgent newWorker(final int w, final ControlFrames controlFrames)
-    {
-        final EthQueue[] rxQueues = new EthQueue[ports.size()];
-        final int[] portRoles = new int[ports.size()];
-        final boolean[] reports = new boolean[ports.size()];
-        final TxQueue[] txQueues = new TxQueue[ports.size()];
-        for (int i = 0; i < ports.size(); i++)
-        {
-            rxQueues[i] = ports.get(i).queue(w);
-            txQueues[i] = 0 == w ? portTx.get(i) : new TxQueue(ports.get(i).queue(w), settings.burst());
-            int last = 0;
-            for (int r = 0; r < roles.length; r++)
-            {
-                if (portOfRole[r] == ports.get(i))
-                {
-                    last = r;
-                }
-            }
-            portRoles[i] = last;
-            // A port whose last role is the first (reports) alone carries reports only.
-            reports[i] = 0 == last;
-        }
-        workerTx[w] = txQueues;
-        return new WorkerAgent(rxQueues, portRoles, reports, txQueues, controlFrames, settings.burst(),
-            SystemNanoClock.INSTANCE);
     }
 
     /**
@@ -462,15 +320,7 @@ public abstract class LiveAgent implements Agent
      */
     protected WorkerAgent[] workers()
     {
-        return workers;
-    }
-
-    /**
-     * @return the pool of every port's mbufs.
-     */
-    protected Mempool pool()
-    {
-        return pool;
+        return null == workers ? new WorkerAgent[0] : workers.agents();
     }
 
     /**
@@ -482,131 +332,20 @@ public abstract class LiveAgent implements Agent
      */
     protected MbufFrameSink workerSink(final int w)
     {
-        return new MbufFrameSink(pool, workerTx[w][ports.indexOf(portOfRole[roles.length - 1])],
-            workerTx[w][ports.indexOf(portOfRole[0])], settings.burst());
+        return lp.workerSink(pool, w);
+    }
+
+    /**
+     * @return the pool of every port's mbufs.
+     */
+    protected Mempool pool()
+    {
+        return pool;
     }
 
     private void onControlFrame(final int type, final MutableDirectBuffer buffer, final int offset, final int length)
     {
         handleFrame(type - 1, buffer, offset, length, controlNowNanos);
-    }
-
-    private void stopWorkers()
-    {
-        for (int w = 1; w < workers.length; w++)
-        {
-            workers[w].stop();
-        }
-        for (int w = 1; w < workers.length; w++)
-        {
-            try
-            {
-                eal.join(workerLcores[w]);
-            }
-            catch (final RuntimeException ex)
-            {
-                fail(ex);
-            }
-        }
-    }
-
-    /**
-     * The message of a port that could not be opened: DPDK's own ({@code rte_eth_dev_start(1) failed: Operation not
-     * permitted}) names neither the role nor the device, and the usual cause of that one on virtual devices is a
-     * {@code net_memif} client started before its server.
-     *
-     * @param role    the role of the port, e.g. {@code collector link}.
-     * @param id      the port id.
-     * @param spec    the port as given ({@code --collector-port}).
-     * @param failure the failure's message.
-     * @param ealArgs the EAL arguments (for the {@code --vdev} devices).
-     * @return the message.
-     */
-    static String portOpenFailure(
-        final String role, final int id, final String spec, final String failure, final List<String> ealArgs)
-    {
-        if (failure.startsWith("port " + id + " ("))
-        {
-            // Already names the port and its driver (the MTU check).
-            return failure;
-        }
-        final boolean memifClient = virtualDevices(ealArgs).stream()
-            .map(MemifDevice::parse)
-            .anyMatch(device -> null != device && !device.server());
-        return "cannot open the " + role + " port " + (spec.equals(Integer.toString(id)) ? spec : id + " (" + spec +
-            ")") + ": " + failure + (memifClient && failure.startsWith("rte_eth_dev_start") ?
-            "; a net_memif client (role=client, memif's default) starts only once its server (role=server, e.g. " +
-            "dta collector --port) listens on the socket: start the server first" : "");
-    }
-
-    /**
-     * @param ealArgs EAL arguments.
-     * @return the virtual device specifications among them, given as {@code --vdev=SPEC} or {@code --vdev SPEC}.
-     */
-    static List<String> virtualDevices(final List<String> ealArgs)
-    {
-        final List<String> specs = new ArrayList<>();
-        for (int i = 0; i < ealArgs.size(); i++)
-        {
-            final String arg = ealArgs.get(i);
-            if (arg.startsWith("--vdev="))
-            {
-                specs.add(arg.substring("--vdev=".length()));
-            }
-            else if ("--vdev".equals(arg) && i + 1 < ealArgs.size())
-            {
-                specs.add(ealArgs.get(++i));
-            }
-        }
-        return specs;
-    }
-
-    /**
-     * The MTU the ports of a process are opened with: the largest frame less its Ethernet header (the RoCEv2
-     * frames carry no VLAN tag), or 0, the device's default ({@value #DEFAULT_PORT_MTU}), when that is enough,
-     * so configurations with path MTUs up to 1024 open ports exactly as before.
-     *
-     * @param largestFrame the longest frame the process sends or takes ({@code FrameLimits.largestFrame}).
-     * @return the MTU for {@link EthPort#open(int, Mempool, int, int, boolean, int)}, or 0.
-     */
-    static int portMtu(final int largestFrame)
-    {
-        final int mtu = largestFrame - EthernetFlyweight.HEADER_LENGTH;
-        return mtu > DEFAULT_PORT_MTU ? mtu : 0;
-    }
-
-    /**
-     * The data room of the process's mbufs: one holds the largest frame in a single segment and, when the ports
-     * get a larger MTU, what a NIC sizes its receive buffers for (the MTU plus header, CRC and two VLAN tags).
-     *
-     * @param largestFrame the longest frame the process sends or takes.
-     * @return the data room for {@link Mempool#create}.
-     */
-    static int poolDataRoom(final int largestFrame)
-    {
-        final int mtu = portMtu(largestFrame);
-        return Mempool.dataRoomFor(0 == mtu ? largestFrame : Math.max(largestFrame, mtu + NIC_FRAME_OVERHEAD));
-    }
-
-    /**
-     * @param eal  the running EAL.
-     * @param spec a port id or an ethdev name.
-     * @return the port id.
-     */
-    static int portId(final Eal eal, final String spec)
-    {
-        if (!spec.isEmpty() && spec.chars().allMatch(Character::isDigit))
-        {
-            // Any number of digits: one too long for a long is as much "no such port" as 99.
-            final long id = spec.length() > 18 ? Long.MAX_VALUE : Long.parseLong(spec);
-            if (id >= eal.portCount())
-            {
-                throw new IllegalArgumentException("port " + spec + " does not exist (the EAL has " +
-                    eal.portCount() + " port(s); add --vdev or check the device binding)");
-            }
-            return (int)id;
-        }
-        return eal.portId(spec);
     }
 
     /**
@@ -685,7 +424,7 @@ public abstract class LiveAgent implements Agent
     {
         int work = 0;
         final int last = roles.length - 1;
-        final int linkRole = firstRoleOf(last);
+        final int linkRole = lp.firstRoleOf(last);
         if (readsPort(linkRole))
         {
             work += receive(linkRole, now);
@@ -698,16 +437,16 @@ public abstract class LiveAgent implements Agent
         }
         for (int r = 0; r < roles.length; r++)
         {
-            if (r != linkRole && isFirstRoleOfPort(r) && readsPort(r))
+            if (r != linkRole && lp.isFirstRoleOfPort(r) && readsPort(r))
             {
                 work += receive(r, now);
             }
         }
         for (int r = 0; r < roles.length; r++)
         {
-            if (isFirstRoleOfPort(r))
+            if (lp.isFirstRoleOfPort(r))
             {
-                work += txOfRole[r].flush();
+                work += lp.txOfRole[r].flush();
             }
         }
         return work;
@@ -719,13 +458,13 @@ public abstract class LiveAgent implements Agent
      */
     private boolean readsPort(final int firstRole)
     {
-        if (!portOfRole[firstRole].started())
+        if (!lp.portOfRole[firstRole].started())
         {
             return false;
         }
         for (int r = firstRole; r < roles.length; r++)
         {
-            if (portOfRole[r] == portOfRole[firstRole] && reads(r, linksReady, draining))
+            if (lp.portOfRole[r] == lp.portOfRole[firstRole] && reads(r, linksReady, draining))
             {
                 return true;
             }
@@ -733,35 +472,11 @@ public abstract class LiveAgent implements Agent
         return false;
     }
 
-    private int firstRoleOf(final int role)
-    {
-        for (int r = 0; r < role; r++)
-        {
-            if (portOfRole[r] == portOfRole[role])
-            {
-                return r;
-            }
-        }
-        return role;
-    }
-
-    private boolean isFirstRoleOfPort(final int role)
-    {
-        for (int r = 0; r < role; r++)
-        {
-            if (portOfRole[r] == portOfRole[role])
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private int receive(final int role, final long now)
     {
-        final EthPort port = portOfRole[role];
+        final EthPort port = lp.portOfRole[role];
         final int n = port.rxBurst(rx, rxFrames, settings.burst());
-        final int handedRole = roleOf(port, role);
+        final int handedRole = lp.roleOf(port, role);
         for (int i = 0; i < n; i++)
         {
             frame.wrap(rxFrames.address(i), rxFrames.length(i));
@@ -788,50 +503,21 @@ public abstract class LiveAgent implements Agent
         }
         else if (reply > 0)
         {
-            sink.send(txOfRole[firstRoleOf(role)], arpReply, 0, reply);
+            sink.send(lp.txOfRole[lp.firstRoleOf(role)], arpReply, 0, reply);
         }
-    }
-
-    /**
-     * When two roles share a port, a frame is handed on under the last role (the collector link): the subclass
-     * tells reports from responses by their content anyway.
-     */
-    private int roleOf(final EthPort port, final int first)
-    {
-        int role = first;
-        for (int r = first + 1; r < roles.length; r++)
-        {
-            if (portOfRole[r] == port)
-            {
-                role = r;
-            }
-        }
-        return role;
     }
 
     private void checkLinks(final long now)
     {
         nextLinkCheck = now + LINK_POLL_NANOS;
-        boolean up = true;
-        for (final EthPort port : ports)
-        {
-            up &= port.linkUp();
-        }
-        if (up)
+        final String down = lp.linksDown();
+        if (down.isEmpty())
         {
             linksReady = true;
         }
         else if (now - linkDeadline >= 0)
         {
             linksReady = true;
-            final StringBuilder down = new StringBuilder();
-            for (final EthPort port : ports)
-            {
-                if (!port.linkUp())
-                {
-                    down.append(' ').append(port.name());
-                }
-            }
             // Once, at start-up: not the hot path.
             System.err.println(messagePrefix() + ": link still down after " + settings.linkWaitMillis() + " ms:" + down +
                 "; running anyway");
@@ -863,22 +549,25 @@ public abstract class LiveAgent implements Agent
             return;
         }
         closed = true;
-        stopWorkers();
+        if (null != workers)
+        {
+            workers.stop(this::fail);
+        }
         try
         {
             if (null != sink && null != portCounters)
             {
                 for (int r = 0; r < roles.length; r++)
                 {
-                    if (isFirstRoleOfPort(r))
+                    if (lp.isFirstRoleOfPort(r))
                     {
-                        txOfRole[r].flush();
+                        lp.txOfRole[r].flush();
                     }
                 }
                 tick();
                 sink.close();
             }
-            for (final EthPort port : ports)
+            for (final EthPort port : lp.ports)
             {
                 port.close();
             }
@@ -998,6 +687,6 @@ public abstract class LiveAgent implements Agent
      */
     protected TxQueue txQueue(final int role)
     {
-        return txOfRole[role];
+        return lp.txOfRole[role];
     }
 }

@@ -105,7 +105,7 @@ final class ReconnectingLink
         {
             return false;
         }
-        for (final String spec : LiveAgent.virtualDevices(ealArgs))
+        for (final String spec : LivePortSpecs.virtualDevices(ealArgs))
         {
             final MemifDevice device = MemifDevice.parse(spec);
             if (null != device && device.name().equals(name))

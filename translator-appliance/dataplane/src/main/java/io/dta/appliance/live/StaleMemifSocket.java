@@ -35,7 +35,7 @@ final class StaleMemifSocket
     static int removeStale(final List<String> ealArgs, final PrintStream err, final String prefix)
     {
         int removed = 0;
-        for (final String spec : LiveAgent.virtualDevices(ealArgs))
+        for (final String spec : LivePortSpecs.virtualDevices(ealArgs))
         {
             final Path socket = serverFileSocket(spec);
             if (null != socket && isStale(socket))

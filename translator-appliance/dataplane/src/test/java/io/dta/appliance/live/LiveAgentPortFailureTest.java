@@ -20,9 +20,9 @@ class LiveAgentPortFailureTest
     @Test
     void shouldFindVirtualDevicesInBothForms()
     {
-        assertEquals(List.of("net_memif0,role=client", "net_null0", "net_ring0"), LiveAgent.virtualDevices(List.of(
+        assertEquals(List.of("net_memif0,role=client", "net_null0", "net_ring0"), LivePortSpecs.virtualDevices(List.of(
             "-l", "0", "--vdev=net_memif0,role=client", "--vdev", "net_null0", "--no-pci", "--vdev=net_ring0")));
-        assertEquals(List.of(), LiveAgent.virtualDevices(List.of("-l", "0", "--vdev")));
+        assertEquals(List.of(), LivePortSpecs.virtualDevices(List.of("-l", "0", "--vdev")));
     }
 
     @Test
@@ -33,7 +33,7 @@ class LiveAgentPortFailureTest
             List.of("--vdev", "net_memif0,socket=/tmp/a.sock,role=client"),
             List.of("-l", "1", "--vdev", "net_memif0,socket=/tmp/a.sock")))
         {
-            final String message = LiveAgent.portOpenFailure("collector link", 1, "net_memif0", START_FAILED, eal);
+            final String message = LivePortSpecs.portOpenFailure("collector link", 1, "net_memif0", START_FAILED, eal);
             assertTrue(message.startsWith("cannot open the collector link port 1 (net_memif0): " + START_FAILED),
                 message);
             assertTrue(message.endsWith(HINT), eal + ": " + message);
@@ -44,9 +44,9 @@ class LiveAgentPortFailureTest
     void shouldNotHintForAMemifServerOrAnotherFailure()
     {
         final List<String> server = List.of("--vdev", "net_memif0,role=server,socket=/tmp/a.sock");
-        assertFalse(LiveAgent.portOpenFailure("collector link", 1, "1", START_FAILED, server).contains(HINT));
+        assertFalse(LivePortSpecs.portOpenFailure("collector link", 1, "1", START_FAILED, server).contains(HINT));
         final List<String> client = List.of("--vdev=net_memif0,role=client");
-        final String other = LiveAgent.portOpenFailure("reports", 0, "0", "rte_eth_rx_queue_setup failed", client);
+        final String other = LivePortSpecs.portOpenFailure("reports", 0, "0", "rte_eth_rx_queue_setup failed", client);
         assertEquals("cannot open the reports port 0: rte_eth_rx_queue_setup failed", other);
     }
 }

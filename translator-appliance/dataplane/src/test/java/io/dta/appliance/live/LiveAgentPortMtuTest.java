@@ -31,30 +31,30 @@ class LiveAgentPortMtuTest
         for (final int pathMtu : new int[] { 256, 512, 1024 })
         {
             final int largestFrame = largestFrame(pathMtu);
-            assertEquals(0, LiveAgent.portMtu(largestFrame), "path MTU " + pathMtu);
-            assertEquals(Mempool.dataRoomFor(largestFrame), LiveAgent.poolDataRoom(largestFrame));
-            assertEquals(Mempool.DEFAULT_DATA_ROOM, LiveAgent.poolDataRoom(largestFrame));
+            assertEquals(0, LivePortSpecs.portMtu(largestFrame), "path MTU " + pathMtu);
+            assertEquals(Mempool.dataRoomFor(largestFrame), LivePortSpecs.poolDataRoom(largestFrame));
+            assertEquals(Mempool.DEFAULT_DATA_ROOM, LivePortSpecs.poolDataRoom(largestFrame));
         }
     }
 
     @Test
     void shouldOpenPortsWithTheLargestFrameLessTheEthernetHeaderForLargerPathMtus() throws Exception
     {
-        assertEquals(2048 + FrameLimits.MAX_HEADERS - 14, LiveAgent.portMtu(largestFrame(2048)));
-        assertEquals(4096 + FrameLimits.MAX_HEADERS - 14, LiveAgent.portMtu(largestFrame(4096)));
-        assertEquals(4210, LiveAgent.portMtu(largestFrame(4096)));
+        assertEquals(2048 + FrameLimits.MAX_HEADERS - 14, LivePortSpecs.portMtu(largestFrame(2048)));
+        assertEquals(4096 + FrameLimits.MAX_HEADERS - 14, LivePortSpecs.portMtu(largestFrame(4096)));
+        assertEquals(4210, LivePortSpecs.portMtu(largestFrame(4096)));
     }
 
     @Test
     void shouldSetAnMtuOnlyAboveTheDefault()
     {
-        assertEquals(0, LiveAgent.portMtu(1514));
-        assertEquals(1501, LiveAgent.portMtu(1515));
+        assertEquals(0, LivePortSpecs.portMtu(1514));
+        assertEquals(1501, LivePortSpecs.portMtu(1515));
         for (int frame = 60; frame < 9000; frame++)
         {
-            final int mtu = LiveAgent.portMtu(frame);
+            final int mtu = LivePortSpecs.portMtu(frame);
             assertEquals(frame - 14 > 1500 ? frame - 14 : 0, mtu, "frame " + frame);
-            final int room = LiveAgent.poolDataRoom(frame);
+            final int room = LivePortSpecs.poolDataRoom(frame);
             assertTrue(room >= Mempool.dataRoomFor(frame), "frame " + frame);
             // Header, CRC and two VLAN tags beyond the MTU, after the 128-byte headroom.
             assertTrue(0 == mtu || room >= 128 + mtu + 26, "frame " + frame + " room " + room);

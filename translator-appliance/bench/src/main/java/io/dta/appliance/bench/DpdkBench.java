@@ -40,7 +40,7 @@ import java.util.Set;
  * two inputs ({@link Input}): a capture that a {@code net_pcap} port replays forever ({@code infinite_rx=1}, copying
  * each packet into a fresh mbuf), or a {@code net_ring} port over a ring of mbufs filled once and recycled without
  * copies ({@link RingFeeder}, fed once per duty cycle), which is closer to a NIC that DMAs into mbufs. The
- * {@link DataPlaneAgent} reads them in the mbufs, and its frames, written into mbufs, go to a {@code net_null} port.
+ * {@link WorkerAgent} (the loop of dta run) reads them in the mbufs, and its frames, written into mbufs, go to a {@code net_null} port.
  * The engine runs open loop
  * (no collector answers through a null device), so ACK timeouts and atomic credits are off, as in an open-loop
  * replay. The agent's duty cycle runs on the calling thread, which EAL pinned to the main lcore.

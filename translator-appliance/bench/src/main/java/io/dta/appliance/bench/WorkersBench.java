@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code dta bench --io dpdk --workers W}: {@code W} workers, each a {@link DataPlaneAgent} on an EAL lcore of its own
+ * {@code dta bench --io dpdk --workers W}: {@code W} workers, each a {@link WorkerAgent} (the loop of dta run) on an EAL lcore of its own
  * (worker 0 on the main lcore, the others launched with {@link Eal#launch}), each with its own rx queue on the input
  * port, its own tx queue on a {@code net_null} output port, its own engine and QPs, joined by the hand-off queues as
  * {@code dta run}'s workers are. The input is a {@code net_ring} port with one ring per queue, filled once with the

@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code dta bench --io dpdk --input ring}. In this JVM's EAL: the ring input ({@link DpdkBench#ringInput}) delivers
- * the bench's reports round after round to the {@link DataPlaneAgent}, and its frames (collected from a second
+ * the bench's reports round after round to the {@code WorkerAgent}, and its frames (collected from a second
  * {@code net_ring} port) are byte for byte those of the engine fed the same reports twice in memory, which is what
  * the {@code net_pcap} input gives too ({@link DpdkReplayEalTest}). In processes of their own (one EAL each): short
  * {@code dta bench} runs with {@code --input ring} for each primitive. {@code --compare-c} on the ring is tested in

@@ -5,7 +5,6 @@ import io.dta.appliance.dpdk.TxQueue;
 import io.dta.appliance.dpdk.WorkerAgent;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.stat.CountersFile;
-import io.dta.dpdk.DpdkException;
 import io.dta.dpdk.Eal;
 import io.dta.dpdk.EthPort;
 import io.dta.dpdk.MbufArray;

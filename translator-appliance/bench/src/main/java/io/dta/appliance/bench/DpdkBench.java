@@ -1,33 +1,15 @@
 package io.dta.appliance.bench;
 
-import io.dta.appliance.dpdk.TxQueue;
 import io.dta.appliance.dpdk.WorkerAgent;
-import io.dta.appliance.dpdk.MbufFrameSink;
 import io.dta.appliance.engine.EngineCounter;
-import io.dta.appliance.engine.EngineCounters;
-import io.dta.appliance.engine.FrameLimits;
-import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.engine.worker.DerivedQueuePairs;
-import io.dta.codec.pcap.PcapWriter;
 import io.dta.config.ApplianceConfig;
-import io.dta.dpdk.Eal;
-import io.dta.dpdk.EthPort;
-import io.dta.dpdk.Mbuf;
 import io.dta.dpdk.MbufArray;
-import io.dta.dpdk.Mempool;
 import io.dta.dpdk.RingFeeder;
-import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,28 +51,6 @@ public final class DpdkBench
     /** The EAL's memory ({@code -m}) in MB: both pools and the ring, on 4 KB pages or on hugepages alike. */
     public static final int EAL_MEMORY_MB = 256;
 
-    /**
-     * The most EAL memory ({@code -m}, MB) a bench of a capture asks for by itself, its frames held in mbufs; a
-     * capture that needs more is refused unless {@code --eal} gives {@code -m} (or {@code --socket-mem}) itself.
-     */
-    public static final int MAX_CAPTURE_MEMORY_MB = 4096;
-
-    /**
-     * The fewest frames an input holds: a capture with fewer is repeated whole until it holds at least this many, so
-     * that a burst of 32 never takes all of it (the ring would run dry, {@code net_pcap} return short bursts).
-     */
-    public static final int MIN_SOURCE_FRAMES = 64;
-
-    /** Mbufs of the pool the engine's frames come from (with {@code net_pcap}, the capture's copies too). */
-    private static final int FRAME_POOL_MBUFS = 16383;
-    /** Per mbuf beyond its data room: the mbuf header, the mempool's object header and padding. */
-    private static final int MBUF_OVERHEAD = 256;
-    /** The EAL's own needs beside the pools (rings, ports, its heap), MB. */
-    private static final int EAL_BASE_MB = 64;
-    /** The largest data room of an mbuf (a 16-bit field). */
-    private static final int MAX_DATA_ROOM = 0xFFFF;
-    /** The longest frame one mbuf holds: the largest data room less the headroom. */
-    private static final int MAX_MBUF_FRAME = 2 * MAX_DATA_ROOM - Mempool.dataRoomFor(MAX_DATA_ROOM);
     /** Mbufs the ring input takes and writes at a time (an {@link MbufArray} holds at most 65535). */
     private static final int RING_FILL_CHUNK = 4096;
 
@@ -328,10 +288,10 @@ public final class DpdkBench
         final int sourceFrames,
         final Input input) throws IOException
     {
-        return session(frames, config, extraEalArgs, sourceFrames, input, (s) ->
+        return DpdkBenchSession.session(frames, config, extraEalArgs, sourceFrames, input, (s) ->
         {
-            warmUp(s, warmupFrames);
-            return measure(s, measuredFrames);
+            DpdkBenchSession.warmUp(s, warmupFrames);
+            return DpdkBenchSession.measure(s, measuredFrames);
         });
     }
 
@@ -443,12 +403,12 @@ public final class DpdkBench
     {
         final long warmupReports = warmupFrames;
         final long reportsPerRound = framesPerRound(frames, framesPerRound);
-        return session(frames, config, extraEalArgs, sourceFrames, input, (s) ->
+        return DpdkBenchSession.session(frames, config, extraEalArgs, sourceFrames, input, (s) ->
         {
-            try (CReference reference = new CReference(s.config, 0))
+            try (CReference reference = new CReference(s.config(), 0))
             {
-                warmUp(s, warmupReports);
-                reference.run(s.in.portId(), s.out.portId(), s.pool, warmupReports, s.feeder);
+                DpdkBenchSession.warmUp(s, warmupReports);
+                reference.run(s.in().portId(), s.out().portId(), s.pool(), warmupReports, s.feeder());
                 final double[] javaRounds = new double[rounds];
                 final double[] referenceRounds = new double[rounds];
                 final double[] floorRounds = new double[rounds];
@@ -460,15 +420,15 @@ public final class DpdkBench
                 // One round measured and discarded, as the measuring loop's own warm-up: the first round counted
                 // 7 KB allocated by the JVM (no Java allocation event in its window even with -XX:-UseTLAB; later
                 // rounds 0), so every reported round now runs in a warm measuring loop.
-                measure(s, Math.max(1, reportsPerRound / 10));
-                final long dryBefore = dry(s);
+                DpdkBenchSession.measure(s, Math.max(1, reportsPerRound / 10));
+                final long dryBefore = DpdkBenchSession.dry(s);
                 final long[] referenceBefore = ReferenceCounts.read(reference);
                 long referenceReports = 0;
                 long referenceDropped = 0;
                 for (int r = 0; r < rounds; r++)
                 {
                     final long javaCpuBefore = threads.getCurrentThreadCpuTime();
-                    final Result java = measure(s, reportsPerRound);
+                    final Result java = DpdkBenchSession.measure(s, reportsPerRound);
                     // Each side's rate is its own reports over its own time: the engine's REPORTS_IN here, the C
                     // loop's reports-in counter below (for synthetic reports every frame received; with a capture
                     // the reports among the frames of the part of the capture that round received).
@@ -478,8 +438,8 @@ public final class DpdkBench
                     final long cReportsBefore = reference.counter(CReference.REPORTS_IN);
                     final long cFramesBefore = reference.counter(CReference.FRAMES_IN);
                     final long referenceCpuBefore = threads.getCurrentThreadCpuTime();
-                    final CReference.RunResult c = reference.run(s.in.portId(), s.out.portId(), s.pool,
-                        reportsPerRound, s.feeder);
+                    final CReference.RunResult c = reference.run(s.in().portId(), s.out().portId(), s.pool(),
+                        reportsPerRound, s.feeder());
                     final long referenceCpu = threads.getCurrentThreadCpuTime() - referenceCpuBefore;
                     final long cReports = reference.counter(CReference.REPORTS_IN) - cReportsBefore;
                     final long cFrames = reference.counter(CReference.FRAMES_IN) - cFramesBefore;
@@ -491,13 +451,13 @@ public final class DpdkBench
                     // The input floor parses nothing: its frame rate at the share of reports the C round just
                     // counted among as many frames (whole passes of a capture: the same mix).
                     final double share = cFrames > 0 ? (double)cReports / cFrames : 0;
-                    floorRounds[r] = reference.ioFloor(s.in.portId(), reportsPerRound, s.feeder).reportsPerSecond() *
+                    floorRounds[r] = reference.ioFloor(s.in().portId(), reportsPerRound, s.feeder()).reportsPerSecond() *
                         share;
                 }
-                final long inputDry = dry(s) - dryBefore;
+                final long inputDry = DpdkBenchSession.dry(s) - dryBefore;
                 final ReferenceCounts counts =
                     ReferenceCounts.between(referenceBefore, ReferenceCounts.read(reference));
-                final Result java = overRounds(javaResults, inputDry, lowest(s));
+                final Result java = overRounds(javaResults, inputDry, DpdkBenchSession.lowest(s));
                 final double javaMedian = java.reportsPerSecond();
                 final double referenceMedian = median(referenceRounds);
                 final double javaCpuMedian = median(javaCpuRounds);
@@ -508,7 +468,7 @@ public final class DpdkBench
                     comparable ? javaMedian / referenceMedian : Double.NaN, median(referenceFrameRounds),
                     referenceDropped, reference.crcName(), median(floorRounds), javaCpuRounds, referenceCpuRounds,
                     javaCpuMedian, referenceCpuMedian, comparable ? javaCpuMedian / referenceCpuMedian : Double.NaN,
-                    inputDry, lowest(s), counts);
+                    inputDry, DpdkBenchSession.lowest(s), counts);
             }
         });
     }
@@ -700,86 +660,40 @@ public final class DpdkBench
     }
 
     /**
-     * @param extraEalArgs the user's EAL arguments.
-     * @return the EAL arguments a bench session starts with, less its devices: what decides its pages and memory.
+     * @param extraEalArgs EAL arguments merged into the defaults.
+     * @return the EAL arguments of a synthetic session ({@link BenchMemory#sessionEalArgs(List)}).
      */
     public static List<String> sessionEalArgs(final List<String> extraEalArgs)
     {
-        return sessionEalArgs(extraEalArgs, EAL_MEMORY_MB);
+        return BenchMemory.sessionEalArgs(extraEalArgs);
     }
 
     /**
-     * @param extraEalArgs the user's EAL arguments.
-     * @param memoryMb     the EAL memory ({@code -m}) unless the user's arguments say otherwise.
-     * @return the EAL arguments a bench session starts with, less its devices: what decides its pages and memory.
+     * @param extraEalArgs EAL arguments merged into the defaults.
+     * @param memoryMb     the EAL memory.
+     * @return the EAL arguments of a session ({@link BenchMemory#sessionEalArgs(List, int)}).
      */
     public static List<String> sessionEalArgs(final List<String> extraEalArgs, final int memoryMb)
     {
-        return Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-bench"), 0, memoryMb), extraEalArgs);
+        return BenchMemory.sessionEalArgs(extraEalArgs, memoryMb);
     }
 
     /**
-     * How many frames the input of a bench of these frames holds: all of them, repeated whole until there are at
-     * least {@link #MIN_SOURCE_FRAMES}.
-     *
-     * @param frames the frames (a capture's).
-     * @return how many frames the input holds.
+     * @param frames the input's frames.
+     * @return the frames the input holds ({@link BenchMemory#sourceFrames}).
      */
     public static int sourceFrames(final BenchInput frames)
     {
-        final int count = frames.count();
-        return count * ((MIN_SOURCE_FRAMES + count - 1) / count);
+        return BenchMemory.sourceFrames(frames);
     }
 
     /**
-     * The EAL memory a bench of these frames needs: every frame of the input in an mbuf ({@code net_pcap}'s
-     * {@code infinite_rx} loads them all at start, the ring holds them all) beside the frame pool, each mbuf with a
-     * data room for the longest frame it may hold, at the cost per mbuf of the pages the EAL runs on
-     * ({@link #mbufBytes}: about twice the mbuf on {@code --no-huge}'s 4 KB pages, the mbuf and an eighth on
-     * hugepages), and the EAL's own needs.
-     *
-     * @param frames       the frames.
-     * @param config       the configuration the engine runs with (its path MTUs size the frames it builds).
+     * @param frames       the capture's frames.
+     * @param config       the configuration.
      * @param sourceFrames frames the input holds.
      * @param input        where the frames come from.
-     * @param hugepages    whether the EAL runs on hugepages ({@link #onHugepages}).
-     * @return megabytes.
-     */
-    public static long memoryMegabytes(
-        final BenchInput frames,
-        final ApplianceConfig config,
-        final int sourceFrames,
-        final Input input,
-        final boolean hugepages)
-    {
-        final int frameRoom = frameDataRoom(frames, config);
-        final int inputRoom = Mempool.dataRoomFor(frames.maxLength());
-        final long bytes = Input.PCAP == input ?
-            (long)(FRAME_POOL_MBUFS + sourceFrames) * mbufBytes(Math.max(frameRoom, inputRoom), hugepages) :
-            FRAME_POOL_MBUFS * mbufBytes(frameRoom, hugepages) + (long)sourceFrames * mbufBytes(inputRoom, hugepages);
-        return EAL_BASE_MB + ((bytes + (1 << 20) - 1) >> 20);
-    }
-
-    /**
-     * @param userEalArgs the user's EAL arguments (with {@code --hugepages}, the hugepage option it adds).
-     * @return whether a bench session with them runs on hugepages (its arguments lack {@link Eal#NO_HUGE}).
-     */
-    public static boolean onHugepages(final List<String> userEalArgs)
-    {
-        return !sessionEalArgs(userEalArgs).contains(Eal.NO_HUGE);
-    }
-
-    /**
-     * Why a bench of these frames through DPDK cannot work, said before any EAL starts: a frame longer than an mbuf
-     * holds ({@code net_pcap}'s {@code infinite_rx} refuses mbuf chains, and the ring takes one mbuf per frame), or
-     * more memory than the EAL has ({@code -m} of {@code sessionArgs}) or than a bench asks for by itself.
-     *
-     * @param frames       the frames.
-     * @param config       the configuration the engine runs with.
-     * @param sourceFrames frames the input holds.
-     * @param input        where the frames come from.
-     * @param userEalArgs  the user's EAL arguments (a {@code -m} or {@code --socket-mem} there is the memory).
-     * @return the reason, or null when it can work.
+     * @param userEalArgs  the user's EAL arguments.
+     * @return why the session cannot hold the capture, or null ({@link BenchMemory#captureProblem}).
      */
     public static String captureProblem(
         final BenchInput frames,
@@ -788,43 +702,16 @@ public final class DpdkBench
         final Input input,
         final List<String> userEalArgs)
     {
-        final int longest = frames.maxLength();
-        if (Mempool.dataRoomFor(longest) > MAX_DATA_ROOM)
-        {
-            int index = 0;
-            while (frames.length(index) != longest)
-            {
-                index++;
-            }
-            return "frame " + (index + 1) + " of " + frames.file() + " is " + longest + " bytes, longer than an mbuf " +
-                "holds (" + MAX_MBUF_FRAME + " bytes; " + input.device() + " takes no mbuf chains there): bench it " +
-                "with --io java";
-        }
-        final long needed = memoryMegabytes(frames, config, sourceFrames, input, onHugepages(userEalArgs));
-        final String what = "the " + sourceFrames + " frames of " + frames.file() + " (the longest " + longest +
-            " bytes) need about " + needed + " MB of EAL memory in mbufs through " + input.device();
-        final long given = Eal.memoryMegabytes(userEalArgs);
-        if (0 != given && given < needed)
-        {
-            return what + ", more than --eal gives (" + given + " MB)";
-        }
-        if (0 == given && needed > MAX_CAPTURE_MEMORY_MB)
-        {
-            return what + ", more than the " +
-                MAX_CAPTURE_MEMORY_MB + " MB a bench takes by itself: bench a shorter capture, or give the memory " +
-                "with --eal \"-m " + needed + "\"";
-        }
-        return null;
+        return BenchMemory.captureProblem(frames, config, sourceFrames, input, userEalArgs);
     }
 
     /**
-     * @param frames       the frames.
-     * @param config       the configuration the engine runs with.
+     * @param frames       the capture's frames.
+     * @param config       the configuration.
      * @param sourceFrames frames the input holds.
      * @param input        where the frames come from.
-     * @param userEalArgs  the user's EAL arguments (they say whether the EAL runs on hugepages).
-     * @return the EAL memory a session asks for unless the user's arguments say: {@link #EAL_MEMORY_MB}, more when
-     * the frames need it ({@link #memoryMegabytes}).
+     * @param userEalArgs  the user's EAL arguments.
+     * @return the EAL memory of the session, MB ({@link BenchMemory#sessionMemoryMegabytes}).
      */
     public static int sessionMemoryMegabytes(
         final BenchInput frames,
@@ -833,301 +720,6 @@ public final class DpdkBench
         final Input input,
         final List<String> userEalArgs)
     {
-        return (int)Math.max(EAL_MEMORY_MB,
-            memoryMegabytes(frames, config, sourceFrames, input, onHugepages(userEalArgs)));
-    }
-
-    /**
-     * What one mbuf takes of the EAL's memory: on {@code --no-huge}'s 4 KB pages about twice the mbuf (the pool's
-     * objects are laid out in page-sized chunks, so most of a page beyond a 2.4 KB mbuf is lost); on hugepages the
-     * objects lie packed, so the mbuf itself and an eighth for the pool's and the heap's slack.
-     */
-    private static long mbufBytes(final int dataRoom, final boolean hugepages)
-    {
-        final long mbuf = dataRoom + MBUF_OVERHEAD;
-        return hugepages ? mbuf + mbuf / 8 : 2 * mbuf;
-    }
-
-    /**
-     * The data room of the engine's frames: the default for synthetic reports (as the bench always ran), for a
-     * capture room for the largest frame the configuration's path MTUs allow.
-     */
-    private static int frameDataRoom(final BenchInput frames, final ApplianceConfig config)
-    {
-        return null == frames.file() ? Mempool.DEFAULT_DATA_ROOM :
-            Mempool.dataRoomFor(FrameLimits.largestFrame(config.collectors()));
-    }
-
-    private record Session(
-        ApplianceConfig config,
-        Mempool pool,
-        EthPort in,
-        EthPort out,
-        TxQueue tx,
-        WorkerAgent agent,
-        RingFeeder feeder)
-    {
-    }
-
-    @FunctionalInterface
-    private interface SessionBody<T>
-    {
-        T measure(Session session) throws IOException;
-    }
-
-    private static <T> T session(
-        final BenchInput frames,
-        final ApplianceConfig config,
-        final List<String> extraEalArgs,
-        final int sourceFrames,
-        final Input input,
-        final SessionBody<T> body) throws IOException
-    {
-        final boolean capture = null != frames.file();
-        final int memoryMb = capture ? sessionMemoryMegabytes(frames, config, sourceFrames, input, extraEalArgs) :
-            EAL_MEMORY_MB;
-        final int frameRoom = frameDataRoom(frames, config);
-        final int inputRoom = Mempool.dataRoomFor(frames.maxLength());
-        if (Input.RING == input)
-        {
-            final List<String> args = Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-bench"), 0,
-                memoryMb, "net_null0"), extraEalArgs);
-            try (Eal eal = Eal.init(args);
-                Mempool pool = Mempool.create("bench_pool", FRAME_POOL_MBUFS, 256, frameRoom);
-                Mempool reportPool = Mempool.create("bench_ring_pool", sourceFrames, 0,
-                    capture ? inputRoom : Mempool.DEFAULT_DATA_ROOM);
-                RingFeeder feeder = ringInput("bench_ring", reportPool, frames, sourceFrames))
-            {
-                return session(config, pool, EthPort.open(feeder.portId(), pool, 1024, 1024, false),
-                    eal.portId("net_null0"), feeder, body);
-            }
-        }
-        final Path file = Files.createTempFile("dta-bench-", ".pcap");
-        // A run ended by a signal before the port started leaves no capture behind (shutdown hooks run on SIGTERM).
-        file.toFile().deleteOnExit();
-        try
-        {
-            try (PcapWriter writer = new PcapWriter(file, true))
-            {
-                frames.write(writer, sourceFrames);
-            }
-            final List<String> args = Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-bench"), 0,
-                memoryMb, "net_pcap0,rx_pcap=" + file + ",infinite_rx=1", "net_null0"), extraEalArgs);
-            // net_pcap's infinite_rx loads every packet of the capture into an mbuf of the port's pool at start, and
-            // copies each into a fresh one of the same pool as it delivers it.
-            try (Eal eal = Eal.init(args);
-                Mempool pool = Mempool.create("bench_pool", capture ? FRAME_POOL_MBUFS + sourceFrames :
-                    FRAME_POOL_MBUFS, 256, Math.max(frameRoom, capture ? inputRoom : frameRoom)))
-            {
-                final EthPort in = EthPort.open(eal.portId("net_pcap0"), pool, 1024, 1024, false);
-                // Started, the port holds every packet in mbufs (and the file open, on Linux readable unlinked):
-                // the capture, up to a GB, goes now rather than at the end, which a long run may never reach.
-                Files.deleteIfExists(file);
-                return session(config, pool, in, eal.portId("net_null0"), null, body);
-            }
-        }
-        finally
-        {
-            Files.deleteIfExists(file);
-        }
-    }
-
-    private static <T> T session(
-        final ApplianceConfig config,
-        final Mempool pool,
-        final EthPort in,
-        final int outPortId,
-        final RingFeeder feeder,
-        final SessionBody<T> body) throws IOException
-    {
-        final EthPort out = EthPort.open(outPortId, pool, 1024, 1024, false);
-        final TxQueue tx = new TxQueue(out.queue(0), BURST);
-        try (MbufFrameSink sink = new MbufFrameSink(pool, tx, BURST))
-        {
-            final TranslatorEngine engine = new TranslatorEngine(config, sink, false);
-            final WorkerAgent agent = WorkerAgent.of(engine, in.queue(0), tx, BURST, SystemNanoClock.INSTANCE);
-            final T result = body.measure(new Session(config, pool, in, out, tx, agent, feeder));
-            agent.onClose();
-            in.close();
-            out.close();
-            return result;
-        }
-    }
-
-    /**
-     * The ring input: {@code count} mbufs from {@code pool}, each holding one of the source's distinct reports (in
-     * the order a capture of {@link EngineBench#writeReports} holds them), handed to a {@link RingFeeder} whose
-     * {@code net_ring} port delivers them round after round. Open the port ({@link RingFeeder#portId()}) with
-     * {@link EthPort#open}; close it before the feeder, and the feeder before the pool.
-     *
-     * @param name   unique name of the ring and its port.
-     * @param pool   where the report mbufs come from (they stay taken until the feeder is closed).
-     * @param source the reports.
-     * @param count  how many distinct reports (1..{@link EngineBench#distinctReports()}).
-     * @return the feeder, its ring full.
-     */
-    public static RingFeeder ringInput(final String name, final Mempool pool, final EngineBench source, final int count)
-    {
-        if (count < 1 || count > source.distinctReports())
-        {
-            throw new IllegalArgumentException("source reports must be 1.." + source.distinctReports() + ": " + count);
-        }
-        return ringInput(name, pool, source.input(), count);
-    }
-
-    /**
-     * The ring input: {@code count} mbufs from {@code pool}, the {@code i}-th holding frame {@code i % frames.count()}
-     * (the frames repeated in order when {@code count} is larger, as {@link BenchInput#write} writes them), handed to
-     * a {@link RingFeeder} whose {@code net_ring} port delivers them round after round. Open the port
-     * ({@link RingFeeder#portId()}) with {@link EthPort#open}; close it before the feeder, and the feeder before the
-     * pool. The pool's data room must hold the longest frame.
-     *
-     * @param name   unique name of the ring and its port.
-     * @param pool   where the mbufs come from (they stay taken until the feeder is closed).
-     * @param frames the frames.
-     * @param count  how many mbufs (at least 1; any number the pool holds).
-     * @return the feeder, its ring full.
-     */
-    public static RingFeeder ringInput(final String name, final Mempool pool, final BenchInput frames, final int count)
-    {
-        if (count < 1)
-        {
-            throw new IllegalArgumentException("the ring needs at least one frame: " + count);
-        }
-        // An MbufArray holds a burst's count at most (65535): the mbufs are taken and written a chunk at a time, their
-        // pointers gathered into one native array that the feeder copies, so a ring holds any number of frames.
-        final MbufArray chunk = new MbufArray(Math.min(count, RING_FILL_CHUNK));
-        final Mbuf mbuf = new Mbuf();
-        final UnsafeBuffer room = new UnsafeBuffer(0, 0);
-        try (Arena arena = Arena.ofConfined())
-        {
-            final MemorySegment all = arena.allocate(ValueLayout.ADDRESS, count);
-            int taken = 0;
-            try
-            {
-                while (taken < count)
-                {
-                    final int n = Math.min(chunk.capacity(), count - taken);
-                    if (!pool.allocBulk(chunk, n))
-                    {
-                        throw new IllegalStateException("mempool " + pool.name() + " cannot give " + count + " mbufs");
-                    }
-                    for (int i = 0; i < n; i++)
-                    {
-                        final long address = chunk.get(i);
-                        mbuf.wrap(address).wrapRoom(room);
-                        mbuf.length(frames.copy((taken + i) % frames.count(), room, 0));
-                        all.setAtIndex(ValueLayout.JAVA_LONG, taken + i, address);
-                    }
-                    taken += n;
-                }
-                return RingFeeder.create(name, all, count);
-            }
-            catch (final RuntimeException ex)
-            {
-                for (int from = 0; from < taken; from += chunk.capacity())
-                {
-                    final int n = Math.min(chunk.capacity(), taken - from);
-                    for (int i = 0; i < n; i++)
-                    {
-                        chunk.set(i, all.getAtIndex(ValueLayout.JAVA_LONG, from + i));
-                    }
-                    Mempool.freeBulk(chunk, n);
-                }
-                throw ex;
-            }
-        }
-    }
-
-    private static void warmUp(final Session s, final long reports)
-    {
-        cycles(s.agent, s.feeder, reports);
-    }
-
-    /**
-     * Duty cycles until exactly {@code reports} more frames came in (the last burst partial); with a ring input, the
-     * feeder once after each (the C loop does the same).
-     */
-    private static void cycles(final WorkerAgent agent, final RingFeeder feeder, final long reports)
-    {
-        final long end = agent.framesIn() + reports;
-        if (null == feeder)
-        {
-            long left;
-            while ((left = end - agent.framesIn()) > 0)
-            {
-                agent.doWork((int)Math.min(BURST, left));
-            }
-        }
-        else
-        {
-            long left;
-            while ((left = end - agent.framesIn()) > 0)
-            {
-                agent.doWork((int)Math.min(BURST, left));
-                feeder.feed();
-            }
-        }
-    }
-
-    private static long dry(final Session s)
-    {
-        return null == s.feeder ? 0 : s.feeder.dry();
-    }
-
-    private static int lowest(final Session s)
-    {
-        return null == s.feeder ? -1 : s.feeder.lowest();
-    }
-
-    private static Result measure(final Session s, final long measuredReports)
-    {
-        final WorkerAgent agent = s.agent;
-        final TxQueue sink = s.tx;
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-        final long thread = Thread.currentThread().threadId();
-        final long gcBefore = gcCount();
-        final long droppedBefore = sink.notTaken();
-        final long inBefore = agent.framesIn();
-        final long dropsBefore = agent.engine().counters().totalDrops();
-        final long dryBefore = dry(s);
-        final EngineCounters engineCounters = agent.engine().counters();
-        final long[] counters = new long[COUNTERS.length];
-        for (final EngineCounter c : COUNTERS)
-        {
-            counters[c.ordinal()] = -engineCounters.get(c);
-        }
-        // The allocation counter is read once outside the window, as EngineBench reads it: a first call may allocate
-        // (lazy initialisation) after it read the counter.
-        threads.getThreadAllocatedBytes(thread);
-        final long allocatedBefore = threads.getThreadAllocatedBytes(thread);
-        final long start = System.nanoTime();
-        cycles(agent, s.feeder, measuredReports);
-        final long elapsed = System.nanoTime() - start;
-        final long allocated = threads.getThreadAllocatedBytes(thread) - allocatedBefore;
-        final long framesIn = agent.framesIn() - inBefore;
-        for (final EngineCounter c : COUNTERS)
-        {
-            counters[c.ordinal()] += engineCounters.get(c);
-        }
-        // The RoCEv2 frames, not everything the sink sent: reporter and sketch NACKs go out through it too.
-        final long frames = counters[EngineCounter.ROCE_FRAMES_OUT.ordinal()];
-        final long reports = counters[EngineCounter.REPORTS_IN.ordinal()];
-        final double seconds = elapsed / 1e9;
-        return new Result(reports, frames, seconds, reports / seconds, frames / seconds, framesIn / seconds,
-            (double)allocated / (reports > 0 ? reports : framesIn), gcCount() - gcBefore,
-            sink.notTaken() - droppedBefore, engineCounters.totalDrops() - dropsBefore, dry(s) - dryBefore,
-            lowest(s), framesIn, counters);
-    }
-
-    static long gcCount()
-    {
-        long count = 0;
-        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())
-        {
-            count += Math.max(0, gc.getCollectionCount());
-        }
-        return count;
+        return BenchMemory.sessionMemoryMegabytes(frames, config, sourceFrames, input, userEalArgs);
     }
 }

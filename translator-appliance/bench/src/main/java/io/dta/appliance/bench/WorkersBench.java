@@ -323,13 +323,13 @@ public final class WorkersBench
             final Run run = runs[w];
             eal.launch(lcores[w - 1], () -> run.serve(phases, warmupReports, measured));
         }
-        final long gcBefore = DpdkBench.gcCount();
+        final long gcBefore = DpdkBenchSession.gcCount();
         runs[0].serve(phases, warmupReports, measured);
         for (int w = 1; w < workers; w++)
         {
             eal.join(lcores[w - 1]);
         }
-        final long gc = DpdkBench.gcCount() - gcBefore;
+        final long gc = DpdkBenchSession.gcCount() - gcBefore;
         final List<Worker> perWorker = new ArrayList<>();
         long reports = 0;
         long frames = 0;

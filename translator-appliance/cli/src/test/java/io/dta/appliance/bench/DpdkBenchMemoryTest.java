@@ -33,8 +33,8 @@ class DpdkBenchMemoryTest
         final int sourceFrames = DpdkBench.sourceFrames(frames);
         for (final DpdkBench.Input input : DpdkBench.Input.values())
         {
-            final long small = DpdkBench.memoryMegabytes(frames, config, sourceFrames, input, false) - 64;
-            final long huge = DpdkBench.memoryMegabytes(frames, config, sourceFrames, input, true) - 64;
+            final long small = BenchMemory.memoryMegabytes(frames, config, sourceFrames, input, false) - 64;
+            final long huge = BenchMemory.memoryMegabytes(frames, config, sourceFrames, input, true) - 64;
             // (1 + 1/8) / 2 of the mbufs, give or take the rounding up to a megabyte.
             assertEquals(9.0 / 16, (double)huge / small, 0.01, input + ": " + huge + " MB against " + small + " MB");
             // Never below the mbufs themselves: (data room + 256) bytes each, data room at least 2176 bytes.
@@ -45,9 +45,9 @@ class DpdkBenchMemoryTest
     @Test
     void shouldTellHugepagesFromTheEalArguments()
     {
-        assertFalse(DpdkBench.onHugepages(List.of()));
-        assertFalse(DpdkBench.onHugepages(List.of("-m", "512")));
-        assertTrue(DpdkBench.onHugepages(List.of("--huge-unlink")), "what --hugepages adds");
-        assertTrue(DpdkBench.onHugepages(List.of("--socket-mem", "512")));
+        assertFalse(BenchMemory.onHugepages(List.of()));
+        assertFalse(BenchMemory.onHugepages(List.of("-m", "512")));
+        assertTrue(BenchMemory.onHugepages(List.of("--huge-unlink")), "what --hugepages adds");
+        assertTrue(BenchMemory.onHugepages(List.of("--socket-mem", "512")));
     }
 }

@@ -2,6 +2,7 @@ package io.dta.appliance.dpdk;
 
 import io.dta.appliance.bench.CReference;
 import io.dta.appliance.bench.DpdkBench;
+import io.dta.appliance.bench.DpdkBenchSession;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.bench.BenchPrimitive;
@@ -129,7 +130,7 @@ class DpdkRingBenchEalTest
         final List<byte[]> actual = new ArrayList<>();
         final int inUseBefore = pool.inUseCount();
         try (Mempool reportPool = Mempool.create("rb_" + name, REPORTS, 0, Mempool.DEFAULT_DATA_ROOM);
-            RingFeeder feeder = DpdkBench.ringInput("rb_in_" + name, reportPool, source, REPORTS);
+            RingFeeder feeder = DpdkBenchSession.ringInput("rb_in_" + name, reportPool, source, REPORTS);
             Ring outRing = Ring.create("rb_out_" + name, 1024, Ring.SINGLE_PRODUCER | Ring.SINGLE_CONSUMER))
         {
             final EthPort in = EthPort.open(feeder.portId(), pool, 1024, 1024, false);

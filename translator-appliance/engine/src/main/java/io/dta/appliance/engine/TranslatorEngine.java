@@ -5,7 +5,9 @@ import io.dta.appliance.engine.primitive.KeyIncrementHandler;
 import io.dta.appliance.engine.primitive.KeyWriteHandler;
 import io.dta.appliance.engine.primitive.PostcardHandler;
 import io.dta.appliance.engine.primitive.SketchMergeHandler;
-import io.dta.appliance.state.ListStateFile;
+import io.dta.appliance.state.ListRegion;
+import io.dta.appliance.state.ResumeStateFile;
+import io.dta.appliance.state.StaticQp;
 import io.dta.codec.AethFlyweight;
 import io.dta.codec.BthFlyweight;
 import io.dta.codec.DtaBaseHeaderFlyweight;
@@ -86,7 +88,7 @@ public final class TranslatorEngine
     private boolean retransmittable;
 
     private final boolean closedLoop;
-    private final ListStateFile listState;
+    private final ResumeStateFile listState;
     private final TranslatorConfig translator;
 
     // Set when this engine is one of several workers: the frame being decoded, kept so that it can be handed whole
@@ -150,8 +152,8 @@ public final class TranslatorEngine
      * @param closedLoop see {@link #TranslatorEngine(ApplianceConfig, FrameSink, boolean)}.
      * @param counters   where to count; used by this engine alone.
      * @param listState  the list state file created for this configuration's lists
-     *                   ({@link ListStateFile#regions(ApplianceConfig)}); null for lists that start from batch 1 and
-     *                   record nothing. A static QP it has an entry for starts at its {@link ListStateFile#startPsn}
+     *                   ({@link ListRegion#allOf(ApplianceConfig)}); null for lists that start from batch 1 and
+     *                   record nothing. A static QP it has an entry for starts at its {@link ResumeStateFile#startPsn}
      *                   (the PSN recorded at the previous clean stop, else the configured one); see
      *                   {@link #recordNextPsns()}.
      * @throws IllegalArgumentException when the file has no entry for a list or one for another region, or a QP entry
@@ -162,7 +164,7 @@ public final class TranslatorEngine
         final FrameSink sink,
         final boolean closedLoop,
         final EngineCounters counters,
-        final ListStateFile listState)
+        final ResumeStateFile listState)
     {
         if (config.hasUnconnectedRegions())
         {
@@ -222,7 +224,7 @@ public final class TranslatorEngine
             {
                 final RegionConfig r = list.region();
                 final QueuePairSender s = sender(config, collector, r, "list" + list.id(), 16, 1, sink, hold);
-                final ListLayout layout = new ListLayout(ListStateFile.kindOf(list.layout()),
+                final ListLayout layout = new ListLayout(ListRegion.kindOf(list.layout()),
                     config.append().batchSize(), r.length());
                 final long idleFlushNanos = config.append().idleFlushMicros() * 1000;
                 final AppendList appendList;
@@ -233,8 +235,8 @@ public final class TranslatorEngine
                 else
                 {
                     final int index = listState.indexOf(list.id());
-                    final ListStateFile.Region recorded = index < 0 ? null : listState.region(index);
-                    if (null == recorded || !recorded.sameAs(ListStateFile.region(list, layout.batchSize())))
+                    final ListRegion recorded = index < 0 ? null : listState.region(index);
+                    if (null == recorded || !recorded.sameAs(ListRegion.of(list, layout.batchSize())))
                     {
                         throw new IllegalArgumentException("list state file " + listState.path() +
                             " was not created for list " + list.id() + " as configured");
@@ -284,7 +286,7 @@ public final class TranslatorEngine
         {
             return region.startPsn();
         }
-        if (!listState.qp(index).equals(ListStateFile.qp(collector, region)))
+        if (!listState.qp(index).equals(StaticQp.of(collector, region)))
         {
             throw new IllegalArgumentException("list state file " + listState.path() + " was not created for QP " +
                 region.localQpn() + " (" + region.path() + ") as configured");

@@ -54,30 +54,29 @@ final class CmFrameSender
         this.sink = sink;
         this.counts = counts;
         this.madPsn = madPsn;
-        final int tos = (translator.dscp() << 2) | translator.ecn();
-        cm.encoder()
-            .srcMac(translator.mac())
-            .srcIp(translator.ip())
-            .dstPort(UdpFlyweight.ROCEV2_PORT)
-            .tos(tos)
-            .ttl(translator.ttl())
-            .identification(0)
-            .migReq(true)
-            .pKey(translator.pKey());
-        ack
-            .srcMac(translator.mac())
-            .srcIp(translator.ip())
-            .dstPort(UdpFlyweight.ROCEV2_PORT)
-            .tos(tos)
-            .ttl(translator.ttl())
-            .identification(0)
-            .migReq(true)
-            .pKey(translator.pKey())
+        fromAppliance(cm.encoder(), translator);
+        fromAppliance(ack, translator)
             .opcode(RoceOpcode.RC_ACKNOWLEDGE)
             .ackReq(false)
             .syndrome(AethFlyweight.CREDIT_INVALID)
             .msn(ConnectionManager.METADATA_MSN)
             .noPayload();
+    }
+
+    /**
+     * Sets what every frame of connection set-up carries: the appliance's addresses, its DSCP/ECN, TTL and P_Key.
+     */
+    private static RoceFrameEncoder fromAppliance(final RoceFrameEncoder encoder, final TranslatorConfig translator)
+    {
+        return encoder
+            .srcMac(translator.mac())
+            .srcIp(translator.ip())
+            .dstPort(UdpFlyweight.ROCEV2_PORT)
+            .tos((translator.dscp() << 2) | translator.ecn())
+            .ttl(translator.ttl())
+            .identification(0)
+            .migReq(true)
+            .pKey(translator.pKey());
     }
 
     void sendReq(final RegionConnection c, final long nowNanos)

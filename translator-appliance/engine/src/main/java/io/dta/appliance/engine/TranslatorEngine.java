@@ -4,7 +4,6 @@ import io.dta.appliance.engine.primitive.AppendList;
 import io.dta.appliance.engine.primitive.SketchMergeHandler;
 import io.dta.appliance.state.ListRegion;
 import io.dta.appliance.state.ResumeStateFile;
-import io.dta.codec.DtaBaseHeaderFlyweight;
 import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
@@ -12,10 +11,8 @@ import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.RegionConfig;
 import io.dta.config.TranslatorConfig;
-import io.dta.appliance.engine.worker.HandOffQueues;
 import io.dta.appliance.engine.worker.WorkerLink;
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.util.Collections;
 import java.util.List;
@@ -32,8 +29,8 @@ import java.util.List;
  * This class is the engine's face; the work is done by one part per job: {@link EngineRoutes} (the QPs and handlers
  * built from the configuration, and the tables that find them), {@link ReportIngress} (a report's checks and its
  * reporter's sequence), {@link PrimitiveRouter} (a report to its primitive), {@link ResponseDispatch} (a response to
- * its QP), {@link WorkerHandOffs} (what crosses between workers) and {@link EngineTimers} (what time starts, and the
- * end of a run).
+ * its QP), {@link WorkerHandOffs} and {@link HandOffTaker} (what crosses between workers) and {@link EngineTimers}
+ * (what time starts, and the end of a run).
  */
 public final class TranslatorEngine
 {
@@ -139,12 +136,13 @@ public final class TranslatorEngine
             REPORTER_TABLE_SIZE, config.reports().sequenceTimeoutMicros() * 1_000L);
         configureDecoder(decoder, config);
         routes = new EngineRoutes(config, sink, closedLoop, counters, listState, nackSender);
-        handOffs = new WorkerHandOffs(decoder, counters, this::onHandedOff);
+        handOffs = new WorkerHandOffs(decoder, counters);
         router = new PrimitiveRouter(decoder, counters, routes, sequenceTracker, nackSender, config.redundancy().max(),
             config.postcards().hops());
         ingress = new ReportIngress(decoder, counters, sequenceTracker, nackSender, router, handOffs,
             config.reports().verifyChecksums());
         responses = new ResponseDispatch(decoder, counters, routes, handOffs, translator);
+        handOffs.takeWith(new HandOffTaker(decoder, counters, handOffs, router, responses));
         timers = new EngineTimers(routes, counters, handOffs, listState);
     }
 
@@ -300,40 +298,6 @@ public final class TranslatorEngine
     public int takeHandOffs(final long nowNanos)
     {
         return handOffs.take(nowNanos);
-    }
-
-    private void onHandedOff(final int kind, final MutableDirectBuffer buffer, final int offset, final int length)
-    {
-        final long nowNanos = handOffs.takeNanos();
-        if (HandOffQueues.RECORDS == kind)
-        {
-            int at = offset;
-            while (at < offset + length)
-            {
-                final int recordKind = buffer.getByte(at + HandOffQueues.KIND_OFFSET);
-                counters.increment(EngineCounter.REPORTS_TAKEN_OVER);
-                if (router.takenOver(recordKind, buffer, at, nowNanos))
-                {
-                    counters.increment(EngineCounter.REPORTS_TRANSLATED);
-                }
-                at += HandOffQueues.recordLength(recordKind);
-            }
-            return;
-        }
-        handOffs.frame(buffer, offset, length);
-        final FrameKind decoded = decoder.decode(buffer, offset, length);
-        if (HandOffQueues.REPORT == kind && FrameKind.DTA == decoded)
-        {
-            counters.increment(EngineCounter.REPORTS_TAKEN_OVER);
-            final int flags = decoder.dtaBase().flags();
-            final boolean essential = decoder.dtaBase().hasSeqnum() &&
-                0 != (flags & DtaBaseHeaderFlyweight.FLAG_ESSENTIAL);
-            router.translate(decoder.dtaOpcode(), essential, nowNanos);
-        }
-        else if (HandOffQueues.RESPONSE == kind && FrameKind.ROCE == decoded)
-        {
-            responses.onResponse(nowNanos);
-        }
     }
 
     /**

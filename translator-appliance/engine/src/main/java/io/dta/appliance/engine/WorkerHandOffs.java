@@ -22,7 +22,7 @@ final class WorkerHandOffs
 {
     private final FrameDecoder decoder;
     private final EngineCounters counters;
-    private final MessageHandler taker;
+    private MessageHandler taker;
     private WorkerLink worker;
     private HandOffBatches batches;
     private DirectBuffer frameBuffer;
@@ -33,12 +33,18 @@ final class WorkerHandOffs
     /**
      * @param decoder  the engine's decoder (the report or response just decoded).
      * @param counters where to count hand-offs and full queues.
-     * @param taker    takes what other workers handed to this one.
      */
-    WorkerHandOffs(final FrameDecoder decoder, final EngineCounters counters, final MessageHandler taker)
+    WorkerHandOffs(final FrameDecoder decoder, final EngineCounters counters)
     {
         this.decoder = decoder;
         this.counters = counters;
+    }
+
+    /**
+     * @param taker takes what other workers handed to this one ({@link HandOffTaker}).
+     */
+    void takeWith(final MessageHandler taker)
+    {
         this.taker = taker;
     }
 

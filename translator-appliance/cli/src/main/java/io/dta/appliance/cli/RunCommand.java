@@ -14,7 +14,8 @@ import io.dta.appliance.live.LiveRunner;
 import io.dta.appliance.live.LiveSettings;
 import io.dta.appliance.live.LiveTranslatorAgent;
 import io.dta.appliance.live.PortCounters;
-import io.dta.appliance.state.ListStateFile;
+import io.dta.appliance.state.PreviousRun;
+import io.dta.appliance.state.ResumeStateFile;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.config.ApplianceConfig;
 import io.dta.dpdk.DpdkLibrary;
@@ -166,7 +167,7 @@ public final class RunCommand implements Callable<Integer>
             return 2;
         }
         final Path path = null == counters ? CountersFile.defaultPath("translator") : counters;
-        final ListStateFile.Previous previousLists;
+        final PreviousRun previousLists;
         try
         {
             previousLists = readListState(path, stateFile, freshLists);
@@ -251,9 +252,9 @@ public final class RunCommand implements Callable<Integer>
      * @throws IllegalStateException with the refusal (file named, what is wrong, the way out).
      * @throws UncheckedIOException  when the file cannot be read.
      */
-    static ListStateFile.Previous readListState(final Path countersFile, final Path stateFile, final boolean fresh)
+    static PreviousRun readListState(final Path countersFile, final Path stateFile, final boolean fresh)
     {
-        return ListStateFile.read(null == stateFile ? ListStateFile.defaultPath(countersFile) : stateFile, fresh);
+        return ResumeStateFile.read(null == stateFile ? ResumeStateFile.defaultPath(countersFile) : stateFile, fresh);
     }
 
     /**

@@ -1,6 +1,9 @@
 package io.dta.appliance.cli;
 
-import io.dta.appliance.state.ListStateFile;
+import io.dta.appliance.state.ListRegion;
+import io.dta.appliance.state.PreviousRun;
+import io.dta.appliance.state.ResumeStateFile;
+import io.dta.appliance.state.ResumeStateLayout;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.config.ConfigDefaults;
 import org.junit.jupiter.api.Test;
@@ -29,13 +32,13 @@ class RunListStateTest
     void shouldPlaceTheStateFileNextToTheCountersFileUnlessToldOtherwise()
     {
         final Path counters = dir.resolve("translator.counters");
-        final ListStateFile.Previous next = RunCommand.readListState(counters, null, false);
+        final PreviousRun next = RunCommand.readListState(counters, null, false);
         assertEquals(dir.resolve("translator.lists"), next.path());
         assertNull(next.lists(), "no file yet: nothing to resume");
         assertEquals(dir.resolve("mine.lists"),
             RunCommand.readListState(counters, dir.resolve("mine.lists"), false).path());
         assertEquals(CountersFile.defaultPath("translator").resolveSibling("translator.lists"),
-            ListStateFile.defaultPath(CountersFile.defaultPath("translator")));
+            ResumeStateFile.defaultPath(CountersFile.defaultPath("translator")));
     }
 
     @Test
@@ -47,7 +50,7 @@ class RunListStateTest
         final CliRunner.Result result = CliRunner.run("run", "--counters", counters.toString());
         assertEquals(1, result.exitCode(), result.err());
         assertEquals("dta run: list state file " + state + " is truncated: 3 bytes, shorter than its 64-byte " +
-            "header; " + ListStateFile.WAY_OUT, result.err().strip());
+            "header; " + ResumeStateFile.WAY_OUT, result.err().strip());
         assertFalse(Files.exists(counters), "refused before the counters file is created");
     }
 
@@ -55,13 +58,13 @@ class RunListStateTest
     void shouldRefuseAStateFileOfAnotherVersionNamedWithStateFile() throws Exception
     {
         final Path state = dir.resolve("elsewhere.lists");
-        try (ListStateFile file = ListStateFile.create(ListStateFile.read(state, false),
-            ListStateFile.regions(ConfigDefaults.load()), 1))
+        try (ResumeStateFile file = ResumeStateFile.create(ResumeStateFile.read(state, false),
+            ListRegion.allOf(ConfigDefaults.load()), 1))
         {
             assertTrue(file.listCount() > 0, "the demo configuration has lists");
         }
         final byte[] bytes = Files.readAllBytes(state);
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(ListStateFile.VERSION_OFFSET, 7);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(ResumeStateLayout.VERSION_OFFSET, 7);
         Files.write(state, bytes);
         final CliRunner.Result result = CliRunner.run("run", "--counters", dir.resolve("c.counters").toString(),
             "--state-file", state.toString());

@@ -13,7 +13,10 @@ import io.dta.appliance.engine.worker.WorkerLink;
 import io.dta.appliance.engine.worker.WorkerOwnership;
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.TranslatorEngine;
-import io.dta.appliance.state.ListStateFile;
+import io.dta.appliance.state.ListRegion;
+import io.dta.appliance.state.PreviousRun;
+import io.dta.appliance.state.ResumeStateFile;
+import io.dta.appliance.state.StaticQp;
 import io.dta.appliance.stat.CountersFile;
 import io.dta.config.ApplianceConfig;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -42,7 +45,7 @@ import org.agrona.concurrent.status.CountersManager;
  * counters ({@link ConnectionCounter}) are in the counters file.
  * <p>
  * Append lists (docs/layouts.md): when the engine is built (with negotiated regions, once their addresses are known),
- * the agent creates the list state file from what the previous run recorded ({@link ListStateFile#create}) and prints
+ * the agent creates the list state file from what the previous run recorded ({@link ResumeStateFile#create}) and prints
  * its notes, one line each; every list whose region is unchanged continues its numbering and ring position, and
  * every static QP unchanged since a clean stop continues at the PSN it would have sent next. The agent records the
  * QPs' next PSNs ({@link TranslatorEngine#recordNextPsns()}) and closes the file ({@link #listState()}) itself, at the
@@ -76,8 +79,8 @@ public final class LiveTranslatorAgent extends LiveAgent
     // With several workers: each worker's counters (worker 0's beside this agent's totals, which publish() adds up).
     private EngineCounters[] workerCounters = new EngineCounters[0];
     private TranslatorEngine[] engines = new TranslatorEngine[0];
-    private final ListStateFile.Previous previousLists;
-    private ListStateFile listState;
+    private final PreviousRun previousLists;
+    private ResumeStateFile listState;
 
     /**
      * An agent whose lists start from batch 1 every run and record nothing.
@@ -96,14 +99,14 @@ public final class LiveTranslatorAgent extends LiveAgent
      * @param config        validated configuration (static regions).
      * @param settings      EAL arguments, ports (reports, then collector link), timings.
      * @param countersFile  the shared-memory counters file (the caller creates and closes it).
-     * @param previousLists what the list state file held at start ({@link ListStateFile#read}); null for lists that
+     * @param previousLists what the list state file held at start ({@link ResumeStateFile#read}); null for lists that
      *                      start from batch 1 every run and record nothing.
      */
     public LiveTranslatorAgent(
         final ApplianceConfig config,
         final LiveSettings settings,
         final CountersFile countersFile,
-        final ListStateFile.Previous previousLists)
+        final PreviousRun previousLists)
     {
         super(settings, new String[] { "reports", "collector link" }, countersFile,
             new ArpResponder(config.translator().mac(), config.translator().ip()),
@@ -169,8 +172,8 @@ public final class LiveTranslatorAgent extends LiveAgent
         if (null != previousLists)
         {
             // Once per run, at start-up: not the hot path.
-            listState = ListStateFile.create(previousLists, ListStateFile.regions(connected),
-                ListStateFile.qps(connected), System.currentTimeMillis());
+            listState = ResumeStateFile.create(previousLists, ListRegion.allOf(connected),
+                StaticQp.allOf(connected), System.currentTimeMillis());
             for (final String note : listState.notes())
             {
                 System.err.println(messagePrefix() + ": " + note);
@@ -485,7 +488,7 @@ public final class LiveTranslatorAgent extends LiveAgent
      * @return the list state file the engine records its lists' positions in (null before the engine is built, or
      * without one); the caller closes it after the run.
      */
-    public ListStateFile listState()
+    public ResumeStateFile listState()
     {
         return listState;
     }

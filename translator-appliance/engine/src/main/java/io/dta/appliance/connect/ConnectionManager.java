@@ -1,31 +1,16 @@
 package io.dta.appliance.connect;
 
 import io.dta.appliance.engine.FrameSink;
-import io.dta.codec.AethFlyweight;
-import io.dta.codec.CmDrepFlyweight;
-import io.dta.codec.CmDreqFlyweight;
-import io.dta.codec.CmFrameEncoder;
-import io.dta.codec.CmRejFlyweight;
-import io.dta.codec.CmRepFlyweight;
-import io.dta.codec.CmReqFlyweight;
 import io.dta.codec.DethFlyweight;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
-import io.dta.codec.MadHeaderFlyweight;
-import io.dta.codec.Psn;
-import io.dta.codec.RdmaCmHeaderFlyweight;
-import io.dta.codec.RoceFrameEncoder;
 import io.dta.codec.RoceOpcode;
-import io.dta.codec.UdpFlyweight;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ConnectionConfig;
-import io.dta.config.KeyIncrementConfig;
 import io.dta.config.RegionConfig;
-import io.dta.config.TranslatorConfig;
 import org.agrona.DirectBuffer;
 
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -64,6 +49,10 @@ import java.util.SplittableRandom;
  * <p>
  * Same style as the engine: single-threaded, explicit clock, frames out through a {@link FrameSink}, frames in
  * through {@link #onFrame}, timers through {@link #poll(long)}; independent of pcap and of the demo.
+ * <p>
+ * The parts: {@link CmFrameSender} (every frame sent), {@link CmMadHandler} (the collector's CM MADs),
+ * {@link MetadataSendHandler} (the metadata SEND) and {@link ConnectedConfig} (the configuration that results); this
+ * class holds the regions, starts and ends their connections and runs their timers.
  */
 public final class ConnectionManager
 {
@@ -72,30 +61,18 @@ public final class ConnectionManager
     /** MSN of the ACK of the metadata SEND: the first message the appliance's QP completes. */
     public static final int METADATA_MSN = 1;
 
-    private static final int QPN_MIN = 2;
-    private static final int QPN_MAX = 0xFF_FFFE;
-    private static final int ACK_FRAME_LENGTH = 62;
-
     private final ApplianceConfig config;
-    private final TranslatorConfig translator;
     private final ConnectionConfig timing;
-    private final FrameSink sink;
     private final RegionConnection[] connections;
     private final List<RegionConnection> connectionList;
-    private final long[] counters = new long[ConnectionCounter.values().length];
+    private final ConnectionCounts counts = new ConnectionCounts();
     private final FrameDecoder decoder = new FrameDecoder();
-    private final CmFrameEncoder cm = new CmFrameEncoder();
-    private final RoceFrameEncoder ack = new RoceFrameEncoder();
-    private final MadHeaderFlyweight mad = new MadHeaderFlyweight();
-    private final CmRepFlyweight rep = new CmRepFlyweight();
-    private final CmRejFlyweight rej = new CmRejFlyweight();
-    private final CmDreqFlyweight dreq = new CmDreqFlyweight();
-    private final CmDrepFlyweight drep = new CmDrepFlyweight();
-    private final RdmaCmHeaderFlyweight cma = new RdmaCmHeaderFlyweight();
+    private final CmFrameSender frames;
+    private final CmMadHandler mads;
+    private final MetadataSendHandler sends;
     private final long cmTimeoutNanos;
     private final long sendWaitNanos;
     private final SplittableRandom random;
-    private int madPsn;
 
     /**
      * @param config the configuration; its negotiated regions are connected, static ones left alone.
@@ -106,11 +83,9 @@ public final class ConnectionManager
     public ConnectionManager(final ApplianceConfig config, final FrameSink sink, final long seed)
     {
         this.config = config;
-        this.translator = config.translator();
         this.timing = config.connection();
-        this.sink = sink;
         random = new SplittableRandom(seed);
-        madPsn = random.nextInt(1 << 24);
+        final int madPsn = random.nextInt(1 << 24);
         final List<RegionConnection> list = new ArrayList<>();
         for (final CollectorConfig collector : config.collectors())
         {
@@ -129,31 +104,9 @@ public final class ConnectionManager
         // The collector re-sends its REP (for a lost RTU) and then its SEND (for a lost ACK) for this long at most.
         this.sendWaitNanos = (timing.maxCmRetries() + 1L) * cmTimeoutNanos +
             (timing.retryCount() + 1L) * timing.localAckTimeoutNanos();
-
-        final int tos = (translator.dscp() << 2) | translator.ecn();
-        cm.encoder()
-            .srcMac(translator.mac())
-            .srcIp(translator.ip())
-            .dstPort(UdpFlyweight.ROCEV2_PORT)
-            .tos(tos)
-            .ttl(translator.ttl())
-            .identification(0)
-            .migReq(true)
-            .pKey(translator.pKey());
-        ack
-            .srcMac(translator.mac())
-            .srcIp(translator.ip())
-            .dstPort(UdpFlyweight.ROCEV2_PORT)
-            .tos(tos)
-            .ttl(translator.ttl())
-            .identification(0)
-            .migReq(true)
-            .pKey(translator.pKey())
-            .opcode(RoceOpcode.RC_ACKNOWLEDGE)
-            .ackReq(false)
-            .syndrome(AethFlyweight.CREDIT_INVALID)
-            .msn(METADATA_MSN)
-            .noPayload();
+        frames = new CmFrameSender(config.translator(), timing, sink, counts, madPsn);
+        mads = new CmMadHandler(config, connections, decoder, counts, frames, sendWaitNanos);
+        sends = new MetadataSendHandler(decoder, counts, frames);
     }
 
     /**
@@ -178,7 +131,7 @@ public final class ConnectionManager
         c.state = RegionConnection.State.REQ_SENT;
         c.retriesLeft = timing.maxCmRetries();
         c.deadlineNanos = nowNanos + cmTimeoutNanos;
-        sendReq(c, nowNanos);
+        frames.sendReq(c, nowNanos);
     }
 
     /**
@@ -223,7 +176,7 @@ public final class ConnectionManager
                 c.disconnectTransactionId = random.nextLong();
                 c.retriesLeft = timing.maxCmRetries();
                 c.deadlineNanos = nowNanos + cmTimeoutNanos;
-                sendDreq(c, nowNanos);
+                frames.sendDreq(c, nowNanos);
                 n++;
             }
         }
@@ -288,7 +241,7 @@ public final class ConnectionManager
      */
     public boolean onFrame(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
     {
-        counters[ConnectionCounter.FRAMES_IN.ordinal()]++;
+        count(ConnectionCounter.FRAMES_IN);
         if (0 == connections.length || FrameKind.ROCE != decoder.decode(buffer, offset, length))
         {
             return notMine();
@@ -297,7 +250,7 @@ public final class ConnectionManager
         final int destQp = decoder.bth().destQp();
         if (RoceOpcode.UD_SEND_ONLY == opcode && DethFlyweight.GSI_QPN == destQp)
         {
-            onMad(nowNanos);
+            mads.onMad(nowNanos);
             return true;
         }
         if (opcode > RoceOpcode.RC_SEND_ONLY_WITH_IMMEDIATE)
@@ -309,7 +262,7 @@ public final class ConnectionManager
         {
             if (c.region.localQpn() == destQp && c.collector.ip() == srcIp)
             {
-                onSend(c, opcode, nowNanos);
+                sends.onSend(c, opcode, nowNanos);
                 return true;
             }
         }
@@ -320,279 +273,6 @@ public final class ConnectionManager
     {
         count(ConnectionCounter.NOT_CONNECTION_FRAMES);
         return false;
-    }
-
-    private void onMad(final long nowNanos)
-    {
-        if (!decoder.icrcValid())
-        {
-            count(ConnectionCounter.BAD_ICRC);
-            return;
-        }
-        if (decoder.payloadLength() < MadHeaderFlyweight.MAD_LENGTH ||
-            DethFlyweight.GSI_Q_KEY != decoder.deth().qKey())
-        {
-            count(ConnectionCounter.BAD_MADS);
-            return;
-        }
-        mad.wrap(decoder.buffer(), decoder.payloadOffset());
-        if (!mad.isCmSend())
-        {
-            count(ConnectionCounter.BAD_MADS);
-            return;
-        }
-        final int srcIp = decoder.ipv4().src();
-        boolean known = false;
-        for (final CollectorConfig collector : config.collectors())
-        {
-            known |= collector.ip() == srcIp;
-        }
-        if (!known)
-        {
-            count(ConnectionCounter.UNKNOWN_SOURCE);
-            return;
-        }
-        switch (mad.attributeId())
-        {
-            case MadHeaderFlyweight.ATTRIBUTE_REP -> onRep(srcIp, nowNanos);
-            case MadHeaderFlyweight.ATTRIBUTE_REJ -> onRej(srcIp);
-            case MadHeaderFlyweight.ATTRIBUTE_DREQ -> onDreq(srcIp, nowNanos);
-            case MadHeaderFlyweight.ATTRIBUTE_DREP -> onDrep(srcIp);
-            default -> count(ConnectionCounter.UNSUPPORTED_MADS);
-        }
-    }
-
-    private RegionConnection match(final int srcIp, final long echoedCommId)
-    {
-        final long tid = mad.transactionId();
-        for (final RegionConnection c : connections)
-        {
-            if (c.transactionId == tid && c.localCommId == echoedCommId && c.collector.ip() == srcIp)
-            {
-                return c;
-            }
-        }
-        return null;
-    }
-
-    private void onRep(final int srcIp, final long nowNanos)
-    {
-        rep.wrap(mad.buffer(), mad.dataOffset());
-        final RegionConnection c = match(srcIp, rep.remoteCommId());
-        if (null == c)
-        {
-            count(ConnectionCounter.UNMATCHED_MADS);
-            return;
-        }
-        final int qpn = rep.localQpn();
-        switch (c.state)
-        {
-            case REQ_SENT ->
-            {
-                if (qpn < QPN_MIN || qpn > QPN_MAX)
-                {
-                    count(ConnectionCounter.INVALID_REPS);
-                    sendRej(c, rep.localCommId(), CmRejFlyweight.REASON_UNSUPPORTED_REQUEST, nowNanos);
-                    fail(c, String.format("REP with invalid QPN 0x%06x", qpn));
-                    return;
-                }
-                final int granted = rep.responderResources();
-                if (c.atomics > 0 && 0 == granted)
-                {
-                    // The collector's QP would refuse every atomic: the region cannot work at all.
-                    count(ConnectionCounter.INVALID_REPS);
-                    sendRej(c, rep.localCommId(), CmRejFlyweight.REASON_INSUFFICIENT_RESPONDER_RESOURCES, nowNanos);
-                    fail(c, "REP grants 0 outstanding atomics (responder resources), keyIncrement." +
-                        "maxOutstandingAtomics is " + c.atomics + ": set it to at most 0 (the collector accepts no " +
-                        "atomics: give its QP responder resources)");
-                    return;
-                }
-                count(ConnectionCounter.REPS);
-                // As rdma-core does, run with what the collector grants when it is less than asked: its QP would
-                // refuse (or forget the replies of) the atomics beyond that. Never more than asked (IBA).
-                c.atomicsLimit = Math.min(granted, c.atomics);
-                if (c.atomicsReduced())
-                {
-                    count(ConnectionCounter.ATOMICS_REDUCED);
-                    // Once per set-up attempt, not per frame (duplicate REPs take the other branch).
-                    System.err.println("dta: " + c.region.path() + ": collector grants " + granted +
-                        " outstanding atomics, fewer than maxOutstandingAtomics " + c.atomics + ": using " +
-                        c.atomicsLimit);
-                }
-                c.remoteCommId = rep.localCommId();
-                c.remoteQpn = qpn;
-                c.remoteStartPsn = rep.startingPsn();
-                c.state = RegionConnection.State.RTU_SENT;
-                c.deadlineNanos = nowNanos + sendWaitNanos;
-                sendRtu(c, nowNanos);
-            }
-            case RTU_SENT, CONNECTED ->
-            {
-                if (rep.localCommId() != c.remoteCommId || qpn != c.remoteQpn ||
-                    rep.startingPsn() != c.remoteStartPsn)
-                {
-                    count(ConnectionCounter.INVALID_REPS);
-                    return;
-                }
-                count(ConnectionCounter.DUPLICATE_REPS);
-                sendRtu(c, nowNanos);
-            }
-            default -> count(ConnectionCounter.UNMATCHED_MADS);
-        }
-    }
-
-    private void onRej(final int srcIp)
-    {
-        rej.wrap(mad.buffer(), mad.dataOffset());
-        final RegionConnection c = match(srcIp, rej.remoteCommId());
-        if (null == c || (RegionConnection.State.REQ_SENT != c.state && RegionConnection.State.RTU_SENT != c.state))
-        {
-            count(ConnectionCounter.UNMATCHED_MADS);
-            return;
-        }
-        count(ConnectionCounter.REJS);
-        fail(c, "rejected by the collector: " + CmRejFlyweight.reasonName(rej.reason()) + " (REJ reason " +
-            rej.reason() + ")");
-    }
-
-    private void onDreq(final int srcIp, final long nowNanos)
-    {
-        dreq.wrap(mad.buffer(), mad.dataOffset());
-        for (final RegionConnection c : connections)
-        {
-            if (c.collector.ip() != srcIp || c.remoteCommId != dreq.localCommId() ||
-                c.localCommId != dreq.remoteCommId() || c.region.localQpn() != dreq.remoteQpn())
-            {
-                continue;
-            }
-            if (RegionConnection.State.CONNECTED == c.state || RegionConnection.State.DISCONNECTING == c.state)
-            {
-                // While our own DREQ is out too (both ends disconnecting at once) IBA answers it: either way it
-                // ends here. Only a connection the appliance meant to keep is connected again.
-                count(ConnectionCounter.DREQS_IN);
-                c.disconnectedByCollector = RegionConnection.State.CONNECTED == c.state;
-                c.state = RegionConnection.State.DISCONNECTED;
-                c.deadlineNanos = Long.MAX_VALUE;
-                sendDrep(c, nowNanos);
-                return;
-            }
-            if (RegionConnection.State.DISCONNECTED == c.state)
-            {
-                count(ConnectionCounter.DUPLICATE_DREQS);
-                sendDrep(c, nowNanos);
-                return;
-            }
-        }
-        count(ConnectionCounter.UNMATCHED_DISCONNECTS);
-    }
-
-    private void onDrep(final int srcIp)
-    {
-        drep.wrap(mad.buffer(), mad.dataOffset());
-        final long tid = mad.transactionId();
-        for (final RegionConnection c : connections)
-        {
-            if (RegionConnection.State.DISCONNECTING == c.state && c.collector.ip() == srcIp &&
-                c.disconnectTransactionId == tid && c.remoteCommId == drep.localCommId() &&
-                c.localCommId == drep.remoteCommId())
-            {
-                count(ConnectionCounter.DREPS);
-                c.state = RegionConnection.State.DISCONNECTED;
-                c.deadlineNanos = Long.MAX_VALUE;
-                return;
-            }
-        }
-        count(ConnectionCounter.UNMATCHED_DISCONNECTS);
-    }
-
-    private void onSend(final RegionConnection c, final int opcode, final long nowNanos)
-    {
-        if (!decoder.icrcValid())
-        {
-            count(ConnectionCounter.BAD_ICRC);
-            return;
-        }
-        final int psn = decoder.bth().psn();
-        if (RegionConnection.State.IDLE == c.state || RegionConnection.State.REQ_SENT == c.state ||
-            0 == c.remoteQpn)
-        {
-            dropSend(c, "SEND before the REP");
-            return;
-        }
-        if (RegionConnection.State.DISCONNECTING == c.state || RegionConnection.State.DISCONNECTED == c.state)
-        {
-            dropSend(c, "SEND after the disconnection");
-            return;
-        }
-        if (RoceOpcode.RC_SEND_ONLY != opcode)
-        {
-            dropSend(c, "SEND opcode " + RoceOpcode.name(opcode) + " (a 16-byte metadata SEND is one SEND Only)");
-            return;
-        }
-        if (psn != c.remoteStartPsn)
-        {
-            dropSend(c, String.format("SEND with PSN 0x%06x, the REP's starting PSN is 0x%06x", psn,
-                c.remoteStartPsn));
-            return;
-        }
-        if (RegionConnection.State.CONNECTED == c.state || RegionConnection.State.FAILED == c.state)
-        {
-            // Our ACK was lost: acknowledge again so the collector's QP does not run out of retries.
-            count(ConnectionCounter.DUPLICATE_SENDS);
-            sendAck(c, psn, nowNanos);
-            return;
-        }
-
-        // The SEND arrived intact at the right PSN: acknowledge it at transport level whatever its content says,
-        // then judge the content.
-        sendAck(c, psn, nowNanos);
-        final String problem = validate(c);
-        if (null != problem)
-        {
-            count(ConnectionCounter.SENDS_INVALID);
-            fail(c, problem);
-            return;
-        }
-        count(ConnectionCounter.SENDS);
-        count(ConnectionCounter.CONNECTED);
-        c.state = RegionConnection.State.CONNECTED;
-        c.deadlineNanos = Long.MAX_VALUE;
-    }
-
-    private String validate(final RegionConnection c)
-    {
-        if (METADATA_LENGTH != decoder.payloadLength())
-        {
-            return "metadata SEND of " + decoder.payloadLength() + " bytes, expected " + METADATA_LENGTH;
-        }
-        final DirectBuffer b = decoder.buffer();
-        final int p = decoder.payloadOffset();
-        c.address = b.getLong(p, ByteOrder.LITTLE_ENDIAN);
-        c.length = b.getInt(p + 8, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL;
-        c.rkey = b.getInt(p + 12, ByteOrder.LITTLE_ENDIAN) & 0xFFFF_FFFFL;
-        final long needed = c.region.length();
-        if (c.length < needed)
-        {
-            return "the collector advertised " + c.length + " bytes at 0x" + Long.toHexString(c.address) +
-                ", the configuration needs " + needed;
-        }
-        if (0 != (c.address & (RegionConfig.ADDRESS_ALIGNMENT - 1)))
-        {
-            return "the collector advertised address 0x" + Long.toHexString(c.address) + ", not 8-byte aligned";
-        }
-        if (Long.compareUnsigned(c.address + (needed - 1), c.address) < 0)
-        {
-            return "the collector advertised address 0x" + Long.toHexString(c.address) + ": " + needed +
-                " bytes from there run past the end of the 64-bit address space";
-        }
-        return null;
-    }
-
-    private void dropSend(final RegionConnection c, final String why)
-    {
-        count(ConnectionCounter.SENDS_DROPPED);
-        c.droppedSends++;
-        c.lastDrop = why;
     }
 
     /**
@@ -615,18 +295,18 @@ public final class ConnectionManager
             {
                 if (c.retriesLeft <= 0)
                 {
-                    fail(c, "no REP after " + (timing.maxCmRetries() + 1) + " REQs, " + millis(cmTimeoutNanos) +
+                    counts.fail(c, "no REP after " + (timing.maxCmRetries() + 1) + " REQs, " + millis(cmTimeoutNanos) +
                         " apart" + dropNote(c));
                     continue;
                 }
                 c.retriesLeft--;
                 c.deadlineNanos = nowNanos + cmTimeoutNanos;
                 count(ConnectionCounter.REQ_TIMEOUTS);
-                sendReq(c, nowNanos);
+                frames.sendReq(c, nowNanos);
             }
             else if (RegionConnection.State.RTU_SENT == c.state)
             {
-                fail(c, "no valid metadata SEND within " + millis(sendWaitNanos) + " of the REP" + dropNote(c));
+                counts.fail(c, "no valid metadata SEND within " + millis(sendWaitNanos) + " of the REP" + dropNote(c));
             }
             else if (RegionConnection.State.DISCONNECTING == c.state)
             {
@@ -641,7 +321,7 @@ public final class ConnectionManager
                 c.retriesLeft--;
                 c.deadlineNanos = nowNanos + cmTimeoutNanos;
                 count(ConnectionCounter.DREQ_TIMEOUTS);
-                sendDreq(c, nowNanos);
+                frames.sendDreq(c, nowNanos);
             }
             else
             {
@@ -661,160 +341,9 @@ public final class ConnectionManager
         return String.format("%.3f ms", nanos / 1e6);
     }
 
-    private void fail(final RegionConnection c, final String why)
-    {
-        c.state = RegionConnection.State.FAILED;
-        c.failure = why;
-        c.deadlineNanos = Long.MAX_VALUE;
-        count(ConnectionCounter.FAILED);
-    }
-
-    private void sendReq(final RegionConnection c, final long nowNanos)
-    {
-        final int at = beginCm(c, MadHeaderFlyweight.ATTRIBUTE_REQ, c.transactionId);
-        if (at < 0)
-        {
-            return;
-        }
-        final RegionConfig region = c.region;
-        final CollectorConfig collector = c.collector;
-        cm.req()
-            .localCommId(c.localCommId)
-            .serviceId(CmReqFlyweight.rdmaCmServiceId(region.servicePort()))
-            .localCaGuid(CmReqFlyweight.caGuidOf(translator.mac()))
-            .localQKey(0)
-            .localQpn(region.localQpn())
-            .responderResources(0)
-            .initiatorDepth(c.atomics)
-            .remoteCmResponseTimeout(timing.cmResponseTimeout())
-            .transportServiceType(CmReqFlyweight.TRANSPORT_RC)
-            .startingPsn(c.startPsn)
-            .localCmResponseTimeout(timing.cmResponseTimeout())
-            .retryCount(timing.retryCount())
-            .pKey(translator.pKey())
-            .pathMtu(mtuCode(collector.pathMtu()))
-            .rnrRetryCount(7)
-            .maxCmRetries(timing.maxCmRetries())
-            .primaryLocalLid(0xFFFF)
-            .primaryRemoteLid(0xFFFF)
-            .primaryLocalGidIpv4(translator.ip())
-            .primaryRemoteGidIpv4(collector.ip())
-            .primaryFlowLabelAndRate(0, 0)
-            .primaryTrafficClass((translator.dscp() << 2) | translator.ecn())
-            .primaryHopLimit(translator.ttl())
-            .primaryLocalAckTimeout(timing.localAckTimeout());
-        cma.wrap(sink.buffer(), cm.req().privateDataOffset())
-            .ipv4(region.udpSourcePort(), translator.ip(), collector.ip());
-        finishCm(at, ConnectionCounter.REQS_SENT, nowNanos);
-    }
-
-    private void sendRtu(final RegionConnection c, final long nowNanos)
-    {
-        final int at = beginCm(c, MadHeaderFlyweight.ATTRIBUTE_RTU, c.transactionId);
-        if (at < 0)
-        {
-            return;
-        }
-        cm.rtu().localCommId(c.localCommId).remoteCommId(c.remoteCommId);
-        finishCm(at, ConnectionCounter.RTUS_SENT, nowNanos);
-    }
-
-    /**
-     * The REJ of a REP the appliance refuses (message rejected: REP), with the attempt's transaction ID, so the
-     * collector stops re-sending its REP and listens again.
-     */
-    private void sendRej(final RegionConnection c, final long remoteCommId, final int reason, final long nowNanos)
-    {
-        final int at = beginCm(c, MadHeaderFlyweight.ATTRIBUTE_REJ, c.transactionId);
-        if (at < 0)
-        {
-            return;
-        }
-        cm.rej().localCommId(c.localCommId).remoteCommId(remoteCommId).messageRejected(CmRejFlyweight.REJECTED_REP)
-            .reason(reason);
-        finishCm(at, ConnectionCounter.REJS_SENT, nowNanos);
-    }
-
-    private void sendDreq(final RegionConnection c, final long nowNanos)
-    {
-        final int at = beginCm(c, MadHeaderFlyweight.ATTRIBUTE_DREQ, c.disconnectTransactionId);
-        if (at < 0)
-        {
-            return;
-        }
-        cm.dreq().localCommId(c.localCommId).remoteCommId(c.remoteCommId).remoteQpn(c.remoteQpn);
-        finishCm(at, ConnectionCounter.DREQS_SENT, nowNanos);
-    }
-
-    /**
-     * The DREP of the DREQ being handled: its transaction ID echoed.
-     */
-    private void sendDrep(final RegionConnection c, final long nowNanos)
-    {
-        final int at = beginCm(c, MadHeaderFlyweight.ATTRIBUTE_DREP, mad.transactionId());
-        if (at < 0)
-        {
-            return;
-        }
-        cm.drep().localCommId(c.localCommId).remoteCommId(c.remoteCommId);
-        finishCm(at, ConnectionCounter.DREPS_SENT, nowNanos);
-    }
-
-    /**
-     * Claims a frame and writes the addressing and MAD header of a CM message to the region's collector.
-     *
-     * @return where the frame starts, or -1 when the sink is full (counted).
-     */
-    private int beginCm(final RegionConnection c, final int attribute, final long transactionId)
-    {
-        final int at = sink.claim(CmFrameEncoder.FRAME_LENGTH);
-        if (at < 0)
-        {
-            count(ConnectionCounter.SINK_FULL);
-            return -1;
-        }
-        cm.encoder().dstMac(c.collector.mac()).dstIp(c.collector.ip()).srcPort(c.region.udpSourcePort())
-            .psn(nextMadPsn());
-        cm.begin(sink.buffer(), at, attribute, transactionId, 0);
-        return at;
-    }
-
-    private void finishCm(final int at, final ConnectionCounter sent, final long nowNanos)
-    {
-        sink.commit(at, cm.finish(sink.buffer(), at), nowNanos);
-        count(sent);
-    }
-
-    private void sendAck(final RegionConnection c, final int psn, final long nowNanos)
-    {
-        final int at = sink.claim(ACK_FRAME_LENGTH);
-        if (at < 0)
-        {
-            count(ConnectionCounter.SINK_FULL);
-            return;
-        }
-        ack.dstMac(c.collector.mac()).dstIp(c.collector.ip()).srcPort(c.region.udpSourcePort())
-            .destQp(c.remoteQpn).psn(psn);
-        final int length = ack.encode(sink.buffer(), at);
-        sink.commit(at, length, nowNanos);
-        count(ConnectionCounter.ACKS_SENT);
-    }
-
-    private int nextMadPsn()
-    {
-        final int psn = madPsn;
-        madPsn = Psn.next(madPsn);
-        return psn;
-    }
-
-    private static int mtuCode(final int pathMtu)
-    {
-        return Integer.numberOfTrailingZeros(pathMtu) - 7;
-    }
-
     void count(final ConnectionCounter counter)
     {
-        counters[counter.ordinal()]++;
+        counts.count(counter);
     }
 
     /**
@@ -823,7 +352,7 @@ public final class ConnectionManager
      */
     public long counter(final ConnectionCounter counter)
     {
-        return counters[counter.ordinal()];
+        return counts.get(counter);
     }
 
     /**
@@ -923,57 +452,7 @@ public final class ConnectionManager
             }
             throw new IllegalStateException("connection set-up incomplete: " + String.join("; ", problems));
         }
-        final ApplianceConfig connected = config.withRegions((collector, region) ->
-        {
-            for (final RegionConnection c : connections)
-            {
-                if (c.region == region)
-                {
-                    return c.connectedRegion();
-                }
-            }
-            return region;
-        });
-        boolean reduced = false;
-        for (final RegionConnection c : connections)
-        {
-            reduced |= c.atomicsReduced();
-        }
-        if (!reduced)
-        {
-            return connected;
-        }
-        final List<CollectorConfig> collectors = new ArrayList<>();
-        for (final CollectorConfig collector : connected.collectors())
-        {
-            collectors.add(withGrantedAtomics(collector));
-        }
-        return new ApplianceConfig(connected.translator(), connected.reports(), connected.redundancy(),
-            connected.append(), connected.postcards(), connected.acks(), connected.resync(), connected.essential(),
-            collectors, connected.connection());
-    }
-
-    /**
-     * The collector with {@code keyIncrement.maxOutstandingAtomics} lowered to what its REP granted, if it did.
-     */
-    private CollectorConfig withGrantedAtomics(final CollectorConfig collector)
-    {
-        final KeyIncrementConfig ki = collector.keyIncrement();
-        if (null == ki)
-        {
-            return collector;
-        }
-        for (final RegionConnection c : connections)
-        {
-            if (c.atomicsReduced() && c.region.localQpn() == ki.region().localQpn() &&
-                c.collector.ip() == collector.ip())
-            {
-                return new CollectorConfig(collector.name(), collector.mac(), collector.ip(), collector.pathMtu(),
-                    collector.keyWrite(), new KeyIncrementConfig(ki.region(), c.atomicsLimit, ki.atomicQueueSize()),
-                    collector.postcards(), collector.lists(), collector.sketches());
-            }
-        }
-        return collector;
+        return ConnectedConfig.of(config, connections);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.dta.appliance.engine;
 
-import io.dta.appliance.state.ListStateFile;
+import io.dta.appliance.state.ListRegion;
+import io.dta.appliance.state.ResumeStateFile;
 import io.dta.codec.DtaOpcode;
 import io.dta.collector.layout.ListLayout;
 import io.dta.collector.query.ListReadResult;
@@ -81,8 +82,8 @@ class ListRestartTest
     private List<Request> run(final List<byte[]> reports, final boolean withState)
     {
         final ApplianceConfig config = ConfigLoader.load(cfg().yaml());
-        final ListStateFile state = withState ? ListStateFile.create(ListStateFile.read(stateFile(), false),
-            ListStateFile.regions(config), 1) : null;
+        final ResumeStateFile state = withState ? ResumeStateFile.create(ResumeStateFile.read(stateFile(), false),
+            ListRegion.allOf(config), 1) : null;
         try
         {
             final FrameCollector out = new FrameCollector();
@@ -294,8 +295,8 @@ class ListRestartTest
     void shouldStoreThePositionBeforeTheWriteReachesTheSink()
     {
         final ApplianceConfig config = ConfigLoader.load(cfg().yaml());
-        try (ListStateFile state = ListStateFile.create(ListStateFile.read(stateFile(), true),
-            ListStateFile.regions(config), 1))
+        try (ResumeStateFile state = ResumeStateFile.create(ResumeStateFile.read(stateFile(), true),
+            ListRegion.allOf(config), 1))
         {
             final int index = state.indexOf(1);
             final FrameCollector inner = new FrameCollector();
@@ -367,8 +368,8 @@ class ListRestartTest
         final Cfg cfg = cfg();
         cfg.timeoutMicros = 10_000_000; // no ACK timeout, no probing: only the grace period refuses
         final ApplianceConfig config = ConfigLoader.load(cfg.yaml());
-        try (ListStateFile state = ListStateFile.create(ListStateFile.read(stateFile(), true),
-            ListStateFile.regions(config), 1))
+        try (ResumeStateFile state = ResumeStateFile.create(ResumeStateFile.read(stateFile(), true),
+            ListRegion.allOf(config), 1))
         {
             final int index = state.indexOf(1);
             final FrameCollector out = new FrameCollector();
@@ -406,8 +407,8 @@ class ListRestartTest
             assertEquals(5, state.position(index));
             assertEquals(5, engine.list(1).position());
         }
-        try (ListStateFile state = ListStateFile.create(ListStateFile.read(stateFile(), false),
-            ListStateFile.regions(config), 1))
+        try (ResumeStateFile state = ResumeStateFile.create(ResumeStateFile.read(stateFile(), false),
+            ListRegion.allOf(config), 1))
         {
             final FrameCollector out = new FrameCollector();
             final TranslatorEngine engine = new TranslatorEngine(config, out, false, new EngineCounters(), state);
@@ -431,8 +432,8 @@ class ListRestartTest
         final Cfg other = cfg();
         other.list1Length = 4096;
         final ApplianceConfig changed = ConfigLoader.load(other.yaml());
-        try (ListStateFile state = ListStateFile.create(ListStateFile.read(stateFile(), true),
-            ListStateFile.regions(config), 1))
+        try (ResumeStateFile state = ResumeStateFile.create(ResumeStateFile.read(stateFile(), true),
+            ListRegion.allOf(config), 1))
         {
             final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
                 () -> new TranslatorEngine(changed, new FrameCollector(), false, new EngineCounters(), state));

@@ -1,6 +1,9 @@
 package io.dta.appliance.engine;
 
-import io.dta.appliance.state.ListStateFile;
+import io.dta.appliance.state.ListRegion;
+import io.dta.appliance.state.PreviousRun;
+import io.dta.appliance.state.ResumeStateFile;
+import io.dta.appliance.state.StaticQp;
 import io.dta.codec.DtaOpcode;
 import io.dta.codec.Psn;
 import io.dta.collector.responder.ResponderCounter;
@@ -55,10 +58,10 @@ class QpPsnRestartTest
     private final SoftResponder responder = new SoftResponder(config, (c, r) -> r == region ? memory : null);
     private long now = 1_000_000;
 
-    private ListStateFile open()
+    private ResumeStateFile open()
     {
-        final ListStateFile.Previous previous = ListStateFile.read(dir.resolve("translator.lists"), false);
-        return ListStateFile.create(previous, ListStateFile.regions(config), ListStateFile.qps(config), 1);
+        final PreviousRun previous = ResumeStateFile.read(dir.resolve("translator.lists"), false);
+        return ResumeStateFile.create(previous, ListRegion.allOf(config), StaticQp.allOf(config), 1);
     }
 
     private static byte[] kw(final int key, final int value)
@@ -113,7 +116,7 @@ class QpPsnRestartTest
     {
         // Run A: 40 reports from 0xFFFFF0, past the PSN wrap, then a clean stop.
         final int nextPsn;
-        try (ListStateFile state = open())
+        try (ResumeStateFile state = open())
         {
             assertEquals(START_PSN, state.startPsn(0), "no previous file: the configured PSN");
             final FrameCollector out = new FrameCollector();
@@ -137,7 +140,7 @@ class QpPsnRestartTest
         final long writes = responder.counter(ResponderCounter.WRITE_PACKETS);
 
         // Run B, the collector's QP still running: its first frame carries A's next PSN and is executed.
-        try (ListStateFile state = open())
+        try (ResumeStateFile state = open())
         {
             assertTrue(state.psnResumed(0), state.notes().toString());
             final FrameCollector out = new FrameCollector();
@@ -178,7 +181,7 @@ class QpPsnRestartTest
     void shouldContinueAtARestartedCollectorsPsnAndLandTheEssentialReports()
     {
         final int nextPsn;
-        try (ListStateFile state = open())
+        try (ResumeStateFile state = open())
         {
             final FrameCollector out = new FrameCollector();
             final TranslatorEngine a = new TranslatorEngine(config, out, true, new EngineCounters(), state);
@@ -196,7 +199,7 @@ class QpPsnRestartTest
 
         final UnsafeBuffer fresh = new UnsafeBuffer(new byte[(int)region.length()]);
         final SoftResponder restarted = new SoftResponder(config, (c, r) -> r == region ? fresh : null);
-        try (ListStateFile state = open())
+        try (ResumeStateFile state = open())
         {
             assertTrue(state.psnResumed(0), state.notes().toString());
             final FrameCollector out = new FrameCollector();

@@ -3,7 +3,8 @@ package io.dta.appliance.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.replay.Replay;
-import io.dta.appliance.state.ListStateFile;
+import io.dta.appliance.state.RecordedList;
+import io.dta.appliance.state.ResumeStateFile;
 import io.dta.codec.ArpFlyweight;
 import io.dta.codec.EthernetFlyweight;
 import io.dta.codec.pcap.PcapReader;
@@ -285,7 +286,7 @@ class LiveTwoProcessEalTest extends LiveProcessTests
         final Path listState = dir.resolve("translator.lists");
         assertTrue(Files.readString(dir.resolve("translator.err"))
             .contains("dta run: no list state file " + listState + " yet: every list starts from batch 1"));
-        final List<ListStateFile.Recorded> lists = ListStateFile.read(listState, false).lists();
+        final List<RecordedList> lists = ResumeStateFile.read(listState, false).lists();
         assertEquals(2, lists.size(), lists.toString());
         assertEquals(ListLayout.Kind.REFERENCE, lists.get(0).region().kind());
         assertEquals(10, lists.get(0).position(), lists.toString());

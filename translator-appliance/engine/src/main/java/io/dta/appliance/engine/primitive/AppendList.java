@@ -3,7 +3,7 @@ package io.dta.appliance.engine.primitive;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.QueuePairSender;
-import io.dta.appliance.state.ListStateFile;
+import io.dta.appliance.state.ResumeStateFile;
 import io.dta.collector.layout.ListLayout;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -19,7 +19,7 @@ import java.nio.ByteOrder;
  * reports, so a refused batch counts each of its entries as a dropped report.
  * <p>
  * Its position (the next batch sequence number, or the reference ring's next head slot) can start where a previous
- * run stopped and is stored, once per batch, into a position word ({@link ListStateFile}): after the number or slot
+ * run stopped and is stored, once per batch, into a position word ({@link ResumeStateFile}): after the number or slot
  * is taken and before the batch's WRITE is handed to the QP, so a recorded position is never behind a batch that
  * reached the collector.
  */
@@ -62,7 +62,7 @@ public final class AppendList
     }
 
     /**
-     * A list whose position is kept in a position word, for example a {@link ListStateFile} entry.
+     * A list whose position is kept in a position word, for example a {@link ResumeStateFile} entry.
      *
      * @param listId         the list id reports carry.
      * @param sender         the list's QP.
@@ -86,7 +86,7 @@ public final class AppendList
         final int positionOffset,
         final long startPosition)
     {
-        if (!ListStateFile.validPosition(layout, startPosition))
+        if (!ResumeStateFile.validPosition(layout, startPosition))
         {
             throw new IllegalArgumentException("list " + listId + ": impossible start position " + startPosition);
         }
@@ -206,7 +206,7 @@ public final class AppendList
         {
             final int slot = layout.referenceWriteSlot(head, entries);
             head = layout.referenceNextHead(slot, entries);
-            ListStateFile.storePosition(positions, positionOffset, head);
+            ResumeStateFile.storePosition(positions, positionOffset, head);
             sender.write(baseAddress + (long)slot * ListLayout.ENTRY_LENGTH, batch, 0,
                 entries * ListLayout.ENTRY_LENGTH, batchEssential, entries, nowNanos);
         }
@@ -220,7 +220,7 @@ public final class AppendList
             batch.putInt(layout.sequenceOffsetInRecord(), (int)sequence, ByteOrder.LITTLE_ENDIAN);
             final long address = baseAddress + layout.recordOffset(sequence);
             sequence = ListLayout.nextSequence(sequence);
-            ListStateFile.storePosition(positions, positionOffset, sequence);
+            ResumeStateFile.storePosition(positions, positionOffset, sequence);
             sender.write(address, batch, 0, ListLayout.recordLength(batchSize), batchEssential, entries, nowNanos);
         }
     }

@@ -5,12 +5,6 @@ import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.QueuePairSender;
 import io.dta.codec.SketchColumnFlyweight;
 import io.dta.config.SketchConfig;
-import io.dta.config.SketchType;
-import org.agrona.concurrent.UnsafeBuffer;
-
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * Sketch-Merge for one configured sketch (translation.md §3, docs/sketch.md): merges the columns that the
@@ -83,90 +77,18 @@ public final class SketchMergeHandler
     /** Epoch header state: closed incomplete. */
     public static final int STATE_INCOMPLETE = 3;
 
-    /** Epoch header offsets (little-endian, docs/sketch.md). */
-    static final int HEADER_EPOCH_OFFSET = 0;
-    static final int HEADER_STATE_OFFSET = 4;
-    static final int HEADER_TYPE_OFFSET = 5;
-    static final int HEADER_ROWS_OFFSET = 6;
-    static final int HEADER_COLUMNS_OFFSET = 8;
-    static final int HEADER_SWITCHES_OFFSET = 12;
-    static final int HEADER_CONTRIBUTORS_OFFSET = 14;
-    static final int HEADER_COMPLETE_COLUMNS_OFFSET = 16;
-    static final int HEADER_BITMAP_OFFSET = 32;
-
-    private static final int CLOSED_COMPLETE = 0;
-    private static final int CLOSED_TIMEOUT = 1;
-    private static final int CLOSED_SUPERSEDED = 2;
-    private static final int CLOSED_FLUSH = 3;
-    private static final int NOT_CLOSING = -1;
-
-    // What the timer does for an (area, switch): nothing; re-send the NACK of an open gap when due (progress, seen
-    // per column, restarts the interval); or watch for a missing tail (progress read by the timer at each look).
-    private static final byte RETRY_OFF = 0;
-    private static final byte RETRY_GAP = 1;
-    private static final byte RETRY_TAIL = 2;
-
     private final int sketchId;
-    private final SketchType type;
-    private final int typeCode;
     private final int rows;
     private final int columns;
     private final int switches;
-    private final int batchColumns;
     private final int epochs;
-    private final long timeoutNanos;
-    private final long baseAddress;
-    private final long epochBytes;
     private final QueuePairSender sender;
     private final EngineCounters counters;
-
-    private final long[] areaEpoch;
-    private final byte[] areaState;
-    private final long[] areaOpenedNanos;
-    private final int[] areaCompleted;
-    private final int[] areaWritten;
-    private final boolean[] areaWriteLost;
-    // Writes wait for room in the essential ring instead of being dropped (a merged column exists nowhere else): an
-    // area's open header, the runs of its completed prefix and, once it closes, its other runs and final header go
-    // out in that order as room comes, from onColumn and then from poll. A closing area keeps why it closed until its
-    // final header is out, and takes no newer epoch before then.
-    private final boolean[] areaHeaderPending;
-    private final int[] areaCloseWhy;
-    private final boolean[] areaPending;
-    private int pendingAreas;
-    private long stalledSinceNanos;
-    private final int[][] cells;
-    private final long[][] sums;
-    private final int[][] contributions;
-    private final int[] nextColumn;
-    private final boolean[] nackArmed;
-    private final long[] nackNanos;
-    private int openAreas;
-    private long nextDeadlineNanos;
+    private final SketchAreas areas;
+    private final SketchCells cells;
+    private final SketchAreaWriter writer;
+    private final SketchNackRetries retries;
     private int nackColumn;
-
-    // NACK retries, per (area, switch) like nextColumn: the end of the gap (one past the highest column seen from
-    // the switch, or columns once its tail was NACKed; the gap is open while nextColumn is below it), what the timer
-    // does for it, retries sent, when it is due next, the next expected column at the last look of a tail watch, and
-    // the addressing of the report that was NACKed or that opened the switch's progress.
-    private final long retryNanos;
-    private final int maxRetries;
-    private final SketchNackSink nackSink;
-    private final int[] seenEnd;
-    private final byte[] retryState;
-    private final int[] retriesSent;
-    private final int[] tailMark;
-    private final long[] retryDueNanos;
-    private final long[] replyMac;
-    private final int[] replyIp;
-    private final int[] replyTagCount;
-    private final long[] replyTags;
-    private int armedRetries;
-    private long nextRetryNanos;
-    private int replySlot = -1;
-
-    private final UnsafeBuffer run;
-    private final UnsafeBuffer header = new UnsafeBuffer(ByteBuffer.allocateDirect(SketchConfig.EPOCH_HEADER_BYTES));
 
     /**
      * A handler whose NACK retries go nowhere ({@link SketchNackSink#NONE}).
@@ -191,78 +113,16 @@ public final class SketchMergeHandler
         final SketchNackSink nackSink)
     {
         this.sketchId = (int)config.id();
-        this.type = config.type();
-        this.typeCode = switch (config.type())
-        {
-            case COUNT_MIN -> 1;
-            case COUNT_SKETCH -> 2;
-            case HYPERLOGLOG -> 3;
-        };
         this.rows = config.rows();
         this.columns = config.columns();
         this.switches = config.switches();
-        this.batchColumns = config.batchColumns();
         this.epochs = config.epochs();
-        this.timeoutNanos = config.epochTimeoutMicros() * 1000;
-        this.baseAddress = config.region().address();
-        this.epochBytes = config.epochBytes();
         this.sender = sender;
         this.counters = counters;
-        areaEpoch = new long[epochs];
-        areaState = new byte[epochs];
-        areaOpenedNanos = new long[epochs];
-        areaCompleted = new int[epochs];
-        areaWritten = new int[epochs];
-        areaWriteLost = new boolean[epochs];
-        areaHeaderPending = new boolean[epochs];
-        areaCloseWhy = new int[epochs];
-        Arrays.fill(areaCloseWhy, NOT_CLOSING);
-        areaPending = new boolean[epochs];
-        cells = new int[epochs][];
-        sums = new long[epochs][];
-        contributions = new int[epochs][];
-        try
-        {
-            for (int a = 0; a < epochs; a++)
-            {
-                // Count sketch sums mix signs, so saturating step by step would depend on arrival order: they are
-                // kept exact in 64 bits (256 switches x 2^31 cannot overflow) and clamped when written.
-                if (SketchType.COUNT_SKETCH == type)
-                {
-                    sums[a] = new long[rows * columns];
-                }
-                else
-                {
-                    cells[a] = new int[rows * columns];
-                }
-                contributions[a] = new int[columns];
-            }
-        }
-        catch (final OutOfMemoryError ex)
-        {
-            // Configuration keeps all sketches within SketchConfig.MAX_TRANSLATOR_STATE_BYTES; a JVM with a smaller
-            // heap than that still cannot start: say what needs the memory and the remedy, not the JVM's bare error.
-            throw new IllegalStateException("cannot allocate " + config.translatorStateBytes() + " bytes of heap for " +
-                config.region().path() + "'s merge state (" + epochs + " epochs x " + columns + " columns x (" + rows +
-                " rows x " + SketchConfig.translatorCellBytes(type) + " + " + SketchConfig.CELL_BYTES + ") bytes): give the JVM a larger heap " +
-                "with DTA_JAVA_OPTS=-Xmx... or lower the sketch's epochs, rows or columns", ex);
-        }
-        nextColumn = new int[epochs * switches];
-        nackArmed = new boolean[epochs * switches];
-        nackNanos = new long[epochs * switches];
-        retryNanos = config.nackRetryMicros() * 1000;
-        maxRetries = config.nackRetries();
-        this.nackSink = nackSink;
-        seenEnd = new int[epochs * switches];
-        retryState = new byte[epochs * switches];
-        retriesSent = new int[epochs * switches];
-        tailMark = new int[epochs * switches];
-        retryDueNanos = new long[epochs * switches];
-        replyMac = new long[epochs * switches];
-        replyIp = new int[epochs * switches];
-        replyTagCount = new int[epochs * switches];
-        replyTags = new long[epochs * switches];
-        run = new UnsafeBuffer(ByteBuffer.allocateDirect((int)config.runBytes()));
+        areas = new SketchAreas(config);
+        cells = new SketchCells(config, counters);
+        writer = new SketchAreaWriter(config, areas, cells, sender, counters);
+        retries = new SketchNackRetries(config, areas, counters, nackSink);
     }
 
     /**
@@ -289,7 +149,7 @@ public final class SketchMergeHandler
      */
     public int openEpochs()
     {
-        return openAreas;
+        return areas.openAreas();
     }
 
     /**
@@ -298,7 +158,7 @@ public final class SketchMergeHandler
      */
     public int pendingAreas()
     {
-        return pendingAreas;
+        return writer.pendingAreas();
     }
 
     /**
@@ -307,7 +167,7 @@ public final class SketchMergeHandler
      */
     public boolean isQuiescent()
     {
-        return 0 == pendingAreas || QueuePairSender.State.ERROR == sender.state();
+        return 0 == writer.pendingAreas() || QueuePairSender.State.ERROR == sender.state();
     }
 
     /**
@@ -324,7 +184,7 @@ public final class SketchMergeHandler
      */
     public int armedNackRetries()
     {
-        return armedRetries;
+        return retries.armed();
     }
 
     /**
@@ -336,18 +196,18 @@ public final class SketchMergeHandler
     public long nextTimerNanos(final long limitNanos)
     {
         long due = limitNanos;
-        if (0 != openAreas && nextDeadlineNanos - due < 0)
+        if (0 != areas.openAreas() && areas.nextDeadlineNanos() - due < 0)
         {
-            due = nextDeadlineNanos;
+            due = areas.nextDeadlineNanos();
         }
-        if (0 != armedRetries && nextRetryNanos - due < 0)
+        if (0 != retries.armed() && retries.nextRetryNanos() - due < 0)
         {
-            due = nextRetryNanos;
+            due = retries.nextRetryNanos();
         }
         // Due at once while room is there for a waiting WRITE; nothing to do while the ring stays full.
-        if (0 != pendingAreas && sender.hasEssentialRoom() && stalledSinceNanos - due < 0)
+        if (0 != writer.pendingAreas() && sender.hasEssentialRoom() && writer.stalledSinceNanos() - due < 0)
         {
-            due = stalledSinceNanos;
+            due = writer.stalledSinceNanos();
         }
         return due;
     }
@@ -366,14 +226,7 @@ public final class SketchMergeHandler
     public void armNackRetry(
         final long mac, final int ip, final int vlanTagCount, final long vlanTags, final long nowNanos)
     {
-        final int slot = replySlot;
-        replySlot = -1;
-        if (slot < 0 || 0 == maxRetries)
-        {
-            return;
-        }
-        keepReply(slot, mac, ip, vlanTagCount, vlanTags);
-        arm(slot, RETRY_GAP, nowNanos + retryNanos);
+        retries.armNackRetry(mac, ip, vlanTagCount, vlanTags, nowNanos);
     }
 
     /**
@@ -392,50 +245,7 @@ public final class SketchMergeHandler
     public void watchTail(
         final long mac, final int ip, final int vlanTagCount, final long vlanTags, final long nowNanos)
     {
-        final int slot = replySlot;
-        replySlot = -1;
-        if (slot < 0)
-        {
-            return;
-        }
-        keepReply(slot, mac, ip, vlanTagCount, vlanTags);
-        tailMark[slot] = nextColumn[slot];
-        arm(slot, RETRY_TAIL, nextLook(nowNanos));
-    }
-
-    private void keepReply(final int slot, final long mac, final int ip, final int vlanTagCount, final long vlanTags)
-    {
-        replyMac[slot] = mac;
-        replyIp[slot] = ip;
-        replyTagCount[slot] = vlanTagCount;
-        replyTags[slot] = vlanTags;
-    }
-
-    private void arm(final int slot, final byte state, final long due)
-    {
-        retriesSent[slot] = 0;
-        retryDueNanos[slot] = due;
-        if (RETRY_OFF == retryState[slot])
-        {
-            armedRetries++;
-        }
-        retryState[slot] = state;
-        // With one slot armed its due time is the earliest; otherwise the cached one stays a lower bound.
-        if (1 == armedRetries || due - nextRetryNanos < 0)
-        {
-            nextRetryNanos = due;
-        }
-    }
-
-    /**
-     * The first look of a tail watch at least one interval after {@code nowNanos}: the next multiple of the interval
-     * on the engine clock, so that the watches of every switch fall due together and one scan serves them all.
-     */
-    private long nextLook(final long nowNanos)
-    {
-        final long at = nowNanos + retryNanos;
-        final long past = Math.floorMod(at, retryNanos);
-        return 0 == past ? at : at - past + retryNanos;
+        retries.watchTail(mac, ip, vlanTagCount, vlanTags, nowNanos);
     }
 
     /**
@@ -447,53 +257,24 @@ public final class SketchMergeHandler
      */
     public int onColumn(final SketchColumnFlyweight column, final long nowNanos)
     {
-        replySlot = -1;
-        if (column.rows() != rows)
-        {
-            counters.increment(EngineCounter.DROP_SKETCH_BAD_ROWS);
-            return DROPPED;
-        }
-        final int switchId = column.switchId();
-        if (switchId >= switches)
-        {
-            counters.increment(EngineCounter.DROP_SKETCH_BAD_SWITCH);
-            return DROPPED;
-        }
+        retries.clearReplySlot();
         final int c = column.column();
-        if (c >= columns)
+        final EngineCounter malformed = malformed(column);
+        if (null != malformed)
         {
-            counters.increment(EngineCounter.DROP_SKETCH_BAD_COLUMN);
+            counters.increment(malformed);
             return DROPPED;
         }
         final long epoch = column.epoch();
         final int area = (int)(epoch % epochs);
-        final int state = areaState[area];
-        if (STATE_EMPTY != state && areaEpoch[area] > epoch)
+        final EngineCounter unwanted = takeEpoch(area, epoch, nowNanos);
+        if (null != unwanted)
         {
-            counters.increment(EngineCounter.DROP_SKETCH_STALE_EPOCH);
+            counters.increment(unwanted);
             return DROPPED;
         }
-        if (STATE_EMPTY == state || areaEpoch[area] < epoch)
-        {
-            if (STATE_OPEN == state)
-            {
-                close(area, CLOSED_SUPERSEDED, nowNanos);
-            }
-            if (NOT_CLOSING != areaCloseWhy[area])
-            {
-                counters.increment(EngineCounter.DROP_SKETCH_AREA_BUSY);
-                return DROPPED;
-            }
-            open(area, epoch, nowNanos);
-        }
-        else if (STATE_OPEN != state)
-        {
-            counters.increment(EngineCounter.DROP_SKETCH_EPOCH_CLOSED);
-            return DROPPED;
-        }
-
-        final int progress = area * switches + switchId;
-        final int expected = nextColumn[progress];
+        final int slot = areas.firstSlot(area) + column.switchId();
+        final int expected = areas.nextColumn[slot];
         if (c < expected)
         {
             counters.increment(EngineCounter.DROP_SKETCH_DUPLICATE);
@@ -502,288 +283,108 @@ public final class SketchMergeHandler
         if (c > expected)
         {
             counters.increment(EngineCounter.DROP_SKETCH_GAP);
-            if (c >= seenEnd[progress])
+            if (retries.gap(slot, c, nowNanos))
             {
-                seenEnd[progress] = c + 1;
-            }
-            if (nackArmed[progress] || nowNanos - nackNanos[progress] >= NACK_REARM_NANOS)
-            {
-                nackArmed[progress] = false;
-                nackNanos[progress] = nowNanos;
                 nackColumn = expected;
-                replySlot = progress;
                 return NACK;
             }
             return DROPPED;
         }
-
-        merge(area, c * rows, column);
+        cells.merge(area, c * rows, column);
         counters.increment(EngineCounter.SKETCH_COLUMNS_MERGED);
-        nextColumn[progress] = c + 1;
-        nackArmed[progress] = true;
-        int outcome = MERGED;
-        final byte retry = retryState[progress];
-        if (RETRY_GAP == retry)
+        areas.nextColumn[slot] = c + 1;
+        final int outcome = retries.progress(slot, c, nowNanos) ? MERGED_FIRST : MERGED;
+        if (cells.contribute(area, c) == switches && c == areas.completed[area])
         {
-            if (c + 1 >= seenEnd[progress])
-            {
-                // The gap is filled; the switch may still stop short of its last column, so the watch goes on.
-                if (c + 1 < columns)
-                {
-                    tailMark[progress] = c + 1;
-                    arm(progress, RETRY_TAIL, nextLook(nowNanos));
-                }
-                else
-                {
-                    disarmRetry(progress);
-                }
-            }
-            else
-            {
-                // The switch is answering: NACK again only if it stops short of the gap's end for a whole interval.
-                // After backed-off retries that can be sooner than the retry was due, so the earliest may move.
-                retriesSent[progress] = 0;
-                final long due = nowNanos + retryNanos;
-                retryDueNanos[progress] = due;
-                if (due - nextRetryNanos < 0)
-                {
-                    nextRetryNanos = due;
-                }
-            }
-        }
-        else if (0 == c && RETRY_OFF == retry && 0 != maxRetries && 1 < columns)
-        {
-            // The switch's progress opens: the engine hands its addressing to watchTail.
-            replySlot = progress;
-            outcome = MERGED_FIRST;
-        }
-        final int[] contributed = contributions[area];
-        if (++contributed[c] == switches && c == areaCompleted[area])
-        {
-            int completed = c + 1;
-            while (completed < columns && contributed[completed] == switches)
-            {
-                completed++;
-            }
-            areaCompleted[area] = completed;
-            if (completed == columns)
-            {
-                close(area, CLOSED_COMPLETE, nowNanos);
-            }
-            else if (completed - areaWritten[area] >= batchColumns)
-            {
-                writeWhatWaits(area, nowNanos);
-            }
+            prefixGrew(area, c, nowNanos);
         }
         return outcome;
     }
 
-    private void merge(final int area, final int at, final SketchColumnFlyweight column)
+    /**
+     * @return the reason to drop a column whose rows, switch or column the sketch does not have, or null.
+     */
+    private EngineCounter malformed(final SketchColumnFlyweight column)
     {
-        final int[] merged = cells[area];
-        switch (type)
+        if (column.rows() != rows)
         {
-            case COUNT_MIN ->
+            return EngineCounter.DROP_SKETCH_BAD_ROWS;
+        }
+        if (column.switchId() >= switches)
+        {
+            return EngineCounter.DROP_SKETCH_BAD_SWITCH;
+        }
+        return column.column() >= columns ? EngineCounter.DROP_SKETCH_BAD_COLUMN : null;
+    }
+
+    /**
+     * Finds the column's epoch its area: the open epoch itself, or a newer one that opens there (superseding an open
+     * older epoch).
+     *
+     * @return the reason to drop the column (a stale or closed epoch, an area still writing a closed one), or null.
+     */
+    private EngineCounter takeEpoch(final int area, final long epoch, final long nowNanos)
+    {
+        final int state = areas.state[area];
+        if (STATE_EMPTY != state && areas.epoch[area] > epoch)
+        {
+            return EngineCounter.DROP_SKETCH_STALE_EPOCH;
+        }
+        if (STATE_EMPTY == state || areas.epoch[area] < epoch)
+        {
+            if (STATE_OPEN == state)
             {
-                for (int r = 0; r < rows; r++)
-                {
-                    // Unsigned sum saturating at 2^32 - 1: a wrapped sum would make a Count-Min undercount.
-                    final long sum = (merged[at + r] & 0xFFFF_FFFFL) + (column.counter(r) & 0xFFFF_FFFFL);
-                    if (sum > 0xFFFF_FFFFL)
-                    {
-                        merged[at + r] = -1;
-                        counters.increment(EngineCounter.SKETCH_CELLS_SATURATED);
-                    }
-                    else
-                    {
-                        merged[at + r] = (int)sum;
-                    }
-                }
+                close(area, SketchAreaWriter.CLOSED_SUPERSEDED, nowNanos);
             }
-            case COUNT_SKETCH ->
+            if (writer.closing(area))
             {
-                final long[] exact = sums[area];
-                for (int r = 0; r < rows; r++)
-                {
-                    exact[at + r] += column.counter(r);
-                }
+                return EngineCounter.DROP_SKETCH_AREA_BUSY;
             }
-            default ->
-            {
-                for (int r = 0; r < rows; r++)
-                {
-                    final int register = column.counter(r);
-                    if (Integer.compareUnsigned(register, merged[at + r]) > 0)
-                    {
-                        merged[at + r] = register;
-                    }
-                }
-            }
+            open(area, epoch, nowNanos);
+        }
+        else if (STATE_OPEN != state)
+        {
+            return EngineCounter.DROP_SKETCH_EPOCH_CLOSED;
+        }
+        return null;
+    }
+
+    /**
+     * Every switch has now contributed to column {@code c}, the first column of the area not complete: the complete
+     * prefix grows, and the epoch closes complete or a run is written when that makes one.
+     */
+    private void prefixGrew(final int area, final int c, final long nowNanos)
+    {
+        int completed = c + 1;
+        while (completed < columns && cells.contributors(area, completed) == switches)
+        {
+            completed++;
+        }
+        areas.completed[area] = completed;
+        if (completed == columns)
+        {
+            close(area, SketchAreaWriter.CLOSED_COMPLETE, nowNanos);
+        }
+        else if (writer.runDue(area))
+        {
+            writer.prefixGrew(area, nowNanos);
         }
     }
 
     private void open(final int area, final long epoch, final long nowNanos)
     {
-        areaEpoch[area] = epoch;
-        areaState[area] = STATE_OPEN;
-        areaOpenedNanos[area] = nowNanos;
-        areaCompleted[area] = 0;
-        areaWritten[area] = 0;
-        areaWriteLost[area] = false;
-        // Zeroed here, not at close, so columns nobody contributed to are written as zeros over an older epoch.
-        if (SketchType.COUNT_SKETCH == type)
-        {
-            Arrays.fill(sums[area], 0);
-        }
-        else
-        {
-            Arrays.fill(cells[area], 0);
-        }
-        Arrays.fill(contributions[area], 0);
-        final int from = area * switches;
-        Arrays.fill(nextColumn, from, from + switches, 0);
-        Arrays.fill(nackArmed, from, from + switches, true);
-        Arrays.fill(seenEnd, from, from + switches, 0);
-        if (0 == openAreas++ || nowNanos + timeoutNanos - nextDeadlineNanos < 0)
-        {
-            nextDeadlineNanos = nowNanos + timeoutNanos;
-        }
+        areas.open(area, epoch, nowNanos);
+        cells.clear(area);
+        retries.opened(area);
         counters.increment(EngineCounter.SKETCH_EPOCHS_OPENED);
-        areaHeaderPending[area] = true;
-        writeWhatWaits(area, nowNanos);
+        writer.opened(area, nowNanos);
     }
 
     private void close(final int area, final int why, final long nowNanos)
     {
-        // Tentative until the final header goes out: a WRITE of the epoch lost by then makes it incomplete.
-        areaState[area] = (byte)(CLOSED_COMPLETE == why && !areaWriteLost[area] ? STATE_COMPLETE : STATE_INCOMPLETE);
-        areaCloseWhy[area] = why;
-        openAreas--;
-        if (0 != armedRetries)
-        {
-            for (int slot = area * switches, end = slot + switches; slot < end; slot++)
-            {
-                if (RETRY_OFF != retryState[slot])
-                {
-                    disarmRetry(slot);
-                }
-            }
-        }
-        writeWhatWaits(area, nowNanos);
-    }
-
-    /**
-     * Writes what the area has waiting while the essential ring has room, and keeps the area on the pending list
-     * when the ring fills first.
-     */
-    private void writeWhatWaits(final int area, final long nowNanos)
-    {
-        final boolean done = write(area, false, nowNanos);
-        if (done == areaPending[area])
-        {
-            areaPending[area] = !done;
-            pendingAreas += done ? -1 : 1;
-        }
-        if (!done)
-        {
-            stalledSinceNanos = nowNanos;
-        }
-    }
-
-    /**
-     * The area's waiting WRITEs in their order: the open header, the completed prefix's whole runs (all the columns
-     * once it closes), the final header.
-     *
-     * @param force write even into a full ring, which drops and counts what it cannot take (end of a run).
-     * @return true when nothing waits any more.
-     */
-    private boolean write(final int area, final boolean force, final long nowNanos)
-    {
-        if (areaHeaderPending[area])
-        {
-            if (noRoom(force))
-            {
-                return false;
-            }
-            areaHeaderPending[area] = false;
-            writeHeader(area, STATE_OPEN, nowNanos);
-        }
-        final int why = areaCloseWhy[area];
-        final boolean closing = NOT_CLOSING != why;
-        final int target = closing ? columns : areaCompleted[area];
-        final int smallest = closing ? 1 : batchColumns;
-        while (target - areaWritten[area] >= smallest)
-        {
-            if (noRoom(force))
-            {
-                return false;
-            }
-            final int n = Math.min(batchColumns, columns - areaWritten[area]);
-            writeRun(area, areaWritten[area], n, nowNanos);
-            areaWritten[area] += n;
-        }
-        if (closing)
-        {
-            if (noRoom(force))
-            {
-                return false;
-            }
-            // A header must not claim more than collector memory holds: a dropped WRITE of this epoch (its open
-            // header or a column run) left cells there that are not the merge, so even an epoch every switch
-            // completed closes incomplete then.
-            final boolean lost = areaWriteLost[area];
-            areaState[area] = (byte)(CLOSED_COMPLETE == why && !lost ? STATE_COMPLETE : STATE_INCOMPLETE);
-            areaCloseWhy[area] = NOT_CLOSING;
-            counters.increment(switch (why)
-            {
-                case CLOSED_COMPLETE -> lost ? EngineCounter.SKETCH_EPOCHS_WRITE_LOST :
-                    EngineCounter.SKETCH_EPOCHS_COMPLETED;
-                case CLOSED_TIMEOUT -> EngineCounter.SKETCH_EPOCHS_TIMED_OUT;
-                case CLOSED_SUPERSEDED -> EngineCounter.SKETCH_EPOCHS_SUPERSEDED;
-                default -> EngineCounter.SKETCH_EPOCHS_FLUSHED;
-            });
-            writeHeader(area, areaState[area], nowNanos);
-        }
-        return true;
-    }
-
-    private boolean noRoom(final boolean force)
-    {
-        return !force && !sender.hasEssentialRoom();
-    }
-
-    /**
-     * Writes the waiting WRITEs of every pending area, oldest epoch first, while the ring has room.
-     *
-     * @return areas whose waiting WRITEs were all written.
-     */
-    private int writePending(final long nowNanos)
-    {
-        int work = 0;
-        int area;
-        while ((area = oldestPending()) >= 0)
-        {
-            writeWhatWaits(area, nowNanos);
-            if (areaPending[area])
-            {
-                break;
-            }
-            work++;
-        }
-        return work;
-    }
-
-    private int oldestPending()
-    {
-        int oldest = -1;
-        for (int a = 0; a < epochs; a++)
-        {
-            if (areaPending[a] && (oldest < 0 || areaEpoch[a] < areaEpoch[oldest]))
-            {
-                oldest = a;
-            }
-        }
-        return oldest;
+        areas.close(area, SketchAreaWriter.CLOSED_COMPLETE == why);
+        retries.closed(area);
+        writer.closed(area, why, nowNanos);
     }
 
     /**
@@ -796,87 +397,7 @@ public final class SketchMergeHandler
      */
     public void abandonPendingWrites(final long nowNanos)
     {
-        int area;
-        while ((area = oldestPending()) >= 0)
-        {
-            write(area, true, nowNanos);
-            areaPending[area] = false;
-            pendingAreas--;
-        }
-    }
-
-    private void writeRun(final int area, final int firstColumn, final int count, final long nowNanos)
-    {
-        final int from = firstColumn * rows;
-        final int cellCount = count * rows;
-        if (SketchType.COUNT_SKETCH == type)
-        {
-            final long[] exact = sums[area];
-            for (int i = 0; i < cellCount; i++)
-            {
-                final long sum = exact[from + i];
-                final int value = (int)Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, sum));
-                if (value != sum)
-                {
-                    counters.increment(EngineCounter.SKETCH_CELLS_SATURATED);
-                }
-                run.putInt(i * SketchConfig.CELL_BYTES, value, ByteOrder.LITTLE_ENDIAN);
-            }
-        }
-        else
-        {
-            final int[] merged = cells[area];
-            for (int i = 0; i < cellCount; i++)
-            {
-                run.putInt(i * SketchConfig.CELL_BYTES, merged[from + i], ByteOrder.LITTLE_ENDIAN);
-            }
-        }
-        counters.increment(EngineCounter.SKETCH_COLUMN_WRITES);
-        final int[] contributed = contributions[area];
-        int carried = 0;
-        for (int c = firstColumn, end = firstColumn + count; c < end; c++)
-        {
-            carried += contributed[c];
-        }
-        final long address = baseAddress + area * epochBytes + SketchConfig.EPOCH_HEADER_BYTES +
-            (long)from * SketchConfig.CELL_BYTES;
-        if (!sender.admit(true, carried, nowNanos) ||
-            !sender.write(address, run, 0, cellCount * SketchConfig.CELL_BYTES, true, carried, nowNanos))
-        {
-            areaWriteLost[area] = true;
-        }
-    }
-
-    private void writeHeader(final int area, final int state, final long nowNanos)
-    {
-        header.setMemory(0, SketchConfig.EPOCH_HEADER_BYTES, (byte)0);
-        int contributors = 0;
-        final int from = area * switches;
-        for (int s = 0; s < switches; s++)
-        {
-            if (nextColumn[from + s] == columns)
-            {
-                contributors++;
-                final int at = HEADER_BITMAP_OFFSET + (s >> 3);
-                header.putByte(at, (byte)(header.getByte(at) | (1 << (s & 7))));
-            }
-        }
-        header.putInt(HEADER_EPOCH_OFFSET, (int)areaEpoch[area], ByteOrder.LITTLE_ENDIAN);
-        header.putByte(HEADER_STATE_OFFSET, (byte)state);
-        header.putByte(HEADER_TYPE_OFFSET, (byte)typeCode);
-        header.putShort(HEADER_ROWS_OFFSET, (short)rows, ByteOrder.LITTLE_ENDIAN);
-        header.putInt(HEADER_COLUMNS_OFFSET, columns, ByteOrder.LITTLE_ENDIAN);
-        header.putShort(HEADER_SWITCHES_OFFSET, (short)switches, ByteOrder.LITTLE_ENDIAN);
-        header.putShort(HEADER_CONTRIBUTORS_OFFSET, (short)contributors, ByteOrder.LITTLE_ENDIAN);
-        header.putInt(HEADER_COMPLETE_COLUMNS_OFFSET, areaCompleted[area], ByteOrder.LITTLE_ENDIAN);
-        if (!sender.admit(true, 0, nowNanos) ||
-            !sender.write(baseAddress + area * epochBytes, header, 0, SketchConfig.EPOCH_HEADER_BYTES, true, 0,
-                nowNanos))
-        {
-            // Only when forced at the end of a run. Only the open header matters here: a lost final header leaves the
-            // area saying open, which no reader trusts.
-            areaWriteLost[area] = true;
-        }
+        writer.abandonPendingWrites(nowNanos);
     }
 
     /**
@@ -891,149 +412,26 @@ public final class SketchMergeHandler
     public int poll(final long nowNanos)
     {
         int work = 0;
-        if (0 != openAreas && nowNanos - nextDeadlineNanos >= 0)
+        if (0 != areas.openAreas() && nowNanos - areas.nextDeadlineNanos() >= 0)
         {
             int area;
-            while ((area = oldestOpen(nowNanos - timeoutNanos)) >= 0)
+            while ((area = areas.oldestOpen(nowNanos - areas.timeoutNanos)) >= 0)
             {
-                close(area, CLOSED_TIMEOUT, nowNanos);
+                close(area, SketchAreaWriter.CLOSED_TIMEOUT, nowNanos);
                 work++;
             }
-            recomputeDeadline();
+            areas.recomputeDeadline();
         }
         // After the timeouts: an epoch closing now gets no retry.
-        if (0 != armedRetries && nowNanos - nextRetryNanos >= 0)
+        if (0 != retries.armed() && nowNanos - retries.nextRetryNanos() >= 0)
         {
-            work += retryNacks(nowNanos);
+            work += retries.poll(nowNanos);
         }
-        if (0 != pendingAreas && sender.hasEssentialRoom())
+        if (0 != writer.pendingAreas() && sender.hasEssentialRoom())
         {
-            work += writePending(nowNanos);
+            work += writer.writePending(nowNanos);
         }
         return work;
-    }
-
-    private int retryNacks(final long nowNanos)
-    {
-        int work = 0;
-        long earliest = 0;
-        boolean any = false;
-        // Closing an area disarms its slots, so only open areas can hold armed ones.
-        for (int area = 0; area < epochs; area++)
-        {
-            if (STATE_OPEN != areaState[area])
-            {
-                continue;
-            }
-            for (int slot = area * switches, end = slot + switches; slot < end; slot++)
-            {
-                final byte state = retryState[slot];
-                if (RETRY_OFF == state)
-                {
-                    continue;
-                }
-                long due = retryDueNanos[slot];
-                if (nowNanos - due >= 0)
-                {
-                    due = RETRY_GAP == state ? retryGap(slot, area, nowNanos) : lookAtTail(slot, area, nowNanos);
-                    work++;
-                    if (RETRY_OFF == retryState[slot])
-                    {
-                        continue;
-                    }
-                }
-                if (!any || due - earliest < 0)
-                {
-                    earliest = due;
-                    any = true;
-                }
-            }
-        }
-        nextRetryNanos = earliest;
-        return work;
-    }
-
-    /**
-     * A gap's retry is due: re-sends the NACK for the switch's current next expected column, or gives the gap up
-     * after {@code nackRetries} retries.
-     *
-     * @return when the slot is due next (meaningless once disarmed).
-     */
-    private long retryGap(final int slot, final int area, final long nowNanos)
-    {
-        if (retriesSent[slot] >= maxRetries)
-        {
-            disarmRetry(slot);
-            counters.increment(EngineCounter.SKETCH_NACK_GAPS_ABANDONED);
-            return nowNanos;
-        }
-        final long due;
-        if (sendNack(slot, area, nowNanos))
-        {
-            counters.increment(EngineCounter.SKETCH_NACK_RETRIES);
-            due = nowNanos + (retryNanos << ++retriesSent[slot]);
-        }
-        else
-        {
-            // Not sent (output full, counted by the sink): no retry used up, tried again after the same interval.
-            due = nowNanos + (retryNanos << retriesSent[slot]);
-        }
-        retryDueNanos[slot] = due;
-        return due;
-    }
-
-    /**
-     * A look at a switch watched for a missing tail: done once it sent its last column; still watched when it made
-     * progress since the previous look; otherwise, silent for at least one interval, NACKed from its next expected
-     * column, after which the tail is a gap ending at the last column, retried as any gap.
-     *
-     * @return when the slot is due next (meaningless once disarmed).
-     */
-    private long lookAtTail(final int slot, final int area, final long nowNanos)
-    {
-        final int expected = nextColumn[slot];
-        if (expected == columns)
-        {
-            disarmRetry(slot);
-            return nowNanos;
-        }
-        if (expected != tailMark[slot] || !sendNack(slot, area, nowNanos))
-        {
-            // Progress (or a NACK the output could not take, which counts for nothing): look again next interval.
-            tailMark[slot] = expected;
-            final long due = nextLook(nowNanos);
-            retryDueNanos[slot] = due;
-            return due;
-        }
-        counters.increment(EngineCounter.SKETCH_TAIL_NACKS);
-        seenEnd[slot] = columns;
-        retryState[slot] = RETRY_GAP;
-        retriesSent[slot] = 0;
-        final long due = nowNanos + retryNanos;
-        retryDueNanos[slot] = due;
-        return due;
-    }
-
-    /**
-     * Sends the timer's NACK for the switch's next expected column with the kept addressing. A NACK that went out is
-     * a NACK of the rate limit's episode: gap columns right behind it are not NACKed once more.
-     */
-    private boolean sendNack(final int slot, final int area, final long nowNanos)
-    {
-        if (!nackSink.sendSketchNack(replyMac[slot], replyIp[slot], replyTagCount[slot], replyTags[slot], sketchId,
-            slot - area * switches, areaEpoch[area], nextColumn[slot], nowNanos))
-        {
-            return false;
-        }
-        nackArmed[slot] = false;
-        nackNanos[slot] = nowNanos;
-        return true;
-    }
-
-    private void disarmRetry(final int slot)
-    {
-        retryState[slot] = RETRY_OFF;
-        armedRetries--;
     }
 
     /**
@@ -1046,44 +444,9 @@ public final class SketchMergeHandler
     public void flush(final long nowNanos)
     {
         int area;
-        while ((area = oldestOpen(Long.MAX_VALUE)) >= 0)
+        while ((area = areas.oldestOpen(Long.MAX_VALUE)) >= 0)
         {
-            close(area, CLOSED_FLUSH, nowNanos);
-        }
-    }
-
-    /**
-     * @return the open area with the smallest epoch among those opened at or before {@code openedBy} (engine
-     * clock, compared as a difference), or -1.
-     */
-    private int oldestOpen(final long openedBy)
-    {
-        int oldest = -1;
-        for (int a = 0; a < epochs; a++)
-        {
-            if (STATE_OPEN == areaState[a] && (Long.MAX_VALUE == openedBy || areaOpenedNanos[a] - openedBy <= 0) &&
-                (oldest < 0 || areaEpoch[a] < areaEpoch[oldest]))
-            {
-                oldest = a;
-            }
-        }
-        return oldest;
-    }
-
-    private void recomputeDeadline()
-    {
-        boolean any = false;
-        for (int a = 0; a < epochs; a++)
-        {
-            if (STATE_OPEN == areaState[a])
-            {
-                final long deadline = areaOpenedNanos[a] + timeoutNanos;
-                if (!any || deadline - nextDeadlineNanos < 0)
-                {
-                    nextDeadlineNanos = deadline;
-                    any = true;
-                }
-            }
+            close(area, SketchAreaWriter.CLOSED_FLUSH, nowNanos);
         }
     }
 }

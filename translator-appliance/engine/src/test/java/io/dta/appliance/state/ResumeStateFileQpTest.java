@@ -25,13 +25,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The static QPs' PSNs in the list state file: recorded at a clean stop, resumed only from a file closed by its
  * writer and only for an unchanged QP.
  */
-class ListStateFileQpTest
+class ResumeStateFileQpTest
 {
-    private static final ListStateFile.Region SEQ = new ListStateFile.Region(1, "collectors[0].lists[1]",
+    private static final ListRegion SEQ = new ListRegion(1, "collectors[0].lists[1]",
         0x7f0000400000L, 24 * 20, ListLayout.Kind.SEQUENCED, 4);
-    private static final ListStateFile.Qp KW = new ListStateFile.Qp("collectors[0].keyWrite", 0x539, 0x456,
+    private static final StaticQp KW = new StaticQp("collectors[0].keyWrite", 0x539, 0x456,
         0x0A000033, 0x100);
-    private static final ListStateFile.Qp LIST = new ListStateFile.Qp("collectors[0].lists[1]", 0x53d, 0x45a,
+    private static final StaticQp LIST = new StaticQp("collectors[0].lists[1]", 0x53d, 0x45a,
         0x0A000033, 0xFFFFF0);
 
     @TempDir
@@ -42,15 +42,15 @@ class ListStateFileQpTest
         return dir.resolve("translator.lists");
     }
 
-    private ListStateFile open(final List<ListStateFile.Qp> qps)
+    private ResumeStateFile open(final List<StaticQp> qps)
     {
-        return ListStateFile.create(ListStateFile.read(file(), false), List.of(SEQ), qps, 1);
+        return ResumeStateFile.create(ResumeStateFile.read(file(), false), List.of(SEQ), qps, 1);
     }
 
     @Test
     void shouldRecordPsnsAtACleanCloseAndResumeThemAcrossTheWrap()
     {
-        try (ListStateFile f = open(List.of(KW, LIST)))
+        try (ResumeStateFile f = open(List.of(KW, LIST)))
         {
             assertEquals(0x100, f.startPsn(0), "no previous file: the configured PSN");
             assertEquals(0xFFFFF0, f.startPsn(1));
@@ -69,15 +69,15 @@ class ListStateFileQpTest
             };
             // The sender's next PSN is always 24 bits; one past the top wraps to 0 when recorded.
             final int listPsn = 2 == round ? 1 << 24 : random.nextInt(1 << 24);
-            try (ListStateFile f = open(List.of(KW, LIST)))
+            try (ResumeStateFile f = open(List.of(KW, LIST)))
             {
                 f.recordNextPsn(KW.localQpn(), kwPsn);
                 f.recordNextPsn(LIST.localQpn(), listPsn);
                 f.recordNextPsn(0x777, 5);
             }
-            final ListStateFile.Previous previous = ListStateFile.read(file(), false);
+            final PreviousRun previous = ResumeStateFile.read(file(), false);
             assertTrue(previous.closed());
-            try (ListStateFile f = ListStateFile.create(previous, List.of(SEQ), List.of(KW, LIST), 1))
+            try (ResumeStateFile f = ResumeStateFile.create(previous, List.of(SEQ), List.of(KW, LIST), 1))
             {
                 final String where = "seed " + seed + " round " + round;
                 assertTrue(f.psnResumed(0) && f.psnResumed(1), where + " " + f.notes());
@@ -93,11 +93,11 @@ class ListStateFileQpTest
     @Test
     void shouldStartAQpWithoutARecordedPsnAtItsConfiguredOne()
     {
-        try (ListStateFile f = open(List.of(KW, LIST)))
+        try (ResumeStateFile f = open(List.of(KW, LIST)))
         {
             f.recordNextPsn(KW.localQpn(), 0x1234);
         }
-        try (ListStateFile f = open(List.of(KW, LIST)))
+        try (ResumeStateFile f = open(List.of(KW, LIST)))
         {
             assertTrue(f.psnResumed(0));
             assertEquals(0x1234, f.startPsn(0));
@@ -112,19 +112,19 @@ class ListStateFileQpTest
     @Test
     void shouldNotResumePsnsFromAFileItsWriterNeverClosed() throws IOException
     {
-        try (ListStateFile f = open(List.of(KW)))
+        try (ResumeStateFile f = open(List.of(KW)))
         {
-            ListStateFile.storePosition(f.buffer(), f.positionOffset(0), 77);
+            ResumeStateFile.storePosition(f.buffer(), f.positionOffset(0), 77);
             f.recordNextPsn(KW.localQpn(), 0x4242);
         }
         // A writer that died: never marked closed, and no longer running.
         final byte[] bytes = Files.readAllBytes(file());
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putLong(ListStateFile.CLOSED_OFFSET, 0)
-            .putLong(ListStateFile.PID_OFFSET, Integer.MAX_VALUE - 1);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putLong(ResumeStateLayout.CLOSED_OFFSET, 0)
+            .putLong(ResumeStateLayout.PID_OFFSET, Integer.MAX_VALUE - 1);
         Files.write(file(), bytes);
-        final ListStateFile.Previous previous = ListStateFile.read(file(), false);
+        final PreviousRun previous = ResumeStateFile.read(file(), false);
         assertFalse(previous.closed());
-        try (ListStateFile f = ListStateFile.create(previous, List.of(SEQ), List.of(KW), 1))
+        try (ResumeStateFile f = ResumeStateFile.create(previous, List.of(SEQ), List.of(KW), 1))
         {
             assertTrue(f.resumed(0), "lists resume as before");
             assertEquals(77, f.position(0));
@@ -138,13 +138,13 @@ class ListStateFileQpTest
     @Test
     void shouldStartAChangedQpAtItsConfiguredStartPsnAndSaySo()
     {
-        final List<UnaryOperator<ListStateFile.Qp>> changes = List.of(
-            q -> new ListStateFile.Qp("collectors[1].keyWrite", q.localQpn(), q.remoteQpn(), q.collectorIp(),
+        final List<UnaryOperator<StaticQp>> changes = List.of(
+            q -> new StaticQp("collectors[1].keyWrite", q.localQpn(), q.remoteQpn(), q.collectorIp(),
                 q.startPsn()),
-            q -> new ListStateFile.Qp(q.name(), q.localQpn(), q.remoteQpn() + 1, q.collectorIp(), q.startPsn()),
-            q -> new ListStateFile.Qp(q.name(), q.localQpn(), q.remoteQpn(), q.collectorIp() + 1, q.startPsn()),
-            q -> new ListStateFile.Qp(q.name(), q.localQpn(), q.remoteQpn(), q.collectorIp(), q.startPsn() + 1),
-            q -> new ListStateFile.Qp(q.name(), q.localQpn() + 0x100, q.remoteQpn(), q.collectorIp(), q.startPsn()));
+            q -> new StaticQp(q.name(), q.localQpn(), q.remoteQpn() + 1, q.collectorIp(), q.startPsn()),
+            q -> new StaticQp(q.name(), q.localQpn(), q.remoteQpn(), q.collectorIp() + 1, q.startPsn()),
+            q -> new StaticQp(q.name(), q.localQpn(), q.remoteQpn(), q.collectorIp(), q.startPsn() + 1),
+            q -> new StaticQp(q.name(), q.localQpn() + 0x100, q.remoteQpn(), q.collectorIp(), q.startPsn()));
         final List<String> words = List.of(
             "it changed: another key path",
             "it changed: collector QPN 0x457 (was 0x456)",
@@ -153,13 +153,13 @@ class ListStateFileQpTest
             "it is not in the list state file");
         for (int c = 0; c < changes.size(); c++)
         {
-            try (ListStateFile f = open(List.of(KW, LIST)))
+            try (ResumeStateFile f = open(List.of(KW, LIST)))
             {
                 f.recordNextPsn(KW.localQpn(), 0x2000);
                 f.recordNextPsn(LIST.localQpn(), 0x3000);
             }
-            final ListStateFile.Qp changed = changes.get(c).apply(KW);
-            try (ListStateFile f = open(List.of(changed, LIST)))
+            final StaticQp changed = changes.get(c).apply(KW);
+            try (ResumeStateFile f = open(List.of(changed, LIST)))
             {
                 assertFalse(f.psnResumed(0), words.get(c));
                 assertEquals(changed.startPsn(), f.startPsn(0));
@@ -175,11 +175,11 @@ class ListStateFileQpTest
     @Test
     void shouldResumeNothingWithFreshLists()
     {
-        try (ListStateFile f = open(List.of(KW)))
+        try (ResumeStateFile f = open(List.of(KW)))
         {
             f.recordNextPsn(KW.localQpn(), 0x2000);
         }
-        try (ListStateFile f = ListStateFile.create(ListStateFile.read(file(), true), List.of(SEQ), List.of(KW), 1))
+        try (ResumeStateFile f = ResumeStateFile.create(ResumeStateFile.read(file(), true), List.of(SEQ), List.of(KW), 1))
         {
             assertFalse(f.psnResumed(0));
             assertEquals(KW.startPsn(), f.startPsn(0));
@@ -189,25 +189,25 @@ class ListStateFileQpTest
     @Test
     void shouldReadAVersion1FileAsListsWithoutPsns() throws IOException
     {
-        final byte[] bytes = new byte[ListStateFile.HEADER_LENGTH + ListStateFile.ENTRY_LENGTH];
+        final byte[] bytes = new byte[ResumeStateLayout.HEADER_LENGTH + ResumeStateLayout.ENTRY_LENGTH];
         final ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        b.putLong(ListStateFile.MAGIC_OFFSET, ListStateFile.MAGIC).putInt(ListStateFile.VERSION_OFFSET, 1)
-            .putInt(ListStateFile.ENTRY_LENGTH_OFFSET, ListStateFile.ENTRY_LENGTH)
-            .putInt(ListStateFile.COUNT_OFFSET, 1).putLong(ListStateFile.CLOSED_OFFSET, 5);
-        final int entry = ListStateFile.HEADER_LENGTH;
-        b.putLong(entry + ListStateFile.LIST_ID_OFFSET, SEQ.listId())
-            .putLong(entry + ListStateFile.ADDRESS_OFFSET, SEQ.address())
-            .putLong(entry + ListStateFile.LENGTH_OFFSET, SEQ.length())
-            .putInt(entry + ListStateFile.LAYOUT_OFFSET, ListStateFile.LAYOUT_SEQUENCED)
-            .putInt(entry + ListStateFile.BATCH_SIZE_OFFSET, SEQ.batchSize())
-            .putLong(entry + ListStateFile.POSITION_OFFSET, 99);
+        b.putLong(ResumeStateLayout.MAGIC_OFFSET, ResumeStateLayout.MAGIC).putInt(ResumeStateLayout.VERSION_OFFSET, 1)
+            .putInt(ResumeStateLayout.ENTRY_LENGTH_OFFSET, ResumeStateLayout.ENTRY_LENGTH)
+            .putInt(ResumeStateLayout.COUNT_OFFSET, 1).putLong(ResumeStateLayout.CLOSED_OFFSET, 5);
+        final int entry = ResumeStateLayout.HEADER_LENGTH;
+        b.putLong(entry + ResumeStateLayout.LIST_ID_OFFSET, SEQ.listId())
+            .putLong(entry + ResumeStateLayout.ADDRESS_OFFSET, SEQ.address())
+            .putLong(entry + ResumeStateLayout.LENGTH_OFFSET, SEQ.length())
+            .putInt(entry + ResumeStateLayout.LAYOUT_OFFSET, ResumeStateLayout.LAYOUT_SEQUENCED)
+            .putInt(entry + ResumeStateLayout.BATCH_SIZE_OFFSET, SEQ.batchSize())
+            .putLong(entry + ResumeStateLayout.POSITION_OFFSET, 99);
         final CRC32 crc = new CRC32();
-        crc.update(bytes, 0, ListStateFile.CRC_OFFSET);
-        crc.update(bytes, entry, ListStateFile.ENTRY_STATIC_LENGTH);
-        b.putInt(ListStateFile.CRC_OFFSET, (int)crc.getValue());
+        crc.update(bytes, 0, ResumeStateLayout.CRC_OFFSET);
+        crc.update(bytes, entry, ResumeStateLayout.ENTRY_STATIC_LENGTH);
+        b.putInt(ResumeStateLayout.CRC_OFFSET, (int)crc.getValue());
         Files.write(file(), bytes);
 
-        try (ListStateFile f = open(List.of(KW)))
+        try (ResumeStateFile f = open(List.of(KW)))
         {
             assertTrue(f.resumed(0));
             assertEquals(99, f.position(0));
@@ -216,27 +216,27 @@ class ListStateFileQpTest
             assertEquals("the list state file records no QP PSNs: every QP starts at its configured startPsn (the " +
                 "collector's first ACK resynchronises it)", f.notes().get(1));
         }
-        assertEquals(ListStateFile.VERSION, ByteBuffer.wrap(Files.readAllBytes(file())).order(ByteOrder.LITTLE_ENDIAN)
-            .getInt(ListStateFile.VERSION_OFFSET), "rewritten in the current version");
+        assertEquals(ResumeStateLayout.VERSION, ByteBuffer.wrap(Files.readAllBytes(file())).order(ByteOrder.LITTLE_ENDIAN)
+            .getInt(ResumeStateLayout.VERSION_OFFSET), "rewritten in the current version");
     }
 
     @Test
     void shouldRefuseDamagedQpEntriesButNotChangedPsns() throws IOException
     {
-        try (ListStateFile f = open(List.of(KW, LIST)))
+        try (ResumeStateFile f = open(List.of(KW, LIST)))
         {
             f.recordNextPsn(KW.localQpn(), 0x2000);
         }
         final byte[] whole = Files.readAllBytes(file());
-        final int qps = ListStateFile.HEADER_LENGTH + ListStateFile.ENTRY_LENGTH;
-        assertEquals(qps + 2 * ListStateFile.QP_ENTRY_LENGTH, whole.length);
+        final int qps = ResumeStateLayout.HEADER_LENGTH + ResumeStateLayout.ENTRY_LENGTH;
+        assertEquals(qps + 2 * ResumeStateLayout.QP_ENTRY_LENGTH, whole.length);
         final SplittableRandom random = new SplittableRandom(0xDA7AL);
         int checked = 0;
-        for (int offset = ListStateFile.QP_COUNT_OFFSET; offset < whole.length; offset++)
+        for (int offset = ResumeStateLayout.QP_COUNT_OFFSET; offset < whole.length; offset++)
         {
-            final boolean covered = offset < ListStateFile.HEADER_LENGTH ||
-                (offset >= qps && (offset - qps) % ListStateFile.QP_ENTRY_LENGTH <
-                ListStateFile.QP_ENTRY_STATIC_LENGTH);
+            final boolean covered = offset < ResumeStateLayout.HEADER_LENGTH ||
+                (offset >= qps && (offset - qps) % ResumeStateLayout.QP_ENTRY_LENGTH <
+                ResumeStateLayout.QP_ENTRY_STATIC_LENGTH);
             if (!covered)
             {
                 continue;
@@ -246,22 +246,22 @@ class ListStateFileQpTest
             Files.write(file(), damaged);
             final int at = offset;
             final IllegalStateException ex = assertThrows(IllegalStateException.class,
-                () -> ListStateFile.read(file(), false), "seed 0xDA7A, byte " + at);
-            assertTrue(ex.getMessage().endsWith(ListStateFile.WAY_OUT), ex.getMessage());
+                () -> ResumeStateFile.read(file(), false), "seed 0xDA7A, byte " + at);
+            assertTrue(ex.getMessage().endsWith(ResumeStateFile.WAY_OUT), ex.getMessage());
             checked++;
         }
-        assertEquals(8 + 2 * ListStateFile.QP_ENTRY_STATIC_LENGTH, checked);
+        assertEquals(8 + 2 * ResumeStateLayout.QP_ENTRY_STATIC_LENGTH, checked);
 
         // A PSN is not covered (a clean stop stores it), but one of more than 24 bits is impossible.
         final byte[] changed = whole.clone();
         final ByteBuffer b = ByteBuffer.wrap(changed).order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(qps + ListStateFile.QP_NEXT_PSN_OFFSET, 0xFFFFFF);
+        b.putInt(qps + ResumeStateLayout.QP_NEXT_PSN_OFFSET, 0xFFFFFF);
         Files.write(file(), changed);
-        assertEquals(0xFFFFFF, ListStateFile.read(file(), false).qps().getFirst().nextPsn());
-        b.putInt(qps + ListStateFile.QP_NEXT_PSN_OFFSET, 1 << 24);
+        assertEquals(0xFFFFFF, ResumeStateFile.read(file(), false).qps().getFirst().nextPsn());
+        b.putInt(qps + ResumeStateLayout.QP_NEXT_PSN_OFFSET, 1 << 24);
         Files.write(file(), changed);
         final IllegalStateException ex = assertThrows(IllegalStateException.class,
-            () -> ListStateFile.read(file(), false));
+            () -> ResumeStateFile.read(file(), false));
         assertTrue(ex.getMessage().contains("QP 0x539 has next PSN 0x1000000, more than 24 bits"), ex.getMessage());
     }
 
@@ -278,7 +278,7 @@ class ListStateFileQpTest
                            slotSize: 8, startPsn: 7}
                 postcards: {localQpn: 0x53b, servicePort: 4791, length: 8192}
             """);
-        assertEquals(List.of(new ListStateFile.Qp("collectors[0].keyWrite", 0x539, 0x456, 0x0A000033, 7)),
-            ListStateFile.qps(config));
+        assertEquals(List.of(new StaticQp("collectors[0].keyWrite", 0x539, 0x456, 0x0A000033, 7)),
+            StaticQp.allOf(config));
     }
 }

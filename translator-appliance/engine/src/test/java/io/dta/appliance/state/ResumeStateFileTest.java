@@ -23,13 +23,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ListStateFileTest
+class ResumeStateFileTest
 {
-    private static final ListStateFile.Region SEQ = new ListStateFile.Region(1, "collectors[0].lists[1]",
+    private static final ListRegion SEQ = new ListRegion(1, "collectors[0].lists[1]",
         0x7f0000400000L, 24 * 20, ListLayout.Kind.SEQUENCED, 4);
-    private static final ListStateFile.Region REF = new ListStateFile.Region(0, "collectors[0].lists[0]",
+    private static final ListRegion REF = new ListRegion(0, "collectors[0].lists[0]",
         0x7f0000300000L, 64, ListLayout.Kind.REFERENCE, 4);
-    private static final ListStateFile.Region OTHER = new ListStateFile.Region(9, "collectors[1].lists[0]",
+    private static final ListRegion OTHER = new ListRegion(9, "collectors[1].lists[0]",
         0x7f0000600000L, 4096, ListLayout.Kind.SEQUENCED, 4);
 
     @TempDir
@@ -43,11 +43,11 @@ class ListStateFileTest
     /** A closed file recording SEQ at 1234, REF at 12 and OTHER at 7. */
     private Path recorded()
     {
-        try (ListStateFile f = ListStateFile.create(ListStateFile.read(file(), false), List.of(REF, SEQ, OTHER), 1))
+        try (ResumeStateFile f = ResumeStateFile.create(ResumeStateFile.read(file(), false), List.of(REF, SEQ, OTHER), 1))
         {
-            ListStateFile.storePosition(f.buffer(), f.positionOffset(f.indexOf(1)), 1234);
-            ListStateFile.storePosition(f.buffer(), f.positionOffset(f.indexOf(0)), 12);
-            ListStateFile.storePosition(f.buffer(), f.positionOffset(f.indexOf(9)), 7);
+            ResumeStateFile.storePosition(f.buffer(), f.positionOffset(f.indexOf(1)), 1234);
+            ResumeStateFile.storePosition(f.buffer(), f.positionOffset(f.indexOf(0)), 12);
+            ResumeStateFile.storePosition(f.buffer(), f.positionOffset(f.indexOf(9)), 7);
         }
         return file();
     }
@@ -58,7 +58,7 @@ class ListStateFileTest
         // Nothing can be created in /proc, and the exception's own message is only the path.
         final Path path = Path.of("/proc/dta-list-state-test.lists");
         final UncheckedIOException ex = assertThrows(UncheckedIOException.class,
-            () -> ListStateFile.create(ListStateFile.read(path, false), List.of(SEQ), 1));
+            () -> ResumeStateFile.create(ResumeStateFile.read(path, false), List.of(SEQ), 1));
         assertTrue(ex.getMessage().startsWith("cannot create list state file " + path + ": "), ex.getMessage());
         assertTrue(ex.getMessage().endsWith(": no such file or directory"), ex.getMessage());
     }
@@ -66,9 +66,9 @@ class ListStateFileTest
     @Test
     void shouldStartFreshWithoutAFileAndRoundTripPositions()
     {
-        final ListStateFile.Previous none = ListStateFile.read(file(), false);
+        final PreviousRun none = ResumeStateFile.read(file(), false);
         assertNull(none.lists());
-        try (ListStateFile f = ListStateFile.create(none, List.of(REF, SEQ), 1))
+        try (ResumeStateFile f = ResumeStateFile.create(none, List.of(REF, SEQ), 1))
         {
             assertEquals(List.of(none.why()), f.notes());
             assertEquals(0, f.position(f.indexOf(0)), "a reference ring starts at slot 0");
@@ -79,48 +79,48 @@ class ListStateFileTest
         final SplittableRandom random = new SplittableRandom(0x5EED);
         for (int round = 0; round < 200; round++)
         {
-            final ListStateFile.Previous previous = ListStateFile.read(file(), false);
+            final PreviousRun previous = ResumeStateFile.read(file(), false);
             final long seq = 1 + (random.nextLong() >>> 1);
             final long head = random.nextInt(17);
-            try (ListStateFile f = ListStateFile.create(previous, List.of(REF, SEQ), 1))
+            try (ResumeStateFile f = ResumeStateFile.create(previous, List.of(REF, SEQ), 1))
             {
                 assertTrue(f.resumed(0) && f.resumed(1), "round " + round);
-                ListStateFile.storePosition(f.buffer(), f.positionOffset(f.indexOf(1)),
+                ResumeStateFile.storePosition(f.buffer(), f.positionOffset(f.indexOf(1)),
                     0 == (int)seq ? seq + 1 : seq);
-                ListStateFile.storePosition(f.buffer(), f.positionOffset(f.indexOf(0)), head);
+                ResumeStateFile.storePosition(f.buffer(), f.positionOffset(f.indexOf(0)), head);
             }
-            final ListStateFile.Previous again = ListStateFile.read(file(), false);
-            assertEquals(List.of(new ListStateFile.Recorded(strip(REF), head),
-                new ListStateFile.Recorded(strip(SEQ), 0 == (int)seq ? seq + 1 : seq)), again.lists(),
+            final PreviousRun again = ResumeStateFile.read(file(), false);
+            assertEquals(List.of(new RecordedList(strip(REF), head),
+                new RecordedList(strip(SEQ), 0 == (int)seq ? seq + 1 : seq)), again.lists(),
                 "seed 0x5EED round " + round);
         }
     }
 
-    private static ListStateFile.Region strip(final ListStateFile.Region r)
+    private static ListRegion strip(final ListRegion r)
     {
-        return new ListStateFile.Region(r.listId(), null, r.address(), r.length(), r.kind(), r.batchSize());
+        return new ListRegion(r.listId(), null, r.address(), r.length(), r.kind(), r.batchSize());
     }
 
     @Test
     void shouldResumeUnchangedListsAndStartChangedOnesFreshPerField()
     {
-        final List<UnaryOperator<ListStateFile.Region>> changes = List.of(
-            r -> new ListStateFile.Region(r.listId(), r.name(), r.address() + 4096, r.length(), r.kind(),
+        final List<UnaryOperator<ListRegion>> changes = List.of(
+            r -> new ListRegion(r.listId(), r.name(), r.address() + 4096, r.length(), r.kind(),
                 r.batchSize()),
-            r -> new ListStateFile.Region(r.listId(), r.name(), r.address(), r.length() * 2, r.kind(), r.batchSize()),
-            r -> new ListStateFile.Region(r.listId(), r.name(), r.address(), r.length(),
+            r -> new ListRegion(r.listId(), r.name(), r.address(), r.length() * 2, r.kind(), r.batchSize()),
+            r -> new ListRegion(r.listId(), r.name(), r.address(), r.length(),
                 ListLayout.Kind.REFERENCE == r.kind() ? ListLayout.Kind.SEQUENCED : ListLayout.Kind.REFERENCE,
                 r.batchSize()),
-            r -> new ListStateFile.Region(r.listId(), r.name(), r.address(), r.length(), r.kind(),
+            r -> new ListRegion(r.listId(), r.name(), r.address(), r.length(), r.kind(),
                 r.batchSize() / 2));
         final List<String> words = List.of("address 0x", "length ", "layout ", "batch size ");
         for (int c = 0; c < changes.size(); c++)
         {
             recorded();
-            final ListStateFile.Region changed = changes.get(c).apply(SEQ);
-            final ListStateFile.Region renamed = new ListStateFile.Region(0, "renamed", REF.address(), REF.length(),
+            final ListRegion changed = changes.get(c).apply(SEQ);
+            final ListRegion renamed = new ListRegion(0, "renamed", REF.address(), REF.length(),
                 REF.kind(), REF.batchSize());
-            try (ListStateFile f = ListStateFile.create(ListStateFile.read(file(), false),
+            try (ResumeStateFile f = ResumeStateFile.create(ResumeStateFile.read(file(), false),
                 List.of(renamed, changed, OTHER), 1))
             {
                 assertTrue(f.resumed(0), "the name is not part of the region");
@@ -143,9 +143,9 @@ class ListStateFileTest
     void shouldSayWhichListsAreNewAndWhichAreGone()
     {
         recorded();
-        final ListStateFile.Region added = new ListStateFile.Region(4, "collectors[0].lists[2]", 0x7f0000700000L, 4096,
+        final ListRegion added = new ListRegion(4, "collectors[0].lists[2]", 0x7f0000700000L, 4096,
             ListLayout.Kind.SEQUENCED, 4);
-        try (ListStateFile f = ListStateFile.create(ListStateFile.read(file(), false), List.of(SEQ, added), 1))
+        try (ResumeStateFile f = ResumeStateFile.create(ResumeStateFile.read(file(), false), List.of(SEQ, added), 1))
         {
             assertEquals(1234, f.position(0));
             assertEquals(1, f.position(1));
@@ -156,7 +156,7 @@ class ListStateFileTest
                 "list 9 is no longer configured: its recorded position is forgotten"), f.notes());
         }
         // The forgotten lists are gone from the new file.
-        assertEquals(2, ListStateFile.read(file(), false).lists().size());
+        assertEquals(2, ResumeStateFile.read(file(), false).lists().size());
     }
 
     @Test
@@ -164,12 +164,12 @@ class ListStateFileTest
     {
         final Path path = recorded();
         final byte[] bytes = Files.readAllBytes(path);
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(ListStateFile.VERSION_OFFSET, 3);
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(ResumeStateLayout.VERSION_OFFSET, 3);
         Files.write(path, bytes);
         final IllegalStateException ex = assertThrows(IllegalStateException.class,
-            () -> ListStateFile.read(path, false));
+            () -> ResumeStateFile.read(path, false));
         assertEquals("list state file " + path + " has layout version 3; this dta reads versions 1 and 2; " +
-            ListStateFile.WAY_OUT, ex.getMessage());
+            ResumeStateFile.WAY_OUT, ex.getMessage());
         assertTrue(ex.getMessage().contains("--fresh-lists"));
     }
 
@@ -178,19 +178,19 @@ class ListStateFileTest
     {
         final Path path = recorded();
         final byte[] whole = Files.readAllBytes(path);
-        assertEquals(ListStateFile.HEADER_LENGTH + 3 * ListStateFile.ENTRY_LENGTH, whole.length);
+        assertEquals(ResumeStateLayout.HEADER_LENGTH + 3 * ResumeStateLayout.ENTRY_LENGTH, whole.length);
         for (int length = 0; length < whole.length; length++)
         {
             Files.write(path, Arrays.copyOf(whole, length));
             final int n = length;
             final IllegalStateException ex = assertThrows(IllegalStateException.class,
-                () -> ListStateFile.read(path, false), "length " + n);
+                () -> ResumeStateFile.read(path, false), "length " + n);
             assertTrue(ex.getMessage().startsWith("list state file " + path + " is truncated: " + length + " bytes"),
                 ex.getMessage());
-            assertTrue(ex.getMessage().endsWith(ListStateFile.WAY_OUT));
+            assertTrue(ex.getMessage().endsWith(ResumeStateFile.WAY_OUT));
         }
         Files.write(path, Arrays.copyOf(whole, whole.length + 1));
-        assertTrue(assertThrows(IllegalStateException.class, () -> ListStateFile.read(path, false)).getMessage()
+        assertTrue(assertThrows(IllegalStateException.class, () -> ResumeStateFile.read(path, false)).getMessage()
             .contains("is corrupt: " + (whole.length + 1) + " bytes for 3 list(s)"));
     }
 
@@ -203,9 +203,9 @@ class ListStateFileTest
         int checked = 0;
         for (int offset = 0; offset < whole.length; offset++)
         {
-            final int inEntry = (offset - ListStateFile.HEADER_LENGTH) % ListStateFile.ENTRY_LENGTH;
-            final boolean covered = offset < ListStateFile.CRC_OFFSET + 4 ||
-                (offset >= ListStateFile.HEADER_LENGTH && inEntry < ListStateFile.ENTRY_STATIC_LENGTH);
+            final int inEntry = (offset - ResumeStateLayout.HEADER_LENGTH) % ResumeStateLayout.ENTRY_LENGTH;
+            final boolean covered = offset < ResumeStateLayout.CRC_OFFSET + 4 ||
+                (offset >= ResumeStateLayout.HEADER_LENGTH && inEntry < ResumeStateLayout.ENTRY_STATIC_LENGTH);
             if (!covered)
             {
                 continue;
@@ -215,12 +215,12 @@ class ListStateFileTest
             Files.write(path, damaged);
             final int at = offset;
             final IllegalStateException ex = assertThrows(IllegalStateException.class,
-                () -> ListStateFile.read(path, false), "seed 0xC0DE, byte " + at);
+                () -> ResumeStateFile.read(path, false), "seed 0xC0DE, byte " + at);
             assertTrue(ex.getMessage().startsWith("list state file " + path + " "), ex.getMessage());
-            assertTrue(ex.getMessage().endsWith(ListStateFile.WAY_OUT), ex.getMessage());
+            assertTrue(ex.getMessage().endsWith(ResumeStateFile.WAY_OUT), ex.getMessage());
             checked++;
         }
-        assertEquals(ListStateFile.CRC_OFFSET + 4 + 3 * ListStateFile.ENTRY_STATIC_LENGTH, checked);
+        assertEquals(ResumeStateLayout.CRC_OFFSET + 4 + 3 * ResumeStateLayout.ENTRY_STATIC_LENGTH, checked);
     }
 
     @Test
@@ -228,28 +228,28 @@ class ListStateFileTest
     {
         final Path path = recorded();
         final byte[] whole = Files.readAllBytes(path);
-        final int seqEntry = ListStateFile.HEADER_LENGTH + ListStateFile.ENTRY_LENGTH;
-        final int refEntry = ListStateFile.HEADER_LENGTH;
+        final int seqEntry = ResumeStateLayout.HEADER_LENGTH + ResumeStateLayout.ENTRY_LENGTH;
+        final int refEntry = ResumeStateLayout.HEADER_LENGTH;
         final long[][] cases = {
             {seqEntry, 0}, {seqEntry, -5}, {seqEntry, 1L << 32}, {refEntry, -1}, {refEntry, 17}};
         for (final long[] c : cases)
         {
             final byte[] damaged = whole.clone();
             ByteBuffer.wrap(damaged).order(ByteOrder.LITTLE_ENDIAN)
-                .putLong((int)c[0] + ListStateFile.POSITION_OFFSET, c[1]);
+                .putLong((int)c[0] + ResumeStateLayout.POSITION_OFFSET, c[1]);
             Files.write(path, damaged);
             final String message = assertThrows(IllegalStateException.class,
-                () -> ListStateFile.read(path, false)).getMessage();
+                () -> ResumeStateFile.read(path, false)).getMessage();
             assertTrue(message.contains(" has position " + c[1] + ", impossible"), message);
         }
         final byte[] sixteen = whole.clone();
         ByteBuffer.wrap(sixteen).order(ByteOrder.LITTLE_ENDIAN)
-            .putLong(refEntry + ListStateFile.POSITION_OFFSET, 16);
+            .putLong(refEntry + ResumeStateLayout.POSITION_OFFSET, 16);
         Files.write(path, sixteen);
-        assertEquals(16, ListStateFile.read(path, false).lists().get(0).position(), "a full ring's head is valid");
+        assertEquals(16, ResumeStateFile.read(path, false).lists().get(0).position(), "a full ring's head is valid");
 
         Files.writeString(path, "translator:\n  mac: 02:00:00:00:00:01\n" + "#".repeat(100));
-        assertTrue(assertThrows(IllegalStateException.class, () -> ListStateFile.read(path, false)).getMessage()
+        assertTrue(assertThrows(IllegalStateException.class, () -> ResumeStateFile.read(path, false)).getMessage()
             .contains("is not a list state file"));
     }
 
@@ -258,16 +258,16 @@ class ListStateFileTest
     {
         final Path path = recorded();
         Files.write(path, new byte[] {1, 2, 3});
-        assertThrows(IllegalStateException.class, () -> ListStateFile.read(path, false));
-        final ListStateFile.Previous fresh = ListStateFile.read(path, true);
+        assertThrows(IllegalStateException.class, () -> ResumeStateFile.read(path, false));
+        final PreviousRun fresh = ResumeStateFile.read(path, true);
         assertNull(fresh.lists());
         assertTrue(fresh.why().startsWith("--fresh-lists"), fresh.why());
-        try (ListStateFile f = ListStateFile.create(fresh, List.of(SEQ), 1))
+        try (ResumeStateFile f = ResumeStateFile.create(fresh, List.of(SEQ), 1))
         {
             assertEquals(1, f.position(0));
             assertFalse(f.resumed(0));
         }
-        assertEquals(1, ListStateFile.read(path, false).lists().get(0).position());
+        assertEquals(1, ResumeStateFile.read(path, false).lists().get(0).position());
         try (var left = Files.list(dir))
         {
             assertFalse(left.anyMatch(f -> f.getFileName().toString().endsWith(".new")),
@@ -278,30 +278,30 @@ class ListStateFileTest
     @Test
     void shouldRefuseAFileItsRunningWriterHoldsOpenEvenWithFreshLists()
     {
-        final ListStateFile f = ListStateFile.create(ListStateFile.read(file(), false), List.of(SEQ), 1);
+        final ResumeStateFile f = ResumeStateFile.create(ResumeStateFile.read(file(), false), List.of(SEQ), 1);
         final IllegalStateException ex = assertThrows(IllegalStateException.class,
-            () -> ListStateFile.read(file(), false));
+            () -> ResumeStateFile.read(file(), false));
         assertEquals("list state file " + file() + " belongs to a running translator (pid " +
             ProcessHandle.current().pid() + "); stop it or choose another --state-file", ex.getMessage());
-        assertThrows(IllegalStateException.class, () -> ListStateFile.read(file(), true));
+        assertThrows(IllegalStateException.class, () -> ResumeStateFile.read(file(), true));
         f.close();
-        assertEquals(1, ListStateFile.read(file(), false).lists().size());
+        assertEquals(1, ResumeStateFile.read(file(), false).lists().size());
     }
 
     @Test
     void shouldRefuseASecondWriterOfTheSameFileWhileTheFirstHoldsItsLock()
     {
-        final ListStateFile first = ListStateFile.create(ListStateFile.read(file(), false), List.of(SEQ), 1);
+        final ResumeStateFile first = ResumeStateFile.create(ResumeStateFile.read(file(), false), List.of(SEQ), 1);
         // Straight to create, past read's live-writer check: the lock alone must refuse it.
-        final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> ListStateFile.create(
-            new ListStateFile.Previous(file(), null, "fresh"), List.of(SEQ), 2));
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> ResumeStateFile.create(
+            new PreviousRun(file(), null, "fresh"), List.of(SEQ), 2));
         assertTrue(ex.getMessage().contains("is in use by another running translator"), ex.getMessage());
-        ListStateFile.storePosition(first.buffer(), first.positionOffset(0), 99);
+        ResumeStateFile.storePosition(first.buffer(), first.positionOffset(0), 99);
         first.close();
         first.close();
-        assertEquals(99, ListStateFile.read(file(), false).lists().get(0).position(),
+        assertEquals(99, ResumeStateFile.read(file(), false).lists().get(0).position(),
             "the refused writer replaced nothing");
-        ListStateFile.create(ListStateFile.read(file(), false), List.of(SEQ), 3).close();
+        ResumeStateFile.create(ResumeStateFile.read(file(), false), List.of(SEQ), 3).close();
     }
 
     @Test
@@ -310,7 +310,7 @@ class ListStateFileTest
         final Path path = file();
         Files.createDirectories(path.resolve("in-the-way"));
         assertThrows(java.io.UncheckedIOException.class,
-            () -> ListStateFile.create(new ListStateFile.Previous(path, null, "fresh"), List.of(SEQ), 1));
+            () -> ResumeStateFile.create(new PreviousRun(path, null, "fresh"), List.of(SEQ), 1));
         try (var left = Files.list(dir))
         {
             assertEquals(List.of(path.getFileName().toString(), path.getFileName() + ".lock"),
@@ -319,48 +319,25 @@ class ListStateFileTest
     }
 
     @Test
-    void shouldRefuseTheFileOfAWriterThatDiedWithTheHostBeforeItsLastBoot()
-    {
-        final org.agrona.concurrent.UnsafeBuffer header =
-            new org.agrona.concurrent.UnsafeBuffer(new byte[ListStateFile.HEADER_LENGTH]);
-        header.putLong(ListStateFile.PID_OFFSET, 4242, ByteOrder.LITTLE_ENDIAN);
-        header.putLong(ListStateFile.PROCESS_START_OFFSET, 1_000, ByteOrder.LITTLE_ENDIAN);
-        final IllegalStateException ex = assertThrows(IllegalStateException.class,
-            () -> ListStateFile.refuseWriterOfAnEarlierBoot(file(), header, 2_000));
-        assertTrue(ex.getMessage().contains("(pid 4242) that never stopped cleanly and ran before this host last " +
-            "booted") && ex.getMessage().endsWith(ListStateFile.WAY_OUT), ex.getMessage());
-        // Started after the boot (a process crash on a running host: its stores are in the page cache), boot time
-        // unknown, start unknown, or closed cleanly: resumed.
-        ListStateFile.refuseWriterOfAnEarlierBoot(file(), header, 500);
-        ListStateFile.refuseWriterOfAnEarlierBoot(file(), header, 0);
-        header.putLong(ListStateFile.PROCESS_START_OFFSET, 0, ByteOrder.LITTLE_ENDIAN);
-        ListStateFile.refuseWriterOfAnEarlierBoot(file(), header, 2_000);
-        header.putLong(ListStateFile.PROCESS_START_OFFSET, 1_000, ByteOrder.LITTLE_ENDIAN);
-        header.putLong(ListStateFile.CLOSED_OFFSET, 1_500, ByteOrder.LITTLE_ENDIAN);
-        ListStateFile.refuseWriterOfAnEarlierBoot(file(), header, 2_000);
-        assertTrue(ListStateFile.bootMillis() > 0, "this host's boot time is readable");
-    }
-
-    @Test
     void shouldPlaceTheDefaultNextToTheCountersFile()
     {
         assertEquals(Path.of("/dev/shm/dta/translator.lists"),
-            ListStateFile.defaultPath(Path.of("/dev/shm/dta/translator.counters")));
-        assertEquals(Path.of("/tmp/x/run7.lists"), ListStateFile.defaultPath(Path.of("/tmp/x/run7.counters")));
-        assertEquals(Path.of("/tmp/x/stats.lists"), ListStateFile.defaultPath(Path.of("/tmp/x/stats")));
+            ResumeStateFile.defaultPath(Path.of("/dev/shm/dta/translator.counters")));
+        assertEquals(Path.of("/tmp/x/run7.lists"), ResumeStateFile.defaultPath(Path.of("/tmp/x/run7.counters")));
+        assertEquals(Path.of("/tmp/x/stats.lists"), ResumeStateFile.defaultPath(Path.of("/tmp/x/stats")));
     }
 
     @Test
     void shouldStoreAPositionWithoutAllocating()
     {
-        try (ListStateFile f = ListStateFile.create(ListStateFile.read(file(), false), List.of(REF, SEQ), 1))
+        try (ResumeStateFile f = ResumeStateFile.create(ResumeStateFile.read(file(), false), List.of(REF, SEQ), 1))
         {
             final AtomicBuffer buffer = f.buffer();
             final int offset = f.positionOffset(1);
             final int stores = 1_000_000;
             for (int i = 1; i <= stores; i++)
             {
-                ListStateFile.storePosition(buffer, offset, i);
+                ResumeStateFile.storePosition(buffer, offset, i);
             }
             final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
@@ -372,7 +349,7 @@ class ListStateFileTest
                 final long before = threads.getCurrentThreadAllocatedBytes();
                 for (int i = 1; i <= stores; i++)
                 {
-                    ListStateFile.storePosition(buffer, offset, round * stores + i);
+                    ResumeStateFile.storePosition(buffer, offset, round * stores + i);
                 }
                 least = Math.min(least, threads.getCurrentThreadAllocatedBytes() - before);
             }

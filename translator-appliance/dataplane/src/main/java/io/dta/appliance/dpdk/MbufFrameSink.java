@@ -2,6 +2,8 @@ package io.dta.appliance.dpdk;
 
 import io.dta.appliance.engine.FrameSink;
 import io.dta.appliance.engine.HeldFrame;
+import io.dta.appliance.engine.OutFrameKind;
+import io.dta.appliance.engine.SendOutcome;
 import io.dta.dpdk.EthPort;
 import io.dta.dpdk.EthQueue;
 import io.dta.dpdk.MbufArray;
@@ -74,10 +76,12 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
      * {@inheritDoc}
      */
     @Override
-    public void commit(final int offset, final int length, final long timeNanos)
+    public SendOutcome commit(
+        final int offset, final int length, final long timeNanos, final OutFrameKind kind, final int reports)
     {
         noteTime(timeNanos);
         enqueue(stash.take(length));
+        return SendOutcome.SENT;
     }
 
     /**
@@ -93,10 +97,11 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
      * {@inheritDoc}
      */
     @Override
-    public void commitHeld(final HeldFrame frame, final int length, final long timeNanos)
+    public SendOutcome commitHeld(final HeldFrame frame, final int length, final long timeNanos, final int reports)
     {
         noteTime(timeNanos);
         enqueue(stash.takeLent(frame, length));
+        return SendOutcome.SENT;
     }
 
     /**

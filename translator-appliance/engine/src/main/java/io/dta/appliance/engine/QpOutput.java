@@ -5,7 +5,8 @@ import org.agrona.DirectBuffer;
 
 /**
  * A queue pair's frames on their way into the {@link FrameSink}: a held frame committed where it was built or
- * copied into a claim, a probe copied into a claim, with the QP's frame and byte counts. Engine thread only.
+ * copied into a claim, a probe copied into a claim, with the QP's frame and byte counts (every frame committed to
+ * the sink). What became of each frame and its reports is {@link Delivery}'s to count. Engine thread only.
  */
 final class QpOutput
 {
@@ -43,39 +44,30 @@ final class QpOutput
         final int reports = held.reports();
         if (held.bySink())
         {
-            sink.commitHeld(held.frame(), held.length(), nowNanos, reports);
+            final SendOutcome outcome = sink.commitHeld(held.frame(), held.length(), nowNanos, reports);
             sent(held.length());
-            delivery.delivered(reports);
+            delivery.committed(OutFrameKind.REQUEST, reports, outcome);
             return;
         }
-        if (transmit(held.buffer(), held.offset(), held.length(), reports, nowNanos))
-        {
-            delivery.delivered(reports);
-        }
-        else if (0 != reports)
-        {
-            counters.add(EngineCounter.REPORTS_DROPPED_TX_FULL, reports);
-        }
+        transmit(held.buffer(), held.offset(), held.length(), reports, nowNanos);
     }
 
     /**
-     * Copies a frame into a claim of the sink and sends it.
-     *
-     * @return false when the sink refused the claim (counted).
+     * Copies a frame into a claim of the sink and sends it; {@link Delivery} counts what became of it.
      */
-    boolean transmit(
+    void transmit(
         final DirectBuffer frame, final int frameOffset, final int length, final int reports, final long nowNanos)
     {
         final int offset = sink.claim(length);
         if (offset < 0)
         {
-            counters.increment(EngineCounter.DROP_TX_FULL);
-            return false;
+            delivery.refused(OutFrameKind.REQUEST, reports);
+            return;
         }
         ShortCopy.copy(sink.buffer(), offset, frame, frameOffset, length);
-        sink.commit(offset, length, nowNanos, reports);
+        final SendOutcome outcome = sink.commit(offset, length, nowNanos, OutFrameKind.REQUEST, reports);
         sent(length);
-        return true;
+        delivery.committed(OutFrameKind.REQUEST, reports, outcome);
     }
 
     /**
@@ -100,6 +92,5 @@ final class QpOutput
     {
         framesOut++;
         bytesOut += length;
-        counters.increment(EngineCounter.ROCE_FRAMES_OUT);
     }
 }

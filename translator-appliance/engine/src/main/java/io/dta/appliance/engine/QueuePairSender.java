@@ -370,7 +370,8 @@ public final class QueuePairSender
 
     private boolean backlogFull(final int reports)
     {
-        return delivery.dropped(EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL, EngineCounter.DROP_BACKLOG_FULL, reports);
+        return delivery.dropped(
+            EngineCounter.OPERATIONS_DROPPED_BACKLOG_FULL, EngineCounter.DROP_BACKLOG_FULL, reports);
     }
 
     private boolean atomicQueueFull(final int reports)

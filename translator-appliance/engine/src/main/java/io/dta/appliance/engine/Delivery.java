@@ -104,7 +104,7 @@ public final class Delivery
      *
      * @param reports how many (0 counts nothing).
      */
-    public void delivered(final int reports)
+    void delivered(final int reports)
     {
         if (0 != reports)
         {
@@ -120,7 +120,7 @@ public final class Delivery
      * @param reports        reports the operation carried.
      * @return false, for a caller that returns whether the operation went ahead.
      */
-    public boolean dropped(final EngineCounter operations, final EngineCounter reportsCounter, final int reports)
+    boolean dropped(final EngineCounter operations, final EngineCounter reportsCounter, final int reports)
     {
         counters.increment(operations);
         if (0 != reports)

@@ -4,6 +4,8 @@ import io.dta.appliance.bench.BenchPrimitive;
 import io.dta.appliance.bench.EngineBench;
 import io.dta.appliance.bench.CReference;
 import io.dta.appliance.engine.FrameSink;
+import io.dta.appliance.engine.OutFrameKind;
+import io.dta.appliance.engine.SendOutcome;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.codec.pcap.PcapWriter;
@@ -94,11 +96,13 @@ class CReferenceEalTest
             }
 
             @Override
-            public void commit(final int offset, final int length, final long timeNanos)
+            public SendOutcome commit(
+                final int offset, final int length, final long timeNanos, final OutFrameKind kind, final int reports)
             {
                 final byte[] bytes = new byte[length];
                 out.getBytes(offset, bytes);
                 expected.add(bytes);
+                return SendOutcome.SENT;
             }
         }, false);
         engine.poll(now);

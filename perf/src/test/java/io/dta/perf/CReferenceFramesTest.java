@@ -6,6 +6,8 @@ import io.dta.appliance.bench.CReference;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.FrameSink;
+import io.dta.appliance.engine.OutFrameKind;
+import io.dta.appliance.engine.SendOutcome;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.codec.pcap.PcapWriter;
@@ -265,11 +267,13 @@ final class CReferenceFramesTest
         }
 
         @Override
-        public void commit(final int offset, final int length, final long timeNanos)
+        public SendOutcome commit(
+            final int offset, final int length, final long timeNanos, final OutFrameKind kind, final int reports)
         {
             final byte[] frame = new byte[length];
             buffer.getBytes(offset, frame);
             frames.add(frame);
+            return SendOutcome.SENT;
         }
     }
 }

@@ -2,6 +2,8 @@ package io.dta.appliance.bench;
 
 import io.dta.appliance.engine.FrameSink;
 import io.dta.appliance.engine.HeldFrame;
+import io.dta.appliance.engine.OutFrameKind;
+import io.dta.appliance.engine.SendOutcome;
 import io.dta.codec.BthFlyweight;
 import io.dta.codec.EthernetFlyweight;
 import io.dta.codec.Ipv4Flyweight;
@@ -79,9 +81,11 @@ public final class RespondingSink implements FrameSink
      * {@inheritDoc}
      */
     @Override
-    public void commit(final int offset, final int length, final long timeNanos)
+    public SendOutcome commit(
+        final int offset, final int length, final long timeNanos, final OutFrameKind kind, final int reports)
     {
         note(buffer, offset, length);
+        return SendOutcome.SENT;
     }
 
     /**
@@ -99,9 +103,10 @@ public final class RespondingSink implements FrameSink
      * {@inheritDoc}
      */
     @Override
-    public void commitHeld(final HeldFrame frame, final int length, final long timeNanos)
+    public SendOutcome commitHeld(final HeldFrame frame, final int length, final long timeNanos, final int reports)
     {
         note(frame.buffer(), frame.offset(), length);
+        return SendOutcome.SENT;
     }
 
     private void note(final DirectBuffer buffer, final int offset, final int length)

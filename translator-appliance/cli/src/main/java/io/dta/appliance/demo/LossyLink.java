@@ -2,6 +2,8 @@ package io.dta.appliance.demo;
 
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.FrameSink;
+import io.dta.appliance.engine.OutFrameKind;
+import io.dta.appliance.engine.SendOutcome;
 import io.dta.collector.responder.ResponseSink;
 import org.agrona.BitUtil;
 import org.agrona.DirectBuffer;
@@ -89,7 +91,15 @@ final class LossyLink implements FrameSink, ResponseSink
     }
 
     @Override
-    public void commit(final int offset, final int frameLength, final long timeNanos)
+    public SendOutcome commit(
+        final int offset, final int frameLength, final long timeNanos, final OutFrameKind kind, final int reports)
+    {
+        // A frame lost on the link left the translator: sent, as far as the translator can tell.
+        carry(frameLength, timeNanos);
+        return SendOutcome.SENT;
+    }
+
+    private void carry(final int frameLength, final long timeNanos)
     {
         offered++;
         if (random.nextDouble() < loss)
@@ -110,7 +120,7 @@ final class LossyLink implements FrameSink, ResponseSink
         if (at >= 0)
         {
             ring.putBytes(at, buffer, offset, frameLength);
-            commit(at, frameLength, nowNanos);
+            carry(frameLength, nowNanos);
         }
     }
 

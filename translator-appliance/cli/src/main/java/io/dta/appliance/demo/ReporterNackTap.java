@@ -2,6 +2,8 @@ package io.dta.appliance.demo;
 
 import io.dta.appliance.engine.FrameSink;
 import io.dta.appliance.engine.HeldFrame;
+import io.dta.appliance.engine.OutFrameKind;
+import io.dta.appliance.engine.SendOutcome;
 import org.agrona.MutableDirectBuffer;
 
 /**
@@ -32,21 +34,16 @@ final class ReporterNackTap implements FrameSink
     }
 
     @Override
-    public void commit(final int offset, final int length, final long timeNanos)
+    public SendOutcome commit(
+        final int offset, final int length, final long timeNanos, final OutFrameKind kind, final int reports)
     {
-        toCollector.commit(offset, length, timeNanos);
-    }
-
-    @Override
-    public void commit(final int offset, final int length, final long timeNanos, final int carried)
-    {
-        if (REPORTER_NACK == carried)
+        if (OutFrameKind.REPORTER_NACK == kind)
         {
             // The claimed slot is left uncommitted: the link never carries it.
             reporters.onNack(toCollector.buffer(), offset, length, timeNanos);
-            return;
+            return SendOutcome.SENT;
         }
-        toCollector.commit(offset, length, timeNanos, carried);
+        return toCollector.commit(offset, length, timeNanos, kind, reports);
     }
 
     @Override
@@ -56,9 +53,9 @@ final class ReporterNackTap implements FrameSink
     }
 
     @Override
-    public void commitHeld(final HeldFrame frame, final int length, final long timeNanos, final int carried)
+    public SendOutcome commitHeld(final HeldFrame frame, final int length, final long timeNanos, final int reports)
     {
-        toCollector.commitHeld(frame, length, timeNanos, carried);
+        return toCollector.commitHeld(frame, length, timeNanos, reports);
     }
 
     @Override

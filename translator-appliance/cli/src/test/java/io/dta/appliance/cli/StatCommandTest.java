@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.FrameSink;
+import io.dta.appliance.engine.OutFrameKind;
+import io.dta.appliance.engine.SendOutcome;
 import io.dta.appliance.engine.TestFrames;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.stat.CountersFile;
@@ -229,8 +231,10 @@ class StatCommandTest
         }
 
         @Override
-        public void commit(final int offset, final int length, final long timeNanos)
+        public SendOutcome commit(
+            final int offset, final int length, final long timeNanos, final OutFrameKind kind, final int reports)
         {
+            return SendOutcome.SENT;
         }
     }
 

@@ -3,6 +3,8 @@ package io.dta.appliance.dpdk;
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.FrameSink;
 import io.dta.appliance.engine.HeldFrame;
+import io.dta.appliance.engine.OutFrameKind;
+import io.dta.appliance.engine.SendOutcome;
 import io.dta.codec.EthernetFlyweight;
 import io.dta.codec.UdpFlyweight;
 import io.dta.dpdk.Mempool;
@@ -80,24 +82,17 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
     }
 
     /**
-     * {@inheritDoc}
-     */
-    @Override
-    public void commit(final int offset, final int length, final long timeNanos)
-    {
-        commit(offset, length, timeNanos, TxQueue.UNTRACKED);
-    }
-
-    /**
-     * Queues the engine's frame with what it counted for it, so that a frame the device does not take goes back to
+     * Queues the engine's frame with what it is and carries, so that a frame the device does not take goes back to
      * the engine's counters ({@link #countEngineFramesIn}).
      */
     @Override
-    public void commit(final int offset, final int length, final long timeNanos, final int carried)
+    public SendOutcome commit(
+        final int offset, final int length, final long timeNanos, final OutFrameKind kind, final int reports)
     {
         noteTime(timeNanos);
         final TxQueue queue = isRoce(length) ? roce : other;
-        queue.add(stash.take(length), carried);
+        queue.add(stash.take(length), kind, reports);
+        return SendOutcome.SENT;
     }
 
     /**
@@ -113,19 +108,11 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
      * Sends a held frame: only queue pairs hold frames, so it goes to the collector link.
      */
     @Override
-    public void commitHeld(final HeldFrame frame, final int length, final long timeNanos)
-    {
-        commitHeld(frame, length, timeNanos, TxQueue.UNTRACKED);
-    }
-
-    /**
-     * Sends a held frame with what the engine counted for it (see {@link #commit(int, int, long, int)}).
-     */
-    @Override
-    public void commitHeld(final HeldFrame frame, final int length, final long timeNanos, final int carried)
+    public SendOutcome commitHeld(final HeldFrame frame, final int length, final long timeNanos, final int reports)
     {
         noteTime(timeNanos);
-        roce.add(stash.takeLent(frame, length), carried);
+        roce.add(stash.takeLent(frame, length), OutFrameKind.REQUEST, reports);
+        return SendOutcome.SENT;
     }
 
     private void noteTime(final long timeNanos)
@@ -148,7 +135,8 @@ public final class MbufFrameSink implements FrameSink, AutoCloseable
 
     /**
      * Gives the engine's frames that a port's tx burst does not take back to the engine's counters
-     * ({@link EngineCounters#frameNotTaken(int)}), so that they count as dropped (translation.md §1), not delivered.
+     * ({@link io.dta.appliance.engine.Delivery#notTaken}), so that they count as dropped (translation.md §1), not
+     * delivered.
      *
      * @param counters the engine's counters.
      */

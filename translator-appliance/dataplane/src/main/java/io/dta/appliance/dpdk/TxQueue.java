@@ -1,6 +1,8 @@
 package io.dta.appliance.dpdk;
 
+import io.dta.appliance.engine.Delivery;
 import io.dta.appliance.engine.EngineCounters;
+import io.dta.appliance.engine.OutFrameKind;
 import io.dta.dpdk.EthPort;
 import io.dta.dpdk.EthQueue;
 import io.dta.dpdk.MbufArray;
@@ -15,19 +17,14 @@ import io.dta.dpdk.Mempool;
  * up to four bursts, was tried: it broke the two-process memif run of {@code LiveTwoProcessEalTest}, cause not
  * found, so it is not done.)
  * <p>
- * Each frame is queued with what the engine counted for it ({@link io.dta.appliance.engine.FrameSink#commit(int,
- * int, long, int)}), in an int array beside the mbufs; a frame the device did not take goes back to the engine's
- * counters ({@link EngineCounters#frameNotTaken(int)}), so the engine's drop counters see it as they see a frame
- * its sink refused. Frames the engine did not build ({@link #UNTRACKED}: ARP replies, a responder's ACKs,
- * connection set-up) count only here.
+ * Each frame is queued with what the engine said it is and carries
+ * ({@link io.dta.appliance.engine.FrameSink#commit}), in arrays beside the mbufs; a frame the device did not take
+ * goes back to the engine's counters ({@link Delivery#notTaken}), so the engine's drop counters see it as they see a
+ * frame its sink refused. Frames the engine did not build (ARP replies, a responder's ACKs; like connection set-up,
+ * {@link OutFrameKind#CONTROL}) count only here.
  */
 public final class TxQueue
 {
-    /**
-     * The tag of a frame the engine did not build.
-     */
-    public static final int UNTRACKED = Integer.MIN_VALUE;
-
     /**
      * What a tx queue needs of a device: a tx burst that leaves the unsent mbufs to the caller, and freeing them.
      */
@@ -51,8 +48,9 @@ public final class TxQueue
     private final Device device;
     private final boolean lossless;
     private final MbufArray tx;
-    private final int[] tags;
-    private EngineCounters engineCounters;
+    private final OutFrameKind[] kinds;
+    private final int[] reports;
+    private Delivery delivery;
     private int count;
     private long sent;
     private long notTaken;
@@ -121,7 +119,8 @@ public final class TxQueue
         this.device = device;
         this.lossless = lossless;
         this.tx = new MbufArray(burst);
-        this.tags = new int[burst];
+        this.kinds = new OutFrameKind[burst];
+        this.reports = new int[burst];
     }
 
     /**
@@ -131,7 +130,7 @@ public final class TxQueue
      */
     public void countEngineFramesIn(final EngineCounters counters)
     {
-        engineCounters = counters;
+        delivery = new Delivery(counters);
     }
 
     /**
@@ -141,19 +140,24 @@ public final class TxQueue
      */
     public void add(final long mbuf)
     {
-        add(mbuf, UNTRACKED);
+        add(mbuf, OutFrameKind.CONTROL, 0);
     }
 
     /**
      * Queues one mbuf (its length set); sends the burst when it is full.
      *
-     * @param mbuf the mbuf's address; the queue owns it now.
-     * @param tag  what the engine counted for the frame ({@code carried} of
-     *             {@link io.dta.appliance.engine.FrameSink#commit(int, int, long, int)}), or {@link #UNTRACKED}.
+     * @param mbuf         the mbuf's address; the queue owns it now.
+     * @param kind         what the frame is ({@link io.dta.appliance.engine.FrameSink#commit}).
+     * @param reportsCount reports it carries.
      */
-    public void add(final long mbuf, final int tag)
+    public void add(final long mbuf, final OutFrameKind kind, final int reportsCount)
     {
-        tags[count] = tag;
+        if (kinds[count] != kind)
+        {
+            // Reference stores only on a change (G1's write barrier).
+            kinds[count] = kind;
+        }
+        reports[count] = reportsCount;
         tx.set(count++, mbuf);
         if (count == tx.capacity())
         {
@@ -205,27 +209,24 @@ public final class TxQueue
 
     private void dropTail(final int taken, final int left)
     {
-        // Rare: move the unsent tail to the front, where the bulk free and the tags' walk expect it.
+        // Rare: move the unsent tail to the front, where the bulk free and the give-back walk expect it.
         if (taken > 0)
         {
             for (int i = 0; i < left; i++)
             {
                 tx.set(i, tx.get(taken + i));
-                tags[i] = tags[taken + i];
+                kinds[i] = kinds[taken + i];
+                reports[i] = reports[taken + i];
             }
         }
         device.free(tx, left);
         notTaken += left;
-        final EngineCounters counters = engineCounters;
-        if (null != counters)
+        final Delivery engine = delivery;
+        if (null != engine)
         {
             for (int i = 0; i < left; i++)
             {
-                final int tag = tags[i];
-                if (UNTRACKED != tag)
-                {
-                    counters.frameNotTaken(tag);
-                }
+                engine.notTaken(kinds[i], reports[i]);
             }
         }
     }

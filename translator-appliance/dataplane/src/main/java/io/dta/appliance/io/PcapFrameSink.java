@@ -1,6 +1,8 @@
 package io.dta.appliance.io;
 
 import io.dta.appliance.engine.FrameSink;
+import io.dta.appliance.engine.OutFrameKind;
+import io.dta.appliance.engine.SendOutcome;
 import io.dta.codec.pcap.PcapWriter;
 import io.dta.config.FileErrors;
 import org.agrona.MutableDirectBuffer;
@@ -79,7 +81,8 @@ public final class PcapFrameSink implements FrameSink, AutoCloseable
      * {@inheritDoc}
      */
     @Override
-    public void commit(final int offset, final int length, final long timeNanos)
+    public SendOutcome commit(
+        final int offset, final int length, final long timeNanos, final OutFrameKind kind, final int reports)
     {
         try
         {
@@ -90,6 +93,7 @@ public final class PcapFrameSink implements FrameSink, AutoCloseable
         {
             throw new UncheckedIOException(FileErrors.cannotWrite(path, ex), ex);
         }
+        return SendOutcome.SENT;
     }
 
     /**

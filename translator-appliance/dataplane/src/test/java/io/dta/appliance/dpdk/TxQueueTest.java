@@ -1,8 +1,10 @@
 package io.dta.appliance.dpdk;
 
+import io.dta.appliance.engine.Delivery;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
-import io.dta.appliance.engine.FrameSink;
+import io.dta.appliance.engine.OutFrameKind;
+import io.dta.appliance.engine.SendOutcome;
 import io.dta.dpdk.MbufArray;
 import org.junit.jupiter.api.Test;
 
@@ -53,15 +55,9 @@ class TxQueueTest
     /**
      * The engine's bookkeeping of frames it committed: each RoCEv2 frame out, its reports delivered.
      */
-    private static void committed(final EngineCounters counters, final int carried)
+    private static void committed(final EngineCounters counters, final OutFrameKind kind, final int reports)
     {
-        if (FrameSink.REPORTER_NACK == carried)
-        {
-            counters.increment(EngineCounter.REPORTER_NACKS_OUT);
-            return;
-        }
-        counters.increment(EngineCounter.ROCE_FRAMES_OUT);
-        counters.add(EngineCounter.REPORTS_DELIVERED, carried);
+        new Delivery(counters).committed(kind, reports, SendOutcome.SENT);
     }
 
     @Test
@@ -72,11 +68,14 @@ class TxQueueTest
         final EngineCounters counters = new EngineCounters();
         counters.add(EngineCounter.REPORTS_TRANSLATED, 6);
         queue.countEngineFramesIn(counters);
-        final int[] carried = {3, 0, 2, FrameSink.REPORTER_NACK, 1};
+        final OutFrameKind[] kinds = {
+            OutFrameKind.REQUEST, OutFrameKind.REQUEST, OutFrameKind.REQUEST, OutFrameKind.REPORTER_NACK,
+            OutFrameKind.REQUEST};
+        final int[] carried = {3, 0, 2, 0, 1};
         for (int i = 0; i < carried.length; i++)
         {
-            committed(counters, carried[i]);
-            queue.add(0x1000 + i, carried[i]);
+            committed(counters, kinds[i], carried[i]);
+            queue.add(0x1000 + i, kinds[i], carried[i]);
         }
         queue.add(0x2000); // an ARP reply: the port's loss only
         assertEquals(0, queue.flush());
@@ -102,8 +101,8 @@ class TxQueueTest
         queue.countEngineFramesIn(counters);
         for (int i = 0; i < 6; i++)
         {
-            committed(counters, 10 + i);
-            queue.add(0x1000 + i, 10 + i);
+            committed(counters, OutFrameKind.REQUEST, 10 + i);
+            queue.add(0x1000 + i, OutFrameKind.REQUEST, 10 + i);
         }
         assertEquals(4, queue.flush());
         assertEquals(1, device.bursts, "one tx burst per flush: the live loop never waits on the ring");
@@ -114,8 +113,8 @@ class TxQueueTest
         assertEquals(10 + 11 + 12 + 13, counters.get(EngineCounter.REPORTS_DELIVERED));
         assertEquals(4, counters.get(EngineCounter.ROCE_FRAMES_OUT));
 
-        committed(counters, 1);
-        queue.add(0x3000, 1);
+        committed(counters, OutFrameKind.REQUEST, 1);
+        queue.add(0x3000, OutFrameKind.REQUEST, 1);
         assertEquals(1, queue.flush(), "the next burst starts clean");
         assertEquals(0x3000L, device.taken.getLast());
         assertEquals(2, queue.notTaken());
@@ -152,14 +151,15 @@ class TxQueueTest
                 }
                 else
                 {
-                    final int carried = 1 == kind ? FrameSink.REPORTER_NACK : random.nextInt(17);
+                    final OutFrameKind frameKind = 1 == kind ? OutFrameKind.REPORTER_NACK : OutFrameKind.REQUEST;
+                    final int carried = 1 == kind ? 0 : random.nextInt(17);
                     if (carried > 0)
                     {
                         reports += carried;
                         counters.add(EngineCounter.REPORTS_TRANSLATED, carried);
                     }
-                    committed(counters, carried);
-                    queue.add(i, carried);
+                    committed(counters, frameKind, carried);
+                    queue.add(i, frameKind, carried);
                 }
                 if (random.nextInt(8) == 0)
                 {

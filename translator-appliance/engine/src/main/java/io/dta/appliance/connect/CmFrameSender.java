@@ -1,5 +1,6 @@
 package io.dta.appliance.connect;
 
+import io.dta.appliance.engine.OutFrameKind;
 import io.dta.appliance.engine.FrameSink;
 import io.dta.codec.AethFlyweight;
 import io.dta.codec.CmFrameEncoder;
@@ -191,7 +192,7 @@ final class CmFrameSender
 
     private void finishCm(final int at, final ConnectionCounter sent, final long nowNanos)
     {
-        sink.commit(at, cm.finish(sink.buffer(), at), nowNanos);
+        sink.commit(at, cm.finish(sink.buffer(), at), nowNanos, OutFrameKind.CONTROL, 0);
         counts.count(sent);
     }
 
@@ -209,7 +210,7 @@ final class CmFrameSender
         ack.dstMac(c.collector.mac()).dstIp(c.collector.ip()).srcPort(c.region.udpSourcePort())
             .destQp(c.remoteQpn).psn(psn);
         final int length = ack.encode(sink.buffer(), at);
-        sink.commit(at, length, nowNanos);
+        sink.commit(at, length, nowNanos, OutFrameKind.CONTROL, 0);
         counts.count(ConnectionCounter.ACKS_SENT);
     }
 

@@ -242,8 +242,8 @@ public enum EngineCounter
     /** Dropped: reporter table full, report not tracked. */
     DROP_REPORTER_TABLE_FULL("dropped: reporter table full"),
     /**
-     * Dropped: the output could not take the frame, at its claim or (live DPDK) at the port's tx burst, when the
-     * frame is given back with {@link EngineCounters#frameNotTaken(int)}.
+     * Dropped: the output could not take the frame, at its claim, at its commit ({@link SendOutcome#LOST}) or (live
+     * DPDK) at the port's tx burst, when the frame is given back with {@link Delivery#notTaken}.
      */
     DROP_TX_FULL("frames dropped: transmit full"),
 

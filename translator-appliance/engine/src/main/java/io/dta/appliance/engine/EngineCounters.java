@@ -179,41 +179,6 @@ public final class EngineCounters
     }
 
     /**
-     * Counts a frame the engine committed to its sink that the output did not take after all (a live DPDK tx burst
-     * that left it out: tx ring full, or a link without a peer) exactly as a frame the sink refused at its claim:
-     * the frame in {@link EngineCounter#DROP_TX_FULL} instead of {@link EngineCounter#ROCE_FRAMES_OUT} (or
-     * {@link EngineCounter#REPORTER_NACKS_OUT}; a sketch NACK stays in {@link EngineCounter#SKETCH_NACKS_OUT}), the
-     * reports it carried in {@link EngineCounter#REPORTS_DROPPED_TX_FULL} instead of
-     * {@link EngineCounter#REPORTS_DELIVERED}. An essential operation's frame carries none: its ring entry stays
-     * unacknowledged and is sent again after the resynchronisation the missing PSN causes. The sink
-     * calls it on the engine thread before the next {@link #publish()}, so no reader sees a counter go down.
-     *
-     * @param carried what the engine gave the sink with the frame ({@link FrameSink#commit(int, int, long, int)}):
-     *                the reports it carried, {@link FrameSink#REPORTER_NACK} or {@link FrameSink#SKETCH_NACK}.
-     */
-    public void frameNotTaken(final int carried)
-    {
-        unpublished[EngineCounter.DROP_TX_FULL.ordinal()]++;
-        if (FrameSink.REPORTER_NACK == carried)
-        {
-            unpublished[EngineCounter.REPORTER_NACKS_OUT.ordinal()]--;
-            return;
-        }
-        if (FrameSink.SKETCH_NACK == carried)
-        {
-            // It stays in SKETCH_NACKS_OUT: the retry and tail counters, which count within it, already took it,
-            // and the gap's retry timer asks again anyway.
-            return;
-        }
-        unpublished[EngineCounter.ROCE_FRAMES_OUT.ordinal()]--;
-        if (carried > 0)
-        {
-            unpublished[EngineCounter.REPORTS_DELIVERED.ordinal()] -= carried;
-            unpublished[EngineCounter.REPORTS_DROPPED_TX_FULL.ordinal()] += carried;
-        }
-    }
-
-    /**
      * Writes the updates made since the last publication into the counters manager's values, where readers in
      * other threads and processes see them. Engine thread only.
      */

@@ -239,6 +239,42 @@ final class EssentialRing
     }
 
     /**
+     * After a resynchronisation to {@code expectedPsn} (everything before it acknowledged): when the oldest
+     * unacknowledged entry is a multi-packet WRITE whose first packet is before the expected PSN, the responder
+     * executed part of it and keeps the message open (a new First or Only would be an Invalid Request, fatal).
+     *
+     * @param expectedPsn the responder's expected PSN.
+     * @param pathMtu     the QP's path MTU (a WRITE is cut into packets of it).
+     * @return the index of the packet the responder expects within that message, else 0.
+     */
+    int straddledSegment(final int expectedPsn, final int pathMtu)
+    {
+        if (!hasUnacknowledged())
+        {
+            return 0;
+        }
+        final int i = oldestSentIndex();
+        if (WRITE != type[i])
+        {
+            return 0;
+        }
+        final int segments = segments(payloadLength[i], pathMtu);
+        final int firstPsn = Psn.add(psn[i], 1 - segments);
+        final int segment = Psn.distance(firstPsn, expectedPsn);
+        return segments > 1 && segment > 0 && segment < segments ? segment : 0;
+    }
+
+    /**
+     * @param length  a WRITE's payload length.
+     * @param pathMtu the path MTU.
+     * @return packets the WRITE takes.
+     */
+    static int segments(final int length, final int pathMtu)
+    {
+        return length <= pathMtu ? 1 : (length + pathMtu - 1) / pathMtu;
+    }
+
+    /**
      * After a resync into the middle of the oldest sent entry, a multi-packet WRITE whose rest the QP re-sends on
      * the same PSNs: that entry stays sent, every later sent entry goes back to the unsent region.
      *

@@ -33,7 +33,7 @@ final class ReporterNackSender implements SketchNackSink
         SketchNackFlyweight.LENGTH;
 
     private final FrameSink sink;
-    private final EngineCounters counters;
+    private final Delivery delivery;
     private final long sourceMac;
     private final int sourceIp;
     private final int reportPort;
@@ -49,7 +49,7 @@ final class ReporterNackSender implements SketchNackSink
         final int reportPort, final int nackPort)
     {
         this.sink = sink;
-        this.counters = counters;
+        this.delivery = new Delivery(counters);
         this.sourceMac = sourceMac;
         this.sourceIp = sourceIp;
         this.reportPort = reportPort;
@@ -63,7 +63,7 @@ final class ReporterNackSender implements SketchNackSink
         final int offset = sink.claim(length);
         if (offset < 0)
         {
-            counters.increment(EngineCounter.DROP_TX_FULL);
+            delivery.refused(OutFrameKind.REPORTER_NACK, 0);
             return;
         }
         final MutableDirectBuffer out = sink.buffer();
@@ -84,8 +84,8 @@ final class ReporterNackSender implements SketchNackSink
             .updateChecksum();
         udp.wrap(out, ip + UDP_OFFSET).srcPort(reportPort).dstPort(nackPort).length(UDP_LENGTH).checksum(0);
         nack.wrap(out, ip + NACK_OFFSET).seqnum(lastInOrderSeqnum).nack(true);
-        sink.commit(offset, length, nowNanos, FrameSink.REPORTER_NACK);
-        counters.increment(EngineCounter.REPORTER_NACKS_OUT);
+        delivery.committed(OutFrameKind.REPORTER_NACK, 0,
+            sink.commit(offset, length, nowNanos, OutFrameKind.REPORTER_NACK, 0));
     }
 
     /**
@@ -117,7 +117,7 @@ final class ReporterNackSender implements SketchNackSink
         final int offset = sink.claim(length);
         if (offset < 0)
         {
-            counters.increment(EngineCounter.DROP_TX_FULL);
+            delivery.refused(OutFrameKind.SKETCH_NACK, 0);
             return false;
         }
         final MutableDirectBuffer out = sink.buffer();
@@ -142,8 +142,8 @@ final class ReporterNackSender implements SketchNackSink
         out.putByte(ipHeader + NACK_OFFSET + 2, (byte)DtaNackFlyweight.NACK_FLAG);
         sketchNack.wrap(out, ipHeader + NACK_OFFSET + SKETCH_BASE_LENGTH).sketchId(sketchId).switchId(switchId)
             .epoch(epoch).column(column).reserved(0);
-        sink.commit(offset, length, nowNanos, FrameSink.SKETCH_NACK);
-        counters.increment(EngineCounter.SKETCH_NACKS_OUT);
+        delivery.committed(OutFrameKind.SKETCH_NACK, 0,
+            sink.commit(offset, length, nowNanos, OutFrameKind.SKETCH_NACK, 0));
         return true;
     }
 

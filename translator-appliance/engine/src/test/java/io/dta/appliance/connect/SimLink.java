@@ -1,6 +1,8 @@
 package io.dta.appliance.connect;
 
 import io.dta.appliance.engine.FrameSink;
+import io.dta.appliance.engine.OutFrameKind;
+import io.dta.appliance.engine.SendOutcome;
 import io.dta.collector.responder.ResponseSink;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -61,9 +63,11 @@ final class SimLink implements FrameSink, ResponseSink
     }
 
     @Override
-    public void commit(final int offset, final int length, final long timeNanos)
+    public SendOutcome commit(
+        final int offset, final int length, final long timeNanos, final OutFrameKind kind, final int reports)
     {
         offer(staging, offset, length, timeNanos);
+        return SendOutcome.SENT;
     }
 
     @Override

@@ -15,9 +15,9 @@ import java.util.List;
  * Held frames are built in memory it lends, one slot per loan, as the DPDK sinks lend an mbuf each; it tracks
  * the loans so tests can check that every held frame was either sent or given back.
  * <p>
- * {@link #loseCommitted(EngineCounters, boolean)} simulates a live DPDK port whose tx burst does not take the frames
- * it was given (tx ring full, a link without a peer): committed frames vanish and go back to the engine's counters
- * as the live tx queue gives them back.
+ * {@link #loseCommitted(boolean)} simulates an output that does not take the frames it was given (tx ring full, a
+ * link without a peer): committed frames vanish and the sink answers {@link SendOutcome#LOST}, which the engine
+ * counts as the live tx queue's frames given back ({@link Delivery#notTaken}).
  */
 public final class FrameCollector implements FrameSink
 {
@@ -39,7 +39,6 @@ public final class FrameCollector implements FrameSink
     private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
     private final List<Frame> frames = new ArrayList<>();
     private boolean refuse;
-    private EngineCounters lateCounters;
     private boolean lose;
     private long lost;
     private long abandoned;
@@ -72,27 +71,21 @@ public final class FrameCollector implements FrameSink
     }
 
     /**
-     * {@inheritDoc}
+     * Keeps the frame, or loses it when {@link #loseCommitted} says so (the engine's frames; a connection manager's
+     * are kept).
      */
-    public void commit(final int offset, final int length, final long timeNanos)
+    public SendOutcome commit(
+        final int offset, final int length, final long timeNanos, final OutFrameKind kind, final int reports)
     {
+        if (lose && OutFrameKind.CONTROL != kind)
+        {
+            lost++;
+            return SendOutcome.LOST;
+        }
         final byte[] copy = new byte[length];
         buffer.getBytes(offset, copy);
         frames.add(new Frame(copy, timeNanos));
-    }
-
-    /**
-     * Keeps the frame, or loses it after the fact when {@link #loseCommitted} says so.
-     */
-    public void commit(final int offset, final int length, final long timeNanos, final int carried)
-    {
-        if (lose)
-        {
-            lost++;
-            lateCounters.frameNotTaken(carried);
-            return;
-        }
-        commit(offset, length, timeNanos);
+        return SendOutcome.SENT;
     }
 
     /**
@@ -110,29 +103,20 @@ public final class FrameCollector implements FrameSink
     }
 
     /**
-     * {@inheritDoc}
+     * Keeps the frame, or loses it when {@link #loseCommitted} says so.
      */
-    public void commitHeld(final HeldFrame frame, final int length, final long timeNanos)
+    public SendOutcome commitHeld(final HeldFrame frame, final int length, final long timeNanos, final int reports)
     {
         final int slot = returnLoan(frame);
+        if (lose)
+        {
+            lost++;
+            return SendOutcome.LOST;
+        }
         final byte[] copy = new byte[length];
         loans.getBytes(slot * LOAN_SLOT, copy);
         frames.add(new Frame(copy, timeNanos));
-    }
-
-    /**
-     * Keeps the frame, or loses it after the fact when {@link #loseCommitted} says so.
-     */
-    public void commitHeld(final HeldFrame frame, final int length, final long timeNanos, final int carried)
-    {
-        if (lose)
-        {
-            returnLoan(frame);
-            lost++;
-            lateCounters.frameNotTaken(carried);
-            return;
-        }
-        commitHeld(frame, length, timeNanos);
+        return SendOutcome.SENT;
     }
 
     /**
@@ -180,13 +164,11 @@ public final class FrameCollector implements FrameSink
     }
 
     /**
-     * @param counters the engine's counters, which lost frames go back to.
-     * @param lose     true to take every claim and commit but lose the committed frames (the engine's 4-argument
-     *                 commits; its plain commits are kept).
+     * @param lose true to take every claim and commit but lose the committed frames (answering
+     *             {@link SendOutcome#LOST}; a connection manager's frames are kept).
      */
-    public void loseCommitted(final EngineCounters counters, final boolean lose)
+    public void loseCommitted(final boolean lose)
     {
-        this.lateCounters = counters;
         this.lose = lose;
     }
 

@@ -313,10 +313,13 @@ class ListRestartTest
                     return inner.claim(maxLength);
                 }
 
-                public void commit(final int offset, final int length, final long timeNanos)
+                public SendOutcome commit(
+                    final int offset, final int length, final long timeNanos, final OutFrameKind kind,
+                    final int reports)
                 {
-                    inner.commit(offset, length, timeNanos);
+                    final SendOutcome outcome = inner.commit(offset, length, timeNanos, kind, reports);
                     check();
+                    return outcome;
                 }
 
                 public boolean claimHeld(final HeldFrame frame, final int maxLength)
@@ -324,10 +327,12 @@ class ListRestartTest
                     return inner.claimHeld(frame, maxLength);
                 }
 
-                public void commitHeld(final HeldFrame frame, final int length, final long timeNanos)
+                public SendOutcome commitHeld(
+                    final HeldFrame frame, final int length, final long timeNanos, final int reports)
                 {
-                    inner.commitHeld(frame, length, timeNanos);
+                    final SendOutcome outcome = inner.commitHeld(frame, length, timeNanos, reports);
                     check();
+                    return outcome;
                 }
 
                 public void abandonHeld(final HeldFrame frame)

@@ -286,7 +286,7 @@ class ReportDropAccountingTest
     void shouldCountTheReportsOfFramesTheOutputTookButDidNotSend()
     {
         final EngineHarness h = new EngineHarness(new Cfg());
-        h.out.loseCommitted(h.engine.counters(), true);
+        h.out.loseCommitted(true);
         h.feed(kw(1, 1, 0));
         h.feed(kw(2, 2, 0));
         h.settle();
@@ -304,7 +304,7 @@ class ReportDropAccountingTest
     void shouldCountAnEssentialFrameTheOutputDidNotSendOnceAndDeliverItsReportOnItsResend()
     {
         final EngineHarness h = new EngineHarness(new Cfg());
-        h.out.loseCommitted(h.engine.counters(), true);
+        h.out.loseCommitted(true);
         h.feed(kw(1, 1, ESSENTIAL));
         h.settle();
         assertEquals(1, h.out.lost());
@@ -312,7 +312,7 @@ class ReportDropAccountingTest
         assertEquals(0, h.count(EngineCounter.REPORTS_DROPPED_TX_FULL), "its ring entry keeps the report");
         assertEquals(0, h.count(EngineCounter.REPORTS_DELIVERED));
         assertEquals(1, h.engine.counters().reportsPending());
-        h.out.loseCommitted(h.engine.counters(), false);
+        h.out.loseCommitted(false);
         // The responder saw nothing: the ACK timeout's probe learns it expects the lost PSN, which is sent again.
         int expected = 0x100;
         for (int round = 0; round < 200 && 0 == h.count(EngineCounter.REPORTS_DELIVERED); round++)
@@ -419,10 +419,10 @@ class ReportDropAccountingTest
                 unroutable++;
             }
             h.out.refuseClaims(random.nextInt(40) == 0);
-            h.out.loseCommitted(h.engine.counters(), random.nextInt(40) == 0);
+            h.out.loseCommitted(random.nextInt(40) == 0);
             h.feed(frame);
             h.out.refuseClaims(false);
-            h.out.loseCommitted(h.engine.counters(), false);
+            h.out.loseCommitted(false);
             h.now += random.nextInt(20_000);
             if (random.nextInt(3) == 0)
             {

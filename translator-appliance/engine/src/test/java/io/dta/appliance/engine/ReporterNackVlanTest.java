@@ -105,9 +105,11 @@ class ReporterNackVlanTest
                 return maxLength <= 68 ? 0 : -1;
             }
 
-            public void commit(final int offset, final int length, final long timeNanos)
+            public SendOutcome commit(
+                final int offset, final int length, final long timeNanos, final OutFrameKind kind, final int reports)
             {
                 committed[0] += length;
+                return SendOutcome.SENT;
             }
         };
         final EngineCounters counters = new EngineCounters();

@@ -820,12 +820,14 @@ class SketchNackRetryTest
                 return 0;
             }
 
-            public void commit(final int offset, final int length, final long timeNanos)
+            public SendOutcome commit(
+                final int offset, final int length, final long timeNanos, final OutFrameKind kind, final int reports)
             {
                 if (NACK_PORT == (buffer.getShort(offset + 36, ByteOrder.BIG_ENDIAN) & 0xFFFF))
                 {
                     nackFrames[0]++;
                 }
+                return SendOutcome.SENT;
             }
         };
         final TranslatorEngine quiet = new TranslatorEngine(

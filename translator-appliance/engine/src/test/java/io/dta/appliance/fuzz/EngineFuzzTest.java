@@ -3,6 +3,8 @@ package io.dta.appliance.fuzz;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.FrameSink;
+import io.dta.appliance.engine.OutFrameKind;
+import io.dta.appliance.engine.SendOutcome;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.codec.pcap.PcapReader;
 import io.dta.config.ApplianceConfig;
@@ -171,8 +173,10 @@ class EngineFuzzTest
         }
 
         @Override
-        public void commit(final int offset, final int length, final long timeNanos)
+        public SendOutcome commit(
+            final int offset, final int length, final long timeNanos, final OutFrameKind kind, final int reports)
         {
+            return SendOutcome.SENT;
         }
     }
 }

@@ -124,6 +124,11 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--json", description = "print the final summary as one JSON object")
     private boolean json;
 
+    @Option(names = "--latency-log", paramLabel = "FILE", description = "also write the reports' sampled latency " +
+        "(one report in 1024, rx burst to tx burst) as an HdrHistogram interval log, one interval per stats tick, " +
+        "which HdrHistogram's tools read; the percentiles since the start are in the counters file either way")
+    private Path latencyLog;
+
     /**
      * {@inheritDoc}
      */
@@ -199,6 +204,7 @@ public final class RunCommand implements Callable<Integer>
         try (file)
         {
             final LiveTranslatorAgent agent = new LiveTranslatorAgent(appliance, settings, file, previousLists);
+            agent.latencyLog(latencyLog);
             System.err.println("dta run: EAL " + String.join(" ", settings.ealArgs()) + "; counters " + path +
                 "; list state " + previousLists.path() + "; stop with SIGINT or SIGTERM");
             // The agent closes its list state file itself, on its own thread, after its last store.

@@ -47,6 +47,7 @@ public final class WorkerAgent implements Agent
     private final RxFrames frames;
     private final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
     private volatile TranslatorEngine engine;
+    private volatile LatencySampler latency;
     private volatile boolean draining;
     private volatile boolean stopped;
     private volatile boolean quiescent = true;
@@ -176,6 +177,8 @@ public final class WorkerAgent implements Agent
         {
             work += timers(e, now);
         }
+        final LatencySampler sampler = latency;
+        boolean sampled = false;
         int left = maxReportFrames;
         for (int q = 0; q < rx.length && left > 0; q++)
         {
@@ -183,11 +186,16 @@ public final class WorkerAgent implements Agent
             if (reports[q] && !reportsHeld && !draining && null != e && rx[q].port().started())
             {
                 final int n = receive(q, e, now, Math.min(burst, left));
+                sampled |= null != sampler && n > 0 && sampler.due(n);
                 work += n;
                 left -= n;
             }
         }
         work += flushTx();
+        if (sampled)
+        {
+            sampler.record(clock.nanoTime() - now);
+        }
         if (null != e && draining)
         {
             quiescent = e.isQuiescent();
@@ -309,6 +317,16 @@ public final class WorkerAgent implements Agent
     public String roleName()
     {
         return "dta-worker";
+    }
+
+    /**
+     * Samples the latency of this worker's reports from now on (set before the worker's thread starts).
+     *
+     * @param sampler where the samples go.
+     */
+    public void sampleLatency(final LatencySampler sampler)
+    {
+        latency = sampler;
     }
 
     /**

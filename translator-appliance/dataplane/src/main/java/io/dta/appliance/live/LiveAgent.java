@@ -21,7 +21,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -78,6 +78,8 @@ public abstract class LiveAgent implements Agent
     private LivePorts lp;
     // Worker 0's data plane (a translator's): the same worker loop as the others', its control frames handled here.
     private WorkerAgent own;
+    private LatencyCounters latency;
+    private Path latencyLog;
     private PortCounters[] portCounters;
     private ReconnectingLink[] reconnectingLinks;
     private long nextLinkWatch;
@@ -240,33 +242,8 @@ public abstract class LiveAgent implements Agent
         arpIgnored = manager.newCounter("ARP packets ignored (other targets, replies)", TYPE_ID);
         claimFailures = manager.newCounter("frames dropped: mbuf pool empty", TYPE_ID);
         dutyCycles = manager.newCounter("duty cycles", TYPE_ID);
-        portCounters = new PortCounters[lp.ports.size()];
-        final List<ReconnectingLink> reconnecting = new ArrayList<>();
-        for (int i = 0; i < lp.ports.size(); i++)
-        {
-            final String role = lp.roleNames(i);
-            final EthPort port = lp.ports.get(i);
-            portCounters[i] = new PortCounters(manager, role, port, lp.tx.get(i));
-            if (ReconnectingLink.isMemifClient(port.driver(), port.name(), settings.ealArgs()))
-            {
-                final ReconnectingLink link = new ReconnectingLink(new ReconnectingLink.Port()
-                {
-                    public boolean linkUp()
-                    {
-                        return port.linkUp();
-                    }
-
-                    public int restart(final boolean quiet)
-                    {
-                        return port.restart(quiet);
-                    }
-                }, "port " + port.portId() + " " + port.name() + " (" + role + ")", messagePrefix(), manager,
-                    PortCounters.TYPE_ID);
-                portCounters[i].reconnectedBy(link);
-                reconnecting.add(link);
-            }
-        }
-        reconnectingLinks = reconnecting.toArray(new ReconnectingLink[0]);
+        portCounters = lp.portCounters(manager);
+        reconnectingLinks = lp.reconnectingLinks(manager, settings.ealArgs(), portCounters, messagePrefix());
         sink = new MbufFrameSink(pool, lp.txOfRole[roles.length - 1], lp.txOfRole[0], settings.burst());
         if (translatesReports())
         {
@@ -281,10 +258,28 @@ public abstract class LiveAgent implements Agent
             control = new HandOffQueues(settings.workers(), 1 << 20);
             workers = LiveWorkers.start(eal, settings.workers(), lp, control);
         }
+        if (translatesReports())
+        {
+            latency = new LatencyCounters(countersFile.manager(), settings.workers(), latencyLog,
+                System.currentTimeMillis());
+            final WorkerAgent[] agents = null == workers ? new WorkerAgent[1] : workers.agents().clone();
+            agents[0] = own;
+            latency.attach(agents);
+        }
         final long now = System.nanoTime();
         linkDeadline = now + TimeUnit.MILLISECONDS.toNanos(settings.linkWaitMillis());
         linksReady = 0 == settings.linkWaitMillis();
         onStarted(sink);
+    }
+
+    /**
+     * Writes an HdrHistogram interval log of the reports' latency ({@link LatencyCounters}); set before the start.
+     *
+     * @param file the log file.
+     */
+    public void latencyLog(final Path file)
+    {
+        latencyLog = file;
     }
 
     /**
@@ -534,6 +529,10 @@ public abstract class LiveAgent implements Agent
         arpIgnored.setRelease(arp.ignored());
         claimFailures.setRelease(sink.claimFailures());
         dutyCycles.setRelease(cycles);
+        if (null != latency)
+        {
+            latency.tick(System.currentTimeMillis());
+        }
         publish();
     }
 
@@ -565,6 +564,10 @@ public abstract class LiveAgent implements Agent
                 }
                 tick();
                 sink.close();
+            }
+            if (null != latency)
+            {
+                latency.close();
             }
             for (final EthPort port : lp.ports)
             {

@@ -10,6 +10,7 @@ import io.dta.dpdk.EthPort;
 import io.dta.dpdk.EthQueue;
 import io.dta.dpdk.Mempool;
 import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.status.CountersManager;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -226,5 +227,57 @@ final class LivePorts
             }
         }
         return down.toString();
+    }
+
+    /**
+     * @param manager the counters file's manager.
+     * @return each distinct port's counters, in the order of {@link #ports}.
+     */
+    PortCounters[] portCounters(final CountersManager manager)
+    {
+        final PortCounters[] counters = new PortCounters[ports.size()];
+        for (int i = 0; i < ports.size(); i++)
+        {
+            counters[i] = new PortCounters(manager, roleNames(i), ports.get(i), tx.get(i));
+        }
+        return counters;
+    }
+
+    /**
+     * A {@link ReconnectingLink} for each {@code net_memif} client port, which restarts it while its server is away.
+     *
+     * @param manager  the counters file's manager.
+     * @param ealArgs  the EAL arguments (the {@code --vdev} devices).
+     * @param counters the ports' counters, told of their port's reconnections.
+     * @param prefix   the process's message prefix.
+     * @return the links (none without memif clients).
+     */
+    ReconnectingLink[] reconnectingLinks(
+        final CountersManager manager, final List<String> ealArgs, final PortCounters[] counters, final String prefix)
+    {
+        final List<ReconnectingLink> reconnecting = new ArrayList<>();
+        for (int i = 0; i < ports.size(); i++)
+        {
+            final EthPort port = ports.get(i);
+            if (ReconnectingLink.isMemifClient(port.driver(), port.name(), ealArgs))
+            {
+                final ReconnectingLink link = new ReconnectingLink(new ReconnectingLink.Port()
+                {
+                    public boolean linkUp()
+                    {
+                        return port.linkUp();
+                    }
+
+                    public int restart(final boolean quiet)
+                    {
+                        return port.restart(quiet);
+                    }
+                }, "port " + port.portId() + " " + port.name() + " (" + roleNames(i) + ")", prefix, manager,
+                    PortCounters.TYPE_ID);
+                counters[i].reconnectedBy(link);
+                reconnecting.add(link);
+            }
+        }
+        return reconnecting.toArray(new ReconnectingLink[0]);
     }
 }

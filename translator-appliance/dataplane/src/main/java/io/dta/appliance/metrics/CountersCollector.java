@@ -5,6 +5,8 @@ import io.dta.appliance.stat.WriterStatus;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.dta.appliance.dpdk.LatencySampler;
+import io.dta.appliance.live.LatencyCounters;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
@@ -72,8 +74,20 @@ public final class CountersCollector implements MultiCollector
         // Families in the order of their first counter; counters that map to one name and labels are added up.
         final Map<String, String> help = new LinkedHashMap<>();
         final Map<String, Map<Labels, Long>> families = new LinkedHashMap<>();
+        final GaugeSnapshot.Builder latency = GaugeSnapshot.builder().name("dta_report_latency_seconds")
+            .help("Reports' latency through the data plane since the start, rx burst to tx burst, one report in " +
+            LatencySampler.EVERY + " sampled (quantile 1: the maximum)").unit(Unit.SECONDS);
+        final boolean[] latencies = new boolean[1];
         reader.counters().forEach((id, typeId, key, label) ->
         {
+            if (LatencyCounters.TYPE_ID == typeId)
+            {
+                latencies[0] = true;
+                latency.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                    .labels(Labels.of("quantile", quantile(key.getInt(0))))
+                    .value(reader.counters().getCounterValue(id) / 1e9).build());
+                return;
+            }
             final CounterMetric metric = CounterNaming.of(typeId, key, label);
             if (null == metric)
             {
@@ -90,7 +104,20 @@ public final class CountersCollector implements MultiCollector
                 CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value).build()));
             snapshots.add(family.build());
         });
+        if (latencies[0])
+        {
+            snapshots.add(latency.build());
+        }
         return new MetricSnapshots(snapshots);
+    }
+
+    /**
+     * @param thousandths a quantile in thousandths (1000: the maximum).
+     * @return the quantile as Prometheus writes it: 0.5, 0.99, 0.999, 1.
+     */
+    static String quantile(final int thousandths)
+    {
+        return java.math.BigDecimal.valueOf(thousandths, 3).stripTrailingZeros().toPlainString();
     }
 
     private static GaugeSnapshot up(final boolean running)

@@ -2,6 +2,8 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dta.appliance.dpdk.LatencySampler;
+import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -19,6 +21,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -30,7 +33,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class LivePrometheusScrapeEalTest extends LiveProcessTests
 {
     private static final Path PROMETHEUS = Path.of("/usr/bin/prometheus");
-    private static final int REPORTS = 300;
+    // Enough for two latency samples (one report in 1024).
+    private static final int REPORTS = 3000;
     private static final Pattern SERVING = Pattern.compile("at http://127\\.0\\.0\\.1:(\\d+)/metrics");
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -49,7 +53,8 @@ class LivePrometheusScrapeEalTest extends LiveProcessTests
             "--vdev", "net_pcap0,rx_pcap=" + reports + ",tx_pcap=" + dir.resolve("reports-port.pcap"),
             "--vdev", "net_memif0,role=server,socket=" + dir.resolve("x.sock") + ",socket-abstract=no",
             "--link-wait-ms", "500", "-l", "0", "--file-prefix", prefix("dta-prom-" + ProcessHandle.current().pid()),
-            "--counters", counters.toString(), "--state-file", dir.resolve("run.lists").toString());
+            "--counters", counters.toString(), "--state-file", dir.resolve("run.lists").toString(),
+            "--latency-log", dir.resolve("latency.hlog").toString());
         LiveStat.await(counters, run, dir, 60_000, n -> REPORTS == n.get("counters").path("reportsIn").asLong());
 
         final Process stat = start("stat", "stat", "--counters", counters.toString(), "--serve", "127.0.0.1:0");
@@ -71,9 +76,23 @@ class LivePrometheusScrapeEalTest extends LiveProcessTests
             "--web.listen-address=127.0.0.1:" + prometheusPort)
             .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start());
 
-        assertEquals(REPORTS, awaitQuery(prometheus, prometheusPort, "dta_reports_in_total{job=\"dta\",worker=\"0\"}"));
-        assertEquals(1, awaitQuery(prometheus, prometheusPort, "dta_up{job=\"dta\"}"));
-        assertEquals(1, awaitQuery(prometheus, prometheusPort, "up{job=\"dta\"}"));
+        assertEquals(REPORTS, Long.parseLong(
+            awaitQuery(prometheus, prometheusPort, "dta_reports_in_total{job=\"dta\",worker=\"0\"}")));
+        // The sampled latency, in seconds: positive, and at most its maximum.
+        final double p50 = Double.parseDouble(
+            awaitQuery(prometheus, prometheusPort, "dta_report_latency_seconds{job=\"dta\",quantile=\"0.5\"} > 0"));
+        final double max = Double.parseDouble(
+            awaitQuery(prometheus, prometheusPort, "dta_report_latency_seconds{job=\"dta\",quantile=\"1\"}"));
+        assertTrue(p50 > 0 && p50 <= max && max < 10, p50 + " " + max);
+        final HistogramLogReader log = new HistogramLogReader(dir.resolve("latency.hlog").toFile());
+        long logged = 0;
+        while (log.hasNext())
+        {
+            logged += ((org.HdrHistogram.Histogram)log.nextIntervalHistogram()).getTotalCount();
+        }
+        assertEquals(REPORTS / LatencySampler.EVERY, logged, "one sample per 1024 reports in the interval log");
+        assertEquals("1", awaitQuery(prometheus, prometheusPort, "dta_up{job=\"dta\"}"));
+        assertEquals("1", awaitQuery(prometheus, prometheusPort, "up{job=\"dta\"}"));
     }
 
     private static int awaitServingPort(final Process stat, final Path err) throws Exception
@@ -94,7 +113,7 @@ class LivePrometheusScrapeEalTest extends LiveProcessTests
     /**
      * Queries Prometheus until the expression has one sample, and returns its value.
      */
-    private long awaitQuery(final Process prometheus, final int port, final String query) throws Exception
+    private String awaitQuery(final Process prometheus, final int port, final String query) throws Exception
     {
         final URI uri = URI.create("http://127.0.0.1:" + port + "/api/v1/query?query=" +
             URLEncoder.encode(query, StandardCharsets.UTF_8));
@@ -108,7 +127,7 @@ class LivePrometheusScrapeEalTest extends LiveProcessTests
                 final JsonNode result = JSON.readTree(last).path("data").path("result");
                 if (1 == result.size())
                 {
-                    return Long.parseLong(result.get(0).get("value").get(1).asText());
+                    return result.get(0).get("value").get(1).asText();
                 }
             }
             catch (final IOException notYetListening)

@@ -63,6 +63,9 @@ public final class GenCommand implements Callable<Integer>
 
     private long reports;
 
+    /** Bytes of the capture written. */
+    private long written;
+
     @Option(names = "--mix", paramLabel = "P=W,...",
         description = "relative weights of keywrite, append, keyincrement, postcard, sketch; unnamed ones get 0 " +
             "(default: keywrite=40,append=30,keyincrement=20,postcard=10, leaving out what the collectors lack)")
@@ -206,119 +209,9 @@ public final class GenCommand implements Callable<Integer>
         }
 
         final ReportGenerator generator;
-        final GeneratorSettings settings = new GeneratorSettings();
         try
         {
-            reports = null == reportsOption ? GeneratorSettings.DEFAULT_REPORTS : reportsOption;
-            if (reports < 0)
-            {
-                throw new GeneratorSettingsException("--reports", "must not be negative: " + reports);
-            }
-            if (null != mix)
-            {
-                settings.mix(mix);
-            }
-            settings.keyDistribution(keys)
-                .keySpace(keySpace)
-                .zipfExponent(zipfExponent)
-                .essentialFraction(essential)
-                .retransmittable(retransmittable)
-                .reporters(reporters)
-                .spacingNanos(spacingNanos)
-                .seed(seed)
-                .postcardLoss(postcardLoss)
-                .badFraction(bad);
-            if (null != redundancy)
-            {
-                settings.redundancy(redundancy);
-            }
-            if (null != lists)
-            {
-                settings.listIds(lists);
-            }
-            if (null != baseHeader)
-            {
-                settings.baseHeader(baseHeader);
-            }
-            if (null != collectors)
-            {
-                settings.collectorIps(String.join(",", collectors));
-            }
-            if (null != startTime)
-            {
-                settings.startTimeSeconds(startTime);
-            }
-            settings.epochs(epochs)
-                .firstEpoch(firstEpoch)
-                .sketchItems(sketchItems)
-                .sketchGaps(sketchGaps)
-                .sketchDuplicates(sketchDuplicates)
-                .missingSwitch(missingSwitch)
-                .recordTruth(null != truth);
-            if (null != sketches)
-            {
-                settings.sketchIds(sketches);
-            }
-            if (null != switches)
-            {
-                if (switches < 1)
-                {
-                    throw new GeneratorSettingsException("--switches", "must be between 1 and 256, not " + switches);
-                }
-                settings.switches(switches);
-            }
-            if (null == reportsOption && sketchOnly(settings))
-            {
-                // Until the sketch traffic ends: the finite streams exhaust the generator, and the loop stops.
-                reports = Long.MAX_VALUE;
-            }
-            if (null != hops)
-            {
-                if (hops < 1)
-                {
-                    throw new GeneratorSettingsException("--hops", "must be between 1 and 255, not " + hops);
-                }
-                settings.hops(hops);
-            }
-            if (reports > 1 && reports != Long.MAX_VALUE && spacingNanos > 0 &&
-                (reports - 1) > (PcapFormat.MAX_TIMESTAMP_NANOS - settings.startTimeNanos()) / spacingNanos)
-            {
-                throw new GeneratorSettingsException("--spacing-nanos", "the last of " + reports +
-                    " reports would be stamped after 2106-02-07, the end of the pcap time range");
-            }
-            if (0 == settings.mixWeight(Primitive.SKETCH))
-            {
-                // Without sketch traffic they would be ignored, and a typo in --sketches would go unnoticed.
-                if (null != sketches)
-                {
-                    throw new GeneratorSettingsException("--sketches", "needs sketch in --mix (e.g. --mix sketch=1)");
-                }
-                if (null != switches)
-                {
-                    throw new GeneratorSettingsException("--switches", "needs sketch in --mix (e.g. --mix sketch=1)");
-                }
-            }
-            else if (settings.firstEpoch() + settings.epochs() - 1 > 0xFFFF_FFFFL)
-            {
-                // The translator compares epochs without wrap-around (docs/sketch.md): epoch 0 after 2^32 - 1 would
-                // be dropped as stale.
-                throw new GeneratorSettingsException("--epochs", settings.epochs() + " epochs from --first-epoch " +
-                    settings.firstEpoch() + " would pass 4294967295, and epoch numbers do not wrap around");
-            }
-            if (null != truth && OutputCapture.sameFile(truth, out))
-            {
-                throw new GeneratorSettingsException("--truth", "would overwrite the capture " + out);
-            }
-            generator = new ReportGenerator(applianceConfig, settings);
-            final long sketchFrames = expectedSketchFrames(generator);
-            if (reports == Long.MAX_VALUE && sketchFrames > 1 && spacingNanos > 0 &&
-                (sketchFrames - 1) > (PcapFormat.MAX_TIMESTAMP_NANOS - settings.startTimeNanos()) / spacingNanos)
-            {
-                // A sketch-only run has no --reports to check above; its plain frame count is a lower bound (gaps
-                // and duplicates add frames), so a run refused here would certainly pass the end.
-                throw new GeneratorSettingsException("--spacing-nanos", "the last of at least " + sketchFrames +
-                    " sketch columns would be stamped after 2106-02-07, the end of the pcap time range");
-            }
+            generator = configure(applianceConfig);
         }
         catch (final GeneratorSettingsException ex)
         {
@@ -346,49 +239,160 @@ public final class GenCommand implements Callable<Integer>
         {
             return 1;
         }
+        return write(files, generator, err, stdout);
+    }
+
+    /**
+     * The options as generator settings, checked against each other and the configuration.
+     */
+    private ReportGenerator configure(final ApplianceConfig applianceConfig)
+    {
+        final GeneratorSettings settings = new GeneratorSettings();
+        reports = null == reportsOption ? GeneratorSettings.DEFAULT_REPORTS : reportsOption;
+        if (reports < 0)
+        {
+            throw new GeneratorSettingsException("--reports", "must not be negative: " + reports);
+        }
+        if (null != mix)
+        {
+            settings.mix(mix);
+        }
+        settings.keyDistribution(keys)
+            .keySpace(keySpace)
+            .zipfExponent(zipfExponent)
+            .essentialFraction(essential)
+            .retransmittable(retransmittable)
+            .reporters(reporters)
+            .spacingNanos(spacingNanos)
+            .seed(seed)
+            .postcardLoss(postcardLoss)
+            .badFraction(bad);
+        if (null != redundancy)
+        {
+            settings.redundancy(redundancy);
+        }
+        if (null != lists)
+        {
+            settings.listIds(lists);
+        }
+        if (null != baseHeader)
+        {
+            settings.baseHeader(baseHeader);
+        }
+        if (null != collectors)
+        {
+            settings.collectorIps(String.join(",", collectors));
+        }
+        if (null != startTime)
+        {
+            settings.startTimeSeconds(startTime);
+        }
+        configureSketches(settings);
+        if (null != hops)
+        {
+            if (hops < 1)
+            {
+                throw new GeneratorSettingsException("--hops", "must be between 1 and 255, not " + hops);
+            }
+            settings.hops(hops);
+        }
+        checkSettings(settings);
+        final ReportGenerator generator = new ReportGenerator(applianceConfig, settings);
+        checkSketchSpan(generator, settings);
+        return generator;
+    }
+
+    private void checkSketchSpan(final ReportGenerator generator, final GeneratorSettings settings)
+    {
+        final long sketchFrames = expectedSketchFrames(generator);
+        if (reports == Long.MAX_VALUE && sketchFrames > 1 && spacingNanos > 0 &&
+            (sketchFrames - 1) > (PcapFormat.MAX_TIMESTAMP_NANOS - settings.startTimeNanos()) / spacingNanos)
+        {
+            // A sketch-only run has no --reports to check in checkSettings; its plain frame count is a lower bound
+            // (gaps and duplicates add frames), so a run refused here would certainly pass the end.
+            throw new GeneratorSettingsException("--spacing-nanos", "the last of at least " + sketchFrames +
+                " sketch columns would be stamped after 2106-02-07, the end of the pcap time range");
+        }
+    }
+
+    private void configureSketches(final GeneratorSettings settings)
+    {
+        settings.epochs(epochs)
+            .firstEpoch(firstEpoch)
+            .sketchItems(sketchItems)
+            .sketchGaps(sketchGaps)
+            .sketchDuplicates(sketchDuplicates)
+            .missingSwitch(missingSwitch)
+            .recordTruth(null != truth);
+        if (null != sketches)
+        {
+            settings.sketchIds(sketches);
+        }
+        if (null != switches)
+        {
+            if (switches < 1)
+            {
+                throw new GeneratorSettingsException("--switches", "must be between 1 and 256, not " + switches);
+            }
+            settings.switches(switches);
+        }
+        if (null == reportsOption && sketchOnly(settings))
+        {
+            // Until the sketch traffic ends: the finite streams exhaust the generator, and the loop stops.
+            reports = Long.MAX_VALUE;
+        }
+    }
+
+    private void checkSettings(final GeneratorSettings settings)
+    {
+        if (reports > 1 && reports != Long.MAX_VALUE && spacingNanos > 0 &&
+            (reports - 1) > (PcapFormat.MAX_TIMESTAMP_NANOS - settings.startTimeNanos()) / spacingNanos)
+        {
+            throw new GeneratorSettingsException("--spacing-nanos", "the last of " + reports +
+                " reports would be stamped after 2106-02-07, the end of the pcap time range");
+        }
+        if (0 == settings.mixWeight(Primitive.SKETCH))
+        {
+            // Without sketch traffic they would be ignored, and a typo in --sketches would go unnoticed.
+            if (null != sketches)
+            {
+                throw new GeneratorSettingsException("--sketches", "needs sketch in --mix (e.g. --mix sketch=1)");
+            }
+            if (null != switches)
+            {
+                throw new GeneratorSettingsException("--switches", "needs sketch in --mix (e.g. --mix sketch=1)");
+            }
+        }
+        else if (settings.firstEpoch() + settings.epochs() - 1 > 0xFFFF_FFFFL)
+        {
+            // The translator compares epochs without wrap-around (docs/sketch.md): epoch 0 after 2^32 - 1 would
+            // be dropped as stale.
+            throw new GeneratorSettingsException("--epochs", settings.epochs() + " epochs from --first-epoch " +
+                settings.firstEpoch() + " would pass 4294967295, and epoch numbers do not wrap around");
+        }
+        if (null != truth && OutputCapture.sameFile(truth, out))
+        {
+            throw new GeneratorSettingsException("--truth", "would overwrite the capture " + out);
+        }
+    }
+
+    /**
+     * Writes the capture (and {@code --truth}), then the summary.
+     */
+    private int write(
+        final RunFiles files, final ReportGenerator generator, final PrintWriter err, final PrintWriter stdout)
+    {
         final boolean nanosecondPcap = spacingNanos % 1000 != 0;
-        final long fileSize;
         final boolean terminal = StderrTerminal.isTerminal();
         final long expected = reports != Long.MAX_VALUE ? reports : expectedSketchFrames(generator);
         final ProgressBar progress = !noProgress && (terminal || expected >= PROGRESS_THRESHOLD) ?
             new ProgressBar(err, expected, terminal) : null;
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[ReportGenerator.MAX_FRAME_LENGTH]);
-        boolean created = false;
-        try
+        final int status = writeCapture(files, generator, err, nanosecondPcap, progress);
+        if (0 != status)
         {
-            try (PcapWriter writer = files.create(() -> new PcapWriter(out, nanosecondPcap)))
-            {
-                created = true;
-                for (long i = 1; i <= reports && !generator.exhausted(); i++)
-                {
-                    final int length = generator.next(frame, 0);
-                    if (generator.timestampNanos() > PcapFormat.MAX_TIMESTAMP_NANOS)
-                    {
-                        // Only sketch gaps and duplicates, which add frames past the bound checked above, get here.
-                        writer.close();
-                        final boolean removed = OutputFile.removeFailed(out);
-                        err.println("dta gen: --spacing-nanos: report " + i + " would be stamped after 2106-02-07, " +
-                            "the end of the pcap time range" + (removed ? "; " + out + " removed" : ""));
-                        err.flush();
-                        return 2;
-                    }
-                    writer.write(generator.timestampNanos(), frame, 0, length);
-                    if (null != progress)
-                    {
-                        progress.update(i);
-                    }
-                }
-            }
-            fileSize = Files.size(out);
+            return status;
         }
-        catch (final IOException ex)
-        {
-            // A capture cut short by a full disk must not pass for a result.
-            final boolean removed = created && OutputFile.removeFailed(out);
-            err.println("dta gen: " + FileErrors.cannotWrite(out, ex) + (removed ? "; " + out + " removed" : ""));
-            err.flush();
-            return 1;
-        }
+        final long fileSize = written;
         if (null != truth)
         {
             try
@@ -417,6 +421,58 @@ public final class GenCommand implements Callable<Integer>
         }
         stdout.flush();
         return 0;
+    }
+
+    /**
+     * Writes every report into the capture; its size in {@link #written}.
+     *
+     * @return 0, or the exit status of a failure (the capture removed).
+     */
+    private int writeCapture(
+        final RunFiles files,
+        final ReportGenerator generator,
+        final PrintWriter err,
+        final boolean nanosecondPcap,
+        final ProgressBar progress)
+    {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[ReportGenerator.MAX_FRAME_LENGTH]);
+        boolean created = false;
+        try
+        {
+            try (PcapWriter writer = files.create(() -> new PcapWriter(out, nanosecondPcap)))
+            {
+                created = true;
+                for (long i = 1; i <= reports && !generator.exhausted(); i++)
+                {
+                    final int length = generator.next(frame, 0);
+                    if (generator.timestampNanos() > PcapFormat.MAX_TIMESTAMP_NANOS)
+                    {
+                        // Only sketch gaps and duplicates, which add frames past the bound checked above, get here.
+                        writer.close();
+                        final boolean removed = OutputFile.removeFailed(out);
+                        err.println("dta gen: --spacing-nanos: report " + i + " would be stamped after 2106-02-07, " +
+                            "the end of the pcap time range" + (removed ? "; " + out + " removed" : ""));
+                        err.flush();
+                        return 2;
+                    }
+                    writer.write(generator.timestampNanos(), frame, 0, length);
+                    if (null != progress)
+                    {
+                        progress.update(i);
+                    }
+                }
+            }
+            written = Files.size(out);
+            return 0;
+        }
+        catch (final IOException ex)
+        {
+            // A capture cut short by a full disk must not pass for a result.
+            final boolean removed = created && OutputFile.removeFailed(out);
+            err.println("dta gen: " + FileErrors.cannotWrite(out, ex) + (removed ? "; " + out + " removed" : ""));
+            err.flush();
+            return 1;
+        }
     }
 
     private void textSummary(

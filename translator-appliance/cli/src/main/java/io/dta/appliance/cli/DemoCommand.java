@@ -173,6 +173,19 @@ public final class DemoCommand implements Callable<Integer>
         final ApplianceConfig collectorSide = negotiate ?
             DemoNegotiation.collectorSide(NegotiatedRegions.assign(appliance)) : NegotiatedRegions.assign(appliance);
         final ApplianceConfig translatorSide = DemoNegotiation.translatorSide(collectorSide);
+        return inStores(files, translatorSide, collectorSide, workerCount);
+    }
+
+    /**
+     * Runs the demo on stores of its own (a temporary directory unless {@code --store}), closed (and the temporary
+     * directory removed) whatever happens.
+     */
+    private int inStores(
+        final RunFiles files,
+        final ApplianceConfig translatorSide,
+        final ApplianceConfig collectorSide,
+        final int workerCount) throws Exception
+    {
         final boolean temporary = null == store;
         final Path dir = temporary ? files.createTempDirectory("dta-demo-") : store;
         final List<CollectorStore> stores = new ArrayList<>();
@@ -182,70 +195,7 @@ public final class DemoCommand implements Callable<Integer>
             {
                 stores.add(files.create(() -> CollectorStore.create(dir, collectorSide, collector)));
             }
-            final ClosedLoopDemo demo = new ClosedLoopDemo(translatorSide, collectorSide, stores, loss, seed,
-                workerCount)
-                .injectRemoteAccessError(injectAt);
-            final Samples[] samples = new Samples[collectorSide.collectors().size()];
-            for (int i = 0; i < samples.length; i++)
-            {
-                samples[i] = new Samples();
-            }
-            final long start = System.nanoTime();
-            if (!demo.connect())
-            {
-                System.err.println("dta demo: connection set-up failed:");
-                for (final String failure : demo.connectionFailures())
-                {
-                    System.err.println("  " + failure);
-                }
-                return 1;
-            }
-            if (null != in)
-            {
-                try (PcapReader reader = new PcapReader(in).destinationMac(translatorSide.translator().mac()))
-                {
-                    final CaptureProgress progress = CaptureProgress.of(reader, in, !noProgress);
-                    demo.run(pcapSource(reader, samples, collectorSide, progress));
-                    if (null != progress)
-                    {
-                        progress.finish(true);
-                    }
-                    if (reader.cutShort())
-                    {
-                        // Like tshark: every whole report was used; the demo completes, with a warning.
-                        System.err.println("dta demo: warning: " + reader.cutShortWarning());
-                    }
-                }
-            }
-            else
-            {
-                final GeneratorSettings settings = new GeneratorSettings().seed(seed).essentialFraction(essential)
-                    .retransmittable(retransmittable);
-                if (null == mix)
-                {
-                    settings.defaultMix(DEFAULT_MIX);
-                }
-                else
-                {
-                    settings.mix(mix);
-                }
-                final ReportGenerator generator = new ReportGenerator(collectorSide, settings);
-                final FrameSource source =
-                    SourceProgress.of(generatedSource(generator, reports, samples, collectorSide), reports, !noProgress);
-                demo.run(source);
-                SourceProgress.finish(source);
-            }
-            final double wallSeconds = (System.nanoTime() - start) / 1e9;
-            final Map<String, Object> result = summary(collectorSide, demo, stores, samples, wallSeconds);
-            if (json)
-            {
-                System.out.println(new ObjectMapper().writeValueAsString(result));
-            }
-            else
-            {
-                print(result);
-            }
-            return demo.quiescent() && 0 == demo.essentialOutstanding() ? 0 : 1;
+            return run(translatorSide, collectorSide, stores, workerCount);
         }
         catch (final PcapFormatException | StoreException ex)
         {
@@ -282,6 +232,93 @@ public final class DemoCommand implements Callable<Integer>
                 files.delete(dir);
             }
         }
+    }
+
+    private int run(
+        final ApplianceConfig translatorSide,
+        final ApplianceConfig collectorSide,
+        final List<CollectorStore> stores,
+        final int workerCount) throws Exception
+    {
+        final ClosedLoopDemo demo = new ClosedLoopDemo(translatorSide, collectorSide, stores, loss, seed,
+            workerCount)
+            .injectRemoteAccessError(injectAt);
+        final Samples[] samples = new Samples[collectorSide.collectors().size()];
+        for (int i = 0; i < samples.length; i++)
+        {
+            samples[i] = new Samples();
+        }
+        final long start = System.nanoTime();
+        if (!demo.connect())
+        {
+            System.err.println("dta demo: connection set-up failed:");
+            for (final String failure : demo.connectionFailures())
+            {
+                System.err.println("  " + failure);
+            }
+            return 1;
+        }
+        if (null != in)
+        {
+            feedCapture(demo, samples, collectorSide, translatorSide);
+        }
+        else
+        {
+            feedGenerated(demo, samples, collectorSide);
+        }
+        final double wallSeconds = (System.nanoTime() - start) / 1e9;
+        final Map<String, Object> result = summary(collectorSide, demo, stores, samples, wallSeconds);
+        if (json)
+        {
+            System.out.println(new ObjectMapper().writeValueAsString(result));
+        }
+        else
+        {
+            print(result);
+        }
+        return demo.quiescent() && 0 == demo.essentialOutstanding() ? 0 : 1;
+    }
+
+    private void feedCapture(
+        final ClosedLoopDemo demo,
+        final Samples[] samples,
+        final ApplianceConfig collectorSide,
+        final ApplianceConfig translatorSide) throws Exception
+    {
+        try (PcapReader reader = new PcapReader(in).destinationMac(translatorSide.translator().mac()))
+        {
+            final CaptureProgress progress = CaptureProgress.of(reader, in, !noProgress);
+            demo.run(pcapSource(reader, samples, collectorSide, progress));
+            if (null != progress)
+            {
+                progress.finish(true);
+            }
+            if (reader.cutShort())
+            {
+                // Like tshark: every whole report was used; the demo completes, with a warning.
+                System.err.println("dta demo: warning: " + reader.cutShortWarning());
+            }
+        }
+    }
+
+    private void feedGenerated(
+        final ClosedLoopDemo demo, final Samples[] samples, final ApplianceConfig collectorSide) throws Exception
+    {
+        final GeneratorSettings settings = new GeneratorSettings().seed(seed).essentialFraction(essential)
+            .retransmittable(retransmittable);
+        if (null == mix)
+        {
+            settings.defaultMix(DEFAULT_MIX);
+        }
+        else
+        {
+            settings.mix(mix);
+        }
+        final ReportGenerator generator = new ReportGenerator(collectorSide, settings);
+        final FrameSource source =
+            SourceProgress.of(generatedSource(generator, reports, samples, collectorSide), reports, !noProgress);
+        demo.run(source);
+        SourceProgress.finish(source);
     }
 
     /**
@@ -453,6 +490,39 @@ public final class DemoCommand implements Callable<Integer>
         {
             root.put("connections", connectionSummary(demo));
         }
+        root.put("translator", translatorSummary(demo));
+        final long[] down = demo.toCollectorStats();
+        final long[] up = demo.toTranslatorStats();
+        root.put("link", Map.of(
+            "toCollector", Map.of("frames", down[0], "lost", down[1]),
+            "toTranslator", Map.of("frames", up[0], "lost", up[1])));
+        final Map<String, Long> collector = new LinkedHashMap<>();
+        for (final ResponderCounter c : ResponderCounter.values())
+        {
+            final long v = demo.responder().counter(c);
+            if (0 != v)
+            {
+                collector.put(EngineSummary.camel(c.name()), v);
+            }
+        }
+        root.put("collectorCounters", collector);
+        root.put("requestToAckLatency", latencySummary(demo.latency()));
+        // Unacknowledged (still in a ring) and dropped (refused by a full ring) are different fates: a quiescent
+        // run has none of the first, yet may have lost operations, sketch WRITEs with no report in them included.
+        final Map<String, Object> essentialSummary = new LinkedHashMap<>();
+        essentialSummary.put("reports", counters.get(EngineCounter.ESSENTIAL_REPORTS));
+        essentialSummary.put("unacknowledged", demo.essentialUnacknowledged());
+        essentialSummary.put("operationsDroppedBacklogFull", demo.essentialDroppedBacklogFull());
+        essentialSummary.put("allLanded", 0 == demo.essentialOutstanding());
+        root.put("essentialDelivery", essentialSummary);
+        root.put("queuePairs", queuePairSummary(demo));
+        root.put("queries", DemoQueries.of(appliance, stores, sampleKeys(samples)));
+        return root;
+    }
+
+    private static Map<String, Object> translatorSummary(final ClosedLoopDemo demo)
+    {
+        final var counters = demo.group().counters();
         final Map<String, Object> translator = new LinkedHashMap<>();
         translator.put("reportsIn", counters.get(EngineCounter.REPORTS_IN));
         translator.put("reportsTranslated", counters.get(EngineCounter.REPORTS_TRANSLATED));
@@ -472,23 +542,11 @@ public final class DemoCommand implements Callable<Integer>
             }
         }
         translator.put("drops", drops);
-        root.put("translator", translator);
-        final long[] down = demo.toCollectorStats();
-        final long[] up = demo.toTranslatorStats();
-        root.put("link", Map.of(
-            "toCollector", Map.of("frames", down[0], "lost", down[1]),
-            "toTranslator", Map.of("frames", up[0], "lost", up[1])));
-        final Map<String, Long> collector = new LinkedHashMap<>();
-        for (final ResponderCounter c : ResponderCounter.values())
-        {
-            final long v = demo.responder().counter(c);
-            if (0 != v)
-            {
-                collector.put(EngineSummary.camel(c.name()), v);
-            }
-        }
-        root.put("collectorCounters", collector);
-        final Histogram h = demo.latency();
+        return translator;
+    }
+
+    private static Map<String, Object> latencySummary(final Histogram h)
+    {
         final Map<String, Object> latency = new LinkedHashMap<>();
         latency.put("samples", h.getTotalCount());
         for (final double p : new double[] { 50, 90, 99, 99.9 })
@@ -498,15 +556,11 @@ public final class DemoCommand implements Callable<Integer>
                 h.getValueAtPercentile(p) / 1000.0);
         }
         latency.put("maxMicros", h.getMaxValue() / 1000.0);
-        root.put("requestToAckLatency", latency);
-        // Unacknowledged (still in a ring) and dropped (refused by a full ring) are different fates: a quiescent
-        // run has none of the first, yet may have lost operations, sketch WRITEs with no report in them included.
-        final Map<String, Object> essentialSummary = new LinkedHashMap<>();
-        essentialSummary.put("reports", counters.get(EngineCounter.ESSENTIAL_REPORTS));
-        essentialSummary.put("unacknowledged", demo.essentialUnacknowledged());
-        essentialSummary.put("operationsDroppedBacklogFull", demo.essentialDroppedBacklogFull());
-        essentialSummary.put("allLanded", 0 == demo.essentialOutstanding());
-        root.put("essentialDelivery", essentialSummary);
+        return latency;
+    }
+
+    private static List<Map<String, Object>> queuePairSummary(final ClosedLoopDemo demo)
+    {
         final List<Map<String, Object>> qps = new ArrayList<>();
         final TranslatorEngine[] engines = demo.group().engines();
         for (int w = 0; w < engines.length; w++)
@@ -523,9 +577,7 @@ public final class DemoCommand implements Callable<Integer>
                 qps.add(qp);
             }
         }
-        root.put("queuePairs", qps);
-        root.put("queries", DemoQueries.of(appliance, stores, sampleKeys(samples)));
-        return root;
+        return qps;
     }
 
     private static Map<String, Object> connectionSummary(final ClosedLoopDemo demo)
@@ -547,6 +599,27 @@ public final class DemoCommand implements Callable<Integer>
     }
 
     @SuppressWarnings("unchecked")
+    private static void printConnections(final Map<String, Object> connection)
+    {
+        System.out.printf("  connection set-up: %s in %.1f µs (virtual)%n", connection.get("summary"),
+            (Double)connection.get("virtualMicros"));
+        for (final Map<String, Object> region : (List<Map<String, Object>>)connection.get("regions"))
+        {
+            System.out.printf("    %-28s port %-5s %-9s QPN 0x%06x rkey 0x%08x address 0x%x length %s, first PSN " +
+                "0x%06x%n", region.get("region"), region.get("servicePort"), region.get("state"),
+                region.get("collectorQpn"), region.get("rkey"), region.get("address"), region.get("length"),
+                region.get("startPsn"));
+        }
+        final Map<String, Long> cc = (Map<String, Long>)connection.get("counters");
+        if (0 != cc.get("reconnectAttempts"))
+        {
+            System.out.printf("  reconnection: %d attempt(s), %d reconnected, %d failed, %d region(s) given up%n",
+                cc.get("reconnectAttempts"), cc.get("reconnects"), cc.get("reconnectFailures"),
+                cc.get("reconnectsExhausted"));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
     private static void print(final Map<String, Object> r)
     {
         final Map<String, Object> t = (Map<String, Object>)r.get("translator");
@@ -564,22 +637,7 @@ public final class DemoCommand implements Callable<Integer>
         final Map<String, Object> connection = (Map<String, Object>)r.get("connections");
         if (null != connection)
         {
-            System.out.printf("  connection set-up: %s in %.1f µs (virtual)%n", connection.get("summary"),
-                (Double)connection.get("virtualMicros"));
-            for (final Map<String, Object> region : (List<Map<String, Object>>)connection.get("regions"))
-            {
-                System.out.printf("    %-28s port %-5s %-9s QPN 0x%06x rkey 0x%08x address 0x%x length %s, first PSN " +
-                    "0x%06x%n", region.get("region"), region.get("servicePort"), region.get("state"),
-                    region.get("collectorQpn"), region.get("rkey"), region.get("address"), region.get("length"),
-                    region.get("startPsn"));
-            }
-            final Map<String, Long> cc = (Map<String, Long>)connection.get("counters");
-            if (0 != cc.get("reconnectAttempts"))
-            {
-                System.out.printf("  reconnection: %d attempt(s), %d reconnected, %d failed, %d region(s) given up%n",
-                    cc.get("reconnectAttempts"), cc.get("reconnects"), cc.get("reconnectFailures"),
-                    cc.get("reconnectsExhausted"));
-            }
+            printConnections(connection);
         }
         final Map<String, Map<String, Long>> link = (Map<String, Map<String, Long>>)r.get("link");
         System.out.printf("  link: to collector %,d frames, %,d lost; to translator %,d frames, %,d lost%n",

@@ -109,12 +109,7 @@ final class BenchCompareC
         final Map<String, String> unequalWork)
     {
         final DpdkBench.Result r = c.java();
-        final Map<String, Object> out = new LinkedHashMap<>();
-        output.putSource(out, frames);
-        out.put("io", "dpdk");
-        out.put("input", o.input);
-        out.put("hugepages", onHugepages);
-        out.put("openLoop", true);
+        final Map<String, Object> out = output.throughDpdk(frames, onHugepages);
         out.put("reportsPerSecond", Math.round(c.reportsPerSecond()));
         out.put("referenceReportsPerSecond", Math.round(c.referenceReportsPerSecond()));
         out.put("ratio", BenchOutput.ratio(c.ratio()));

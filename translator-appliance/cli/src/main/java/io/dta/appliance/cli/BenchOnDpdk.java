@@ -9,7 +9,6 @@ import io.dta.dpdk.Eal;
 import io.dta.dpdk.Hugepages;
 import org.agrona.DirectBuffer;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -140,12 +139,7 @@ final class BenchOnDpdk
     private Map<String, Object> figures(
         final ApplianceConfig appliance, final BenchInput frames, final int sourceFrames, final DpdkBench.Result r)
     {
-        final Map<String, Object> out = new LinkedHashMap<>();
-        output.putSource(out, frames);
-        out.put("io", "dpdk");
-        out.put("input", o.input);
-        out.put("hugepages", onHugepages);
-        out.put("openLoop", true);
+        final Map<String, Object> out = output.throughDpdk(frames, onHugepages);
         out.put("reports", r.reports());
         out.put("roceFramesOut", r.frames());
         out.put("seconds", r.seconds());

@@ -9,6 +9,7 @@ import io.dta.config.ApplianceConfig;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
@@ -63,6 +64,22 @@ final class BenchOutput
     static String sourceName(final BenchInput frames)
     {
         return null == frames.file() ? frames.primitive().name().toLowerCase() : frames.file().toString();
+    }
+
+    /**
+     * @param frames      the capture's frames with {@code --in}, or null for synthetic reports.
+     * @param onHugepages whether the EAL runs on hugepages.
+     * @return the figures a run through DPDK starts with: the source, the input, the pages, open loop.
+     */
+    Map<String, Object> throughDpdk(final BenchInput frames, final boolean onHugepages)
+    {
+        final Map<String, Object> out = new LinkedHashMap<>();
+        putSource(out, frames);
+        out.put("io", "dpdk");
+        out.put("input", o.input);
+        out.put("hugepages", onHugepages);
+        out.put("openLoop", true);
+        return out;
     }
 
     void putSource(final Map<String, Object> out, final BenchInput frames)

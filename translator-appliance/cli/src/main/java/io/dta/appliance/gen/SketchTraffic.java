@@ -371,14 +371,7 @@ public final class SketchTraffic
         }
         else if (aheadNext[s] <= aheadEnd[s])
         {
-            lastColumn = aheadNext[s]++;
-            lastAhead = true;
-            aheadFrames++;
-            if (aheadNext[s] > aheadEnd[s])
-            {
-                next[s] = resumeAt[s];
-                noGapNext[s] = true;
-            }
+            sendAhead(s);
         }
         else
         {
@@ -399,6 +392,21 @@ public final class SketchTraffic
     }
 
     /**
+     * Switch {@code s}'s next column past its gap; after the last of them it goes back to the column it skipped.
+     */
+    private void sendAhead(final int s)
+    {
+        lastColumn = aheadNext[s]++;
+        lastAhead = true;
+        aheadFrames++;
+        if (aheadNext[s] > aheadEnd[s])
+        {
+            next[s] = resumeAt[s];
+            noGapNext[s] = true;
+        }
+    }
+
+    /**
      * Switch {@code s}'s next column in order, or, at the gap fraction, a gap: the next few columns first, this one
      * once they are sent; and at the duplicate fraction, a copy of it to send next.
      */
@@ -411,14 +419,7 @@ public final class SketchTraffic
             resumeAt[s] = c;
             aheadNext[s] = c + 1;
             aheadEnd[s] = Math.min(end[s] - 1, c + 1 + random.nextInt(MAX_AHEAD));
-            lastColumn = aheadNext[s]++;
-            lastAhead = true;
-            aheadFrames++;
-            if (aheadNext[s] > aheadEnd[s])
-            {
-                next[s] = resumeAt[s];
-                noGapNext[s] = true;
-            }
+            sendAhead(s);
         }
         else
         {

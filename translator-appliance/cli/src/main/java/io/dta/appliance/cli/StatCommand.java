@@ -292,35 +292,42 @@ public final class StatCommand implements Callable<Integer>
         return key.toString();
     }
 
+    private ObjectNode jsonSample(
+        final Path path, final CountersFileReader reader, final List<Sample> current, final List<Sample> previous,
+        final double seconds)
+    {
+        final ObjectNode root = mapper.createObjectNode();
+        root.put("file", path.toString());
+        root.put("role", reader.role());
+        root.put("pid", reader.pid());
+        root.put("status", jsonStatus(reader));
+        root.put("startedAt", Instant.ofEpochMilli(reader.startMillis()).toString());
+        root.put("heartbeatAt", Instant.ofEpochMilli(reader.heartbeatMillis()).toString());
+        if (0 != reader.closedMillis())
+        {
+            root.put("exitedAt", Instant.ofEpochMilli(reader.closedMillis()).toString());
+        }
+        final ObjectNode values = root.putObject("counters");
+        final ObjectNode rates = null == previous ? null : root.putObject("ratesPerSecond");
+        for (int i = 0; i < current.size(); i++)
+        {
+            final Sample s = current.get(i);
+            values.put(s.key, s.value);
+            if (null != rates && i < previous.size() && seconds > 0)
+            {
+                rates.put(s.key, Math.round((s.value - previous.get(i).value) / seconds));
+            }
+        }
+        return root;
+    }
+
     private void print(
         final PrintStream out, final Path path, final CountersFileReader reader, final List<Sample> current,
         final List<Sample> previous, final double seconds) throws Exception
     {
         if (json)
         {
-            final ObjectNode root = mapper.createObjectNode();
-            root.put("file", path.toString());
-            root.put("role", reader.role());
-            root.put("pid", reader.pid());
-            root.put("status", jsonStatus(reader));
-            root.put("startedAt", Instant.ofEpochMilli(reader.startMillis()).toString());
-            root.put("heartbeatAt", Instant.ofEpochMilli(reader.heartbeatMillis()).toString());
-            if (0 != reader.closedMillis())
-            {
-                root.put("exitedAt", Instant.ofEpochMilli(reader.closedMillis()).toString());
-            }
-            final ObjectNode values = root.putObject("counters");
-            final ObjectNode rates = null == previous ? null : root.putObject("ratesPerSecond");
-            for (int i = 0; i < current.size(); i++)
-            {
-                final Sample s = current.get(i);
-                values.put(s.key, s.value);
-                if (null != rates && i < previous.size() && seconds > 0)
-                {
-                    rates.put(s.key, Math.round((s.value - previous.get(i).value) / seconds));
-                }
-            }
-            out.println(mapper.writeValueAsString(root));
+            out.println(mapper.writeValueAsString(jsonSample(path, reader, current, previous, seconds)));
             return;
         }
 

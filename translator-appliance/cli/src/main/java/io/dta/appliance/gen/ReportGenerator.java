@@ -8,8 +8,6 @@ import io.dta.config.ApplianceConfig;
 import io.dta.config.BaseHeader;
 import org.agrona.MutableDirectBuffer;
 
-import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -47,7 +45,6 @@ public final class ReportGenerator
     private static final BadKind[] BAD_VALUES = BadKind.values();
 
     private final SplittableRandom random;
-    private final int configRedundancyMax;
     private final double badFraction;
     private final long startTimeNanos;
     private final long spacingNanos;
@@ -55,11 +52,8 @@ public final class ReportGenerator
     private final TrafficShape shape;
     private final PrimitiveMix mix;
     private final ReportWriter writer;
-    private final BadKind[] badKinds;
-
-    private final SketchTraffic[] sketchTraffic;
-    private final int[] sketchActive;
-    private int sketchActiveCount;
+    private final BadReports bad;
+    private final SketchStreams sketches;
 
     private long reports;
     private final long[] primitiveCounts = new long[Primitive.values().length];
@@ -86,30 +80,11 @@ public final class ReportGenerator
         startTimeNanos = settings.startTimeNanos();
         spacingNanos = settings.spacingNanos();
         shape = new TrafficShape(random, config, settings);
-        configRedundancyMax = config.redundancy().max();
         targets = new GeneratorTargets(config, settings);
-        sketchTraffic = targets.sketchTraffic;
-        sketchActive = new int[sketchTraffic.length];
-        for (int i = 0; i < sketchTraffic.length; i++)
-        {
-            if (!sketchTraffic[i].done())
-            {
-                sketchActive[sketchActiveCount++] = i;
-            }
-        }
         mix = new PrimitiveMix(settings, targets);
-        if (mix.has(Primitive.SKETCH) && 0 == sketchActiveCount)
-        {
-            mix.drop(Primitive.SKETCH);
-        }
-        final EnumSet<BadKind> kinds = EnumSet.allOf(BadKind.class);
-        if (targets.keyWriteCollectors.length == 0 && targets.keyIncrementCollectors.length == 0)
-        {
-            kinds.remove(BadKind.REDUNDANCY_ZERO);
-            kinds.remove(BadKind.REDUNDANCY_ABOVE_MAX);
-        }
-        badKinds = kinds.toArray(new BadKind[0]);
         writer = new ReportWriter(random, targets, form, config.reports().udpPort(), settings);
+        sketches = new SketchStreams(random, targets.sketchTraffic, writer, mix);
+        bad = new BadReports(random, config.redundancy().max(), targets, shape, writer, mix, this::writeValid);
         reporterCounts = new long[settings.reporters()];
     }
 
@@ -175,8 +150,10 @@ public final class ReportGenerator
         final int payloadLength;
         if (badFraction > 0.0 && (badFraction >= 1.0 || random.nextDouble() < badFraction))
         {
-            payloadLength = writeBad(dst, offset);
-            badCounts[lastBadKind.ordinal()]++;
+            final BadKind kind = bad.draw();
+            payloadLength = bad.write(dst, offset, kind);
+            lastBadKind = kind;
+            badCounts[kind.ordinal()]++;
         }
         else
         {
@@ -225,7 +202,7 @@ public final class ReportGenerator
                 return writer.append(dst, offset, targets.listCollectors[list], reporter, listIds[list]);
             }
             case SKETCH:
-                return writeSketch(dst, offset, continueFlow);
+                return sketches.write(dst, offset, continueFlow);
             default:
                 return writePostcard(dst, offset, continueFlow);
         }
@@ -255,105 +232,6 @@ public final class ReportGenerator
         }
         return writer.postcard(dst, offset, collector, reporter, key, hop);
     }
-
-    /**
-     * A Sketch-Merge column: the next one of a sketch stream still sending (picked uniformly), or, for a
-     * truncated report, a stray column with random counters that leaves every stream alone.
-     */
-    private int writeSketch(final MutableDirectBuffer dst, final int offset, final boolean fromStream)
-    {
-        final SketchTraffic traffic;
-        final int switchId;
-        final long epoch;
-        final int column;
-        if (fromStream)
-        {
-            final int slot = sketchActiveCount == 1 ? 0 : random.nextInt(sketchActiveCount);
-            traffic = sketchTraffic[sketchActive[slot]];
-            traffic.advance(random);
-            switchId = traffic.switchId();
-            epoch = traffic.epoch();
-            column = traffic.column();
-            if (traffic.done())
-            {
-                sketchActive[slot] = sketchActive[--sketchActiveCount];
-                if (0 == sketchActiveCount)
-                {
-                    mix.drop(Primitive.SKETCH);
-                }
-            }
-        }
-        else
-        {
-            traffic = sketchTraffic[sketchTraffic.length == 1 ? 0 : random.nextInt(sketchTraffic.length)];
-            switchId = random.nextInt(traffic.switches());
-            epoch = random.nextInt() & 0xFFFF_FFFFL;
-            column = random.nextInt(traffic.sketch().columns());
-        }
-        return writer.sketchColumn(dst, offset, traffic, switchId, epoch, column, fromStream);
-    }
-
-    private int writeBad(final MutableDirectBuffer dst, final int offset)
-    {
-        final BadKind kind = badKinds.length == 1 ? badKinds[0] : badKinds[random.nextInt(badKinds.length)];
-        final int payloadLength;
-        switch (kind)
-        {
-            case UNKNOWN_OPCODE:
-            {
-                // 0x00 or 0x06..0xFF: 0x05 (Sketch-Merge) is known and of variable length.
-                final int draw = random.nextInt(251);
-                final int opcode = draw == 0 ? 0 : draw + 5;
-                payloadLength = writer.unknownOpcode(dst, offset, opcode, shape.pick(targets.allCollectors),
-                    shape.pickReporter());
-                break;
-            }
-            case REDUNDANCY_ZERO:
-            case REDUNDANCY_ABOVE_MAX:
-                payloadLength = writeBadRedundancy(dst, offset, kind);
-                break;
-            case TRUNCATED:
-            {
-                final int full = writeValid(dst, offset, mix.pick(random), false);
-                final int subLength = full - writer.baseLength();
-                // Cut at least 2 bytes: 3-byte form minus one byte would read as a complete 2-byte-form report.
-                payloadLength = full - (2 + random.nextInt(subLength - 1));
-                break;
-            }
-            default:
-            {
-                long listId;
-                do
-                {
-                    listId = random.nextInt() & 0xFFFF_FFFFL;
-                }
-                while (Arrays.binarySearch(targets.configListIdsSorted, listId) >= 0);
-                payloadLength = writer.append(dst, offset, shape.pick(targets.allCollectors), shape.pickReporter(),
-                    listId);
-                break;
-            }
-        }
-        lastBadKind = kind;
-        return payloadLength;
-    }
-
-    private int writeBadRedundancy(final MutableDirectBuffer dst, final int offset, final BadKind kind)
-    {
-        final int redundancy = kind == BadKind.REDUNDANCY_ZERO ?
-            0 : configRedundancyMax + 1 + random.nextInt(255 - configRedundancyMax);
-        final int[] keyWriteCollectors = targets.keyWriteCollectors;
-        final int[] keyIncrementCollectors = targets.keyIncrementCollectors;
-        final boolean useKeyWrite = keyIncrementCollectors.length == 0 ||
-            (keyWriteCollectors.length > 0 && random.nextBoolean());
-        return useKeyWrite ?
-            writer.keyWrite(dst, offset, shape.pick(keyWriteCollectors), shape.pickReporter(), shape.nextKey(),
-                redundancy) :
-            writer.keyIncrement(dst, offset, shape.pick(keyIncrementCollectors), shape.pickReporter(),
-                shape.nextKey(), redundancy);
-    }
-
-    // ---------------------------------------------------------------------------------------------------------
-    // The report just written.
 
     /**
      * @return index of the last report, 0-based (-1 before the first).
@@ -458,7 +336,7 @@ public final class ReportGenerator
      */
     public List<SketchTraffic> sketchTraffic()
     {
-        return List.of(sketchTraffic);
+        return List.of(targets.sketchTraffic);
     }
 
     /**
@@ -609,7 +487,7 @@ public final class ReportGenerator
      */
     public List<BadKind> badKinds()
     {
-        return List.of(badKinds);
+        return bad.kinds();
     }
 
     // ---------------------------------------------------------------------------------------------------------

@@ -122,23 +122,10 @@ public final class CollectorCommand implements Callable<Integer>
     public Integer call()
     {
         final boolean live = null != port;
-        if (live ? null != in || null != out : null == in || null == out || eal.given())
+        final String problem = optionProblem(live);
+        if (null != problem)
         {
-            System.err.println("dta collector: give either --in and --out (offline) or --port with EAL options (live)");
-            return 2;
-        }
-        final String badLive = !live ? null : port.isBlank() ?
-            "--port must name a port (an ethdev name or a port id)" : eal.contradiction();
-        if (null != badLive)
-        {
-            System.err.println("dta collector: " + badLive);
-            return 2;
-        }
-        if (null != maxAtomics && (maxAtomics < 1 || maxAtomics > ResponderQp.SAVED_ATOMICS))
-        {
-            // 0 would refuse every atomic: the translator fails a region granted none, so it is no setting to offer.
-            System.err.println("dta collector: --max-atomics must be 1.." + ResponderQp.SAVED_ATOMICS +
-                " (outstanding atomics a collector QP grants and can replay), was " + maxAtomics);
+            System.err.println("dta collector: " + problem);
             return 2;
         }
         final IdleStrategy idleStrategy = RunCommand.idleStrategy("collector", idle);
@@ -146,37 +133,24 @@ public final class CollectorCommand implements Callable<Integer>
         {
             return 2;
         }
-        final ApplianceConfig loaded = config.load("collector");
-        if (null == loaded)
+        final ApplianceConfig appliance = loadConfig();
+        if (null == appliance)
         {
             return 2;
         }
-        // Every workerQueuePairs entry is hosted, whatever workers.count says: two with one collector QPN are refused.
-        final List<String> qpProblems = HostedQps.problems(loaded.collectors());
-        if (!qpProblems.isEmpty())
+        final int unusable = ioProblem(live);
+        if (0 != unusable)
         {
-            System.err.println("dta collector: " + (null == config.file ? "embedded configuration" : config.file) +
-                ": " + new ConfigException(qpProblems).getMessage());
-            return 2;
+            return unusable;
         }
-        // Negotiated regions get the QPN, R_Key and address this collector chooses (dta query chooses the same).
-        final ApplianceConfig appliance = NegotiatedRegions.assign(loaded);
-        if (live && !DpdkLibrary.isAvailable())
-        {
-            System.err.println("dta collector: " + DpdkLibrary.unavailableReason());
-            return 1;
-        }
-        final String unreadable = live ? null : FileErrors.unreadable(in);
-        if (null != unreadable)
-        {
-            System.err.println("dta collector: cannot read " + in + ": " + unreadable);
-            return 1;
-        }
-        final int outputProblem = live ? 0 : OutputCapture.check("collector", out, in, config.file);
-        if (0 != outputProblem)
-        {
-            return outputProblem;
-        }
+        return serve(live, appliance, idleStrategy);
+    }
+
+    /**
+     * Serves live or offline; every store and reservation closed, whatever happens.
+     */
+    private int serve(final boolean live, final ApplianceConfig appliance, final IdleStrategy idleStrategy)
+    {
         final Map<String, CollectorStore> stores = new HashMap<>();
         final List<CollectorStore.Reservation> reservations = new ArrayList<>();
         // Offline, SIGINT and SIGTERM end the JVM through its shutdown hooks: the responses written so far are removed
@@ -184,44 +158,8 @@ public final class CollectorCommand implements Callable<Integer>
         final RunFiles files = live ? RunFiles.unguarded() : RunFiles.onSignal("collector", out, System.err);
         try
         {
-            if (live)
-            {
-                // Locked now (a store in use is refused before the EAL starts), zero-filled only once the EAL, pool
-                // and port are up: a failed start leaves the previous run's regions as they were.
-                for (final CollectorConfig collector : appliance.collectors())
-                {
-                    reservations.add(CollectorStore.reserve(store, appliance, collector));
-                }
-                return runLive(appliance, () ->
-                {
-                    for (final CollectorStore.Reservation reservation : reservations)
-                    {
-                        stores.put(reservation.collector().name(), reservation.create());
-                    }
-                    return responder(appliance, stores);
-                }, idleStrategy);
-            }
-            // The input is read through and every store locked before the first is zero-filled: an input that is no
-            // capture, or a store in use, fails with the earlier stores as they were.
-            CaptureCheck.readThrough(in);
-            for (final CollectorConfig collector : appliance.collectors())
-            {
-                reservations.add(CollectorStore.reserve(store, appliance, collector));
-            }
-            final SoftResponder responder;
-            try (PcapReader reader = PcapReader.open(in))
-            {
-                for (final CollectorStore.Reservation reservation : reservations)
-                {
-                    stores.put(reservation.collector().name(), files.create(reservation::create));
-                }
-                responder = responder(appliance, stores);
-                run(responder, reader, files);
-            }
-            // The responses are a result from here: a signal while the summary is printed leaves them.
-            files.close();
-            printSummary(responder, Map.of(), json, System.out);
-            return 0;
+            return live ? serveLive(appliance, idleStrategy, stores, reservations) :
+                serveOffline(appliance, stores, reservations, files);
         }
         catch (final StoreException ex)
         {
@@ -256,6 +194,122 @@ public final class CollectorCommand implements Callable<Integer>
                 r.close();
             }
         }
+    }
+
+    /**
+     * @return what is wrong with the options among themselves, or null.
+     */
+    private String optionProblem(final boolean live)
+    {
+        if (live ? null != in || null != out : null == in || null == out || eal.given())
+        {
+            return "give either --in and --out (offline) or --port with EAL options (live)";
+        }
+        final String badLive = !live ? null : port.isBlank() ?
+            "--port must name a port (an ethdev name or a port id)" : eal.contradiction();
+        if (null != badLive)
+        {
+            return badLive;
+        }
+        if (null != maxAtomics && (maxAtomics < 1 || maxAtomics > ResponderQp.SAVED_ATOMICS))
+        {
+            // 0 would refuse every atomic: the translator fails a region granted none, so it is no setting to offer.
+            return "--max-atomics must be 1.." + ResponderQp.SAVED_ATOMICS +
+                " (outstanding atomics a collector QP grants and can replay), was " + maxAtomics;
+        }
+        return null;
+    }
+
+    /**
+     * @return the configuration with its negotiated regions assigned, or null when it is refused (said).
+     */
+    private ApplianceConfig loadConfig()
+    {
+        final ApplianceConfig loaded = config.load("collector");
+        if (null == loaded)
+        {
+            return null;
+        }
+        // Every workerQueuePairs entry is hosted, whatever workers.count says: two with one collector QPN are refused.
+        final List<String> qpProblems = HostedQps.problems(loaded.collectors());
+        if (!qpProblems.isEmpty())
+        {
+            System.err.println("dta collector: " + (null == config.file ? "embedded configuration" : config.file) +
+                ": " + new ConfigException(qpProblems).getMessage());
+            return null;
+        }
+        // Negotiated regions get the QPN, R_Key and address this collector chooses (dta query chooses the same).
+        return NegotiatedRegions.assign(loaded);
+    }
+
+    /**
+     * @return 0, or the exit status when DPDK (live) or the input and output files (offline) cannot be used.
+     */
+    private int ioProblem(final boolean live)
+    {
+        if (live && !DpdkLibrary.isAvailable())
+        {
+            System.err.println("dta collector: " + DpdkLibrary.unavailableReason());
+            return 1;
+        }
+        final String unreadable = live ? null : FileErrors.unreadable(in);
+        if (null != unreadable)
+        {
+            System.err.println("dta collector: cannot read " + in + ": " + unreadable);
+            return 1;
+        }
+        return live ? 0 : OutputCapture.check("collector", out, in, config.file);
+    }
+
+    private int serveLive(
+        final ApplianceConfig appliance,
+        final IdleStrategy idleStrategy,
+        final Map<String, CollectorStore> stores,
+        final List<CollectorStore.Reservation> reservations) throws InterruptedException, StoreException
+    {
+        // Locked now (a store in use is refused before the EAL starts), zero-filled only once the EAL, pool
+        // and port are up: a failed start leaves the previous run's regions as they were.
+        for (final CollectorConfig collector : appliance.collectors())
+        {
+            reservations.add(CollectorStore.reserve(store, appliance, collector));
+        }
+        return runLive(appliance, () ->
+        {
+            for (final CollectorStore.Reservation reservation : reservations)
+            {
+                stores.put(reservation.collector().name(), reservation.create());
+            }
+            return responder(appliance, stores);
+        }, idleStrategy);
+    }
+
+    private int serveOffline(
+        final ApplianceConfig appliance,
+        final Map<String, CollectorStore> stores,
+        final List<CollectorStore.Reservation> reservations,
+        final RunFiles files) throws IOException, StoreException
+    {
+        // The input is read through and every store locked before the first is zero-filled: an input that is no
+        // capture, or a store in use, fails with the earlier stores as they were.
+        CaptureCheck.readThrough(in);
+        for (final CollectorConfig collector : appliance.collectors())
+        {
+            reservations.add(CollectorStore.reserve(store, appliance, collector));
+        }
+        final SoftResponder responder;
+        try (PcapReader reader = PcapReader.open(in))
+        {
+            for (final CollectorStore.Reservation reservation : reservations)
+            {
+                stores.put(reservation.collector().name(), files.create(reservation::create));
+            }
+            responder = responder(appliance, stores);
+            run(responder, reader, files);
+        }
+        // The responses are a result from here: a signal while the summary is printed leaves them.
+        files.close();
+        printSummary(responder, Map.of(), json, System.out);
+        return 0;
     }
 
     private SoftResponder responder(final ApplianceConfig appliance, final Map<String, CollectorStore> stores)

@@ -88,24 +88,10 @@ public final class DecodeCommand implements Callable<Integer>
             case "auto" -> DtaBaseHeaderForm.AUTO;
             default -> null;
         };
-        if (null == form)
+        final String problem = optionProblem(form);
+        if (null != problem)
         {
-            System.err.println("dta decode: --base-header must be 3, 2 or auto, not '" + baseHeader + "'");
-            return 2;
-        }
-        if (dtaPort < 0 || dtaPort > 65535)
-        {
-            System.err.println("dta decode: --dta-port must be a UDP port, 0..65535, not " + dtaPort);
-            return 2;
-        }
-        if (keyWriteDataLength != 4 && keyWriteDataLength != 12 && keyWriteDataLength != 28)
-        {
-            System.err.println("dta decode: --keywrite-data must be 4, 12 or 28 (slot size 8, 16 or 32 minus 4)");
-            return 2;
-        }
-        if (count < 1)
-        {
-            System.err.println("dta decode: --count must be at least 1, not " + count);
+            System.err.println("dta decode: " + problem);
             return 2;
         }
         final String unreadable = FileErrors.unreadable(file);
@@ -114,76 +100,20 @@ public final class DecodeCommand implements Callable<Integer>
             System.err.println("dta decode: cannot read " + file + ": " + unreadable);
             return 1;
         }
-        final FrameDecoder decoder;
-        if (null != configFile)
+        final FrameDecoder decoder = decoder(form);
+        if (null == decoder)
         {
-            for (final String option : new String[] { "--dta-port", "--base-header", "--keywrite-data" })
-            {
-                if (spec.commandLine().getParseResult().hasMatchedOption(option))
-                {
-                    System.err.println("dta decode: " + option + " and --config contradict each other (the " +
-                        "configuration sets it)");
-                    return 2;
-                }
-            }
-            final ConfigOption option = new ConfigOption();
-            option.file = configFile;
-            final ApplianceConfig config = option.load("decode");
-            if (null == config)
-            {
-                return 2;
-            }
-            decoder = TranslatorEngine.configureDecoder(new FrameDecoder(), config);
+            return 2;
         }
-        else
-        {
-            decoder = new FrameDecoder().dtaPort(dtaPort).baseHeaderForm(form).keyWriteDataLength(keyWriteDataLength);
-        }
-        final FrameDescriber describer = new FrameDescriber();
-        final Map<FrameKind, Long> kinds = new EnumMap<>(FrameKind.class);
-        long frames = 0;
-        long badIcrc = 0;
-        long badIpChecksum = 0;
+        final Tally tally = new Tally();
         final PrintWriter out = new PrintWriter(new BufferedWriter(
             new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16), false);
-        String cutShort = null;
+        final String cutShort;
         // A signal ends the JVM through its shutdown hooks, which say so in one line, as every command does.
         try (RunFiles signalled = RunFiles.onSignal("decode", null, System.err);
             PcapReader reader = PcapReader.open(file))
         {
-            final CaptureProgress progress =
-                CaptureProgress.of(reader, file, !noProgress && !StderrTerminal.isStdoutTerminal());
-            while (frames < count && reader.next())
-            {
-                frames++;
-                if (null != progress)
-                {
-                    progress.frame();
-                }
-                if (0 == (frames & (OUTPUT_CHECK_FRAMES - 1)) && (out.checkError() || System.out.checkError()))
-                {
-                    // Standard output was closed (dta decode big.pcap | head): the rest would go nowhere.
-                    break;
-                }
-                final FrameKind kind = decoder.decode(reader.buffer(), reader.offset(), reader.capturedLength());
-                kinds.merge(kind, 1L, Long::sum);
-                if (FrameKind.ROCE == kind && !decoder.icrcValid())
-                {
-                    badIcrc++;
-                }
-                if ((FrameKind.ROCE == kind || FrameKind.DTA == kind) && !decoder.ipChecksumValid())
-                {
-                    badIpChecksum++;
-                }
-                out.println(json ?
-                    describer.json(decoder, frames, reader.timestampNanos(), reader.capturedLength()) :
-                    describer.text(decoder, frames, reader.timestampNanos(), reader.capturedLength()));
-            }
-            cutShort = reader.cutShortWarning();
-            if (null != progress)
-            {
-                progress.finish(frames < count);
-            }
+            cutShort = decodeAll(reader, decoder, out, tally);
         }
         catch (final PcapFormatException ex)
         {
@@ -197,12 +127,22 @@ public final class DecodeCommand implements Callable<Integer>
             System.err.println("dta decode: cannot read " + file + ": " + FileErrors.reason(file, ex));
             return 1;
         }
+        finish(out, tally, cutShort);
+        return 0;
+    }
+
+    /**
+     * The totals (text only), then the warning of a capture cut short: after every whole frame, as tshark warns.
+     */
+    private void finish(final PrintWriter out, final Tally tally, final String cutShort)
+    {
         if (!json)
         {
+            final Map<FrameKind, Long> kinds = tally.kinds;
             out.printf("%n%d frames: %d dta, %d roce, %d other, %d malformed; %d bad ICRC, %d bad IPv4 checksum%n",
-                frames, kinds.getOrDefault(FrameKind.DTA, 0L), kinds.getOrDefault(FrameKind.ROCE, 0L),
-                kinds.getOrDefault(FrameKind.OTHER, 0L), kinds.getOrDefault(FrameKind.MALFORMED, 0L), badIcrc,
-                badIpChecksum);
+                tally.frames, kinds.getOrDefault(FrameKind.DTA, 0L), kinds.getOrDefault(FrameKind.ROCE, 0L),
+                kinds.getOrDefault(FrameKind.OTHER, 0L), kinds.getOrDefault(FrameKind.MALFORMED, 0L), tally.badIcrc,
+                tally.badIpChecksum);
         }
         out.flush();
         if (null != cutShort)
@@ -210,6 +150,112 @@ public final class DecodeCommand implements Callable<Integer>
             // After every whole frame, as tshark warns: the file was read, so the exit status stays 0.
             System.err.println("dta decode: warning: " + cutShort);
         }
-        return 0;
+    }
+
+    private String optionProblem(final DtaBaseHeaderForm form)
+    {
+        if (null == form)
+        {
+            return "--base-header must be 3, 2 or auto, not '" + baseHeader + "'";
+        }
+        if (dtaPort < 0 || dtaPort > 65535)
+        {
+            return "--dta-port must be a UDP port, 0..65535, not " + dtaPort;
+        }
+        if (keyWriteDataLength != 4 && keyWriteDataLength != 12 && keyWriteDataLength != 28)
+        {
+            return "--keywrite-data must be 4, 12 or 28 (slot size 8, 16 or 32 minus 4)";
+        }
+        if (count < 1)
+        {
+            return "--count must be at least 1, not " + count;
+        }
+        return null;
+    }
+
+    /**
+     * @return the decoder of the options or of {@code --config}, or null when they are refused (said).
+     */
+    private FrameDecoder decoder(final DtaBaseHeaderForm form)
+    {
+        if (null == configFile)
+        {
+            return new FrameDecoder().dtaPort(dtaPort).baseHeaderForm(form).keyWriteDataLength(keyWriteDataLength);
+        }
+        for (final String option : new String[] { "--dta-port", "--base-header", "--keywrite-data" })
+        {
+            if (spec.commandLine().getParseResult().hasMatchedOption(option))
+            {
+                System.err.println("dta decode: " + option + " and --config contradict each other (the " +
+                    "configuration sets it)");
+                return null;
+            }
+        }
+        final ConfigOption option = new ConfigOption();
+        option.file = configFile;
+        final ApplianceConfig config = option.load("decode");
+        return null == config ? null : TranslatorEngine.configureDecoder(new FrameDecoder(), config);
+    }
+
+    /**
+     * Decodes and prints up to {@code --count} frames, counting them in {@code tally}.
+     *
+     * @return the warning of a capture cut short, or null.
+     */
+    private String decodeAll(
+        final PcapReader reader, final FrameDecoder decoder, final PrintWriter out, final Tally tally)
+        throws IOException
+    {
+        final FrameDescriber describer = new FrameDescriber();
+        final CaptureProgress progress =
+            CaptureProgress.of(reader, file, !noProgress && !StderrTerminal.isStdoutTerminal());
+        while (tally.frames < count && reader.next())
+        {
+            final long frames = ++tally.frames;
+            if (null != progress)
+            {
+                progress.frame();
+            }
+            if (0 == (frames & (OUTPUT_CHECK_FRAMES - 1)) && (out.checkError() || System.out.checkError()))
+            {
+                // Standard output was closed (dta decode big.pcap | head): the rest would go nowhere.
+                break;
+            }
+            final FrameKind kind = decoder.decode(reader.buffer(), reader.offset(), reader.capturedLength());
+            tally.count(kind, decoder);
+            out.println(json ?
+                describer.json(decoder, frames, reader.timestampNanos(), reader.capturedLength()) :
+                describer.text(decoder, frames, reader.timestampNanos(), reader.capturedLength()));
+        }
+        final String cutShort = reader.cutShortWarning();
+        if (null != progress)
+        {
+            progress.finish(tally.frames < count);
+        }
+        return cutShort;
+    }
+
+    /**
+     * Frames decoded, by kind, and those with a bad ICRC or IPv4 checksum.
+     */
+    private static final class Tally
+    {
+        final Map<FrameKind, Long> kinds = new EnumMap<>(FrameKind.class);
+        long frames;
+        long badIcrc;
+        long badIpChecksum;
+
+        void count(final FrameKind kind, final FrameDecoder decoder)
+        {
+            kinds.merge(kind, 1L, Long::sum);
+            if (FrameKind.ROCE == kind && !decoder.icrcValid())
+            {
+                badIcrc++;
+            }
+            if ((FrameKind.ROCE == kind || FrameKind.DTA == kind) && !decoder.ipChecksumValid())
+            {
+                badIpChecksum++;
+            }
+        }
     }
 }

@@ -1,9 +1,5 @@
 package io.dta.appliance.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.dta.appliance.gen.BadKind;
 import io.dta.appliance.gen.GeneratorSettings;
 import io.dta.appliance.gen.GeneratorSettingsException;
 import io.dta.appliance.gen.Primitive;
@@ -12,8 +8,6 @@ import io.dta.appliance.gen.ReportGenerator;
 import io.dta.appliance.gen.SketchTraffic;
 import io.dta.appliance.io.OutputFile;
 import io.dta.appliance.io.RunFiles;
-import io.dta.codec.DtaBaseHeaderForm;
-import io.dta.codec.Ipv4Address;
 import io.dta.codec.pcap.PcapFormat;
 import io.dta.codec.pcap.PcapWriter;
 import io.dta.config.ApplianceConfig;
@@ -62,6 +56,9 @@ public final class GenCommand implements Callable<Integer>
     private Long reportsOption;
 
     private long reports;
+
+    /** Bytes of the capture written. */
+    private long written;
 
     @Option(names = "--mix", paramLabel = "P=W,...",
         description = "relative weights of keywrite, append, keyincrement, postcard, sketch; unnamed ones get 0 " +
@@ -206,119 +203,9 @@ public final class GenCommand implements Callable<Integer>
         }
 
         final ReportGenerator generator;
-        final GeneratorSettings settings = new GeneratorSettings();
         try
         {
-            reports = null == reportsOption ? GeneratorSettings.DEFAULT_REPORTS : reportsOption;
-            if (reports < 0)
-            {
-                throw new GeneratorSettingsException("--reports", "must not be negative: " + reports);
-            }
-            if (null != mix)
-            {
-                settings.mix(mix);
-            }
-            settings.keyDistribution(keys)
-                .keySpace(keySpace)
-                .zipfExponent(zipfExponent)
-                .essentialFraction(essential)
-                .retransmittable(retransmittable)
-                .reporters(reporters)
-                .spacingNanos(spacingNanos)
-                .seed(seed)
-                .postcardLoss(postcardLoss)
-                .badFraction(bad);
-            if (null != redundancy)
-            {
-                settings.redundancy(redundancy);
-            }
-            if (null != lists)
-            {
-                settings.listIds(lists);
-            }
-            if (null != baseHeader)
-            {
-                settings.baseHeader(baseHeader);
-            }
-            if (null != collectors)
-            {
-                settings.collectorIps(String.join(",", collectors));
-            }
-            if (null != startTime)
-            {
-                settings.startTimeSeconds(startTime);
-            }
-            settings.epochs(epochs)
-                .firstEpoch(firstEpoch)
-                .sketchItems(sketchItems)
-                .sketchGaps(sketchGaps)
-                .sketchDuplicates(sketchDuplicates)
-                .missingSwitch(missingSwitch)
-                .recordTruth(null != truth);
-            if (null != sketches)
-            {
-                settings.sketchIds(sketches);
-            }
-            if (null != switches)
-            {
-                if (switches < 1)
-                {
-                    throw new GeneratorSettingsException("--switches", "must be between 1 and 256, not " + switches);
-                }
-                settings.switches(switches);
-            }
-            if (null == reportsOption && sketchOnly(settings))
-            {
-                // Until the sketch traffic ends: the finite streams exhaust the generator, and the loop stops.
-                reports = Long.MAX_VALUE;
-            }
-            if (null != hops)
-            {
-                if (hops < 1)
-                {
-                    throw new GeneratorSettingsException("--hops", "must be between 1 and 255, not " + hops);
-                }
-                settings.hops(hops);
-            }
-            if (reports > 1 && reports != Long.MAX_VALUE && spacingNanos > 0 &&
-                (reports - 1) > (PcapFormat.MAX_TIMESTAMP_NANOS - settings.startTimeNanos()) / spacingNanos)
-            {
-                throw new GeneratorSettingsException("--spacing-nanos", "the last of " + reports +
-                    " reports would be stamped after 2106-02-07, the end of the pcap time range");
-            }
-            if (0 == settings.mixWeight(Primitive.SKETCH))
-            {
-                // Without sketch traffic they would be ignored, and a typo in --sketches would go unnoticed.
-                if (null != sketches)
-                {
-                    throw new GeneratorSettingsException("--sketches", "needs sketch in --mix (e.g. --mix sketch=1)");
-                }
-                if (null != switches)
-                {
-                    throw new GeneratorSettingsException("--switches", "needs sketch in --mix (e.g. --mix sketch=1)");
-                }
-            }
-            else if (settings.firstEpoch() + settings.epochs() - 1 > 0xFFFF_FFFFL)
-            {
-                // The translator compares epochs without wrap-around (docs/sketch.md): epoch 0 after 2^32 - 1 would
-                // be dropped as stale.
-                throw new GeneratorSettingsException("--epochs", settings.epochs() + " epochs from --first-epoch " +
-                    settings.firstEpoch() + " would pass 4294967295, and epoch numbers do not wrap around");
-            }
-            if (null != truth && OutputCapture.sameFile(truth, out))
-            {
-                throw new GeneratorSettingsException("--truth", "would overwrite the capture " + out);
-            }
-            generator = new ReportGenerator(applianceConfig, settings);
-            final long sketchFrames = expectedSketchFrames(generator);
-            if (reports == Long.MAX_VALUE && sketchFrames > 1 && spacingNanos > 0 &&
-                (sketchFrames - 1) > (PcapFormat.MAX_TIMESTAMP_NANOS - settings.startTimeNanos()) / spacingNanos)
-            {
-                // A sketch-only run has no --reports to check above; its plain frame count is a lower bound (gaps
-                // and duplicates add frames), so a run refused here would certainly pass the end.
-                throw new GeneratorSettingsException("--spacing-nanos", "the last of at least " + sketchFrames +
-                    " sketch columns would be stamped after 2106-02-07, the end of the pcap time range");
-            }
+            generator = configure(applianceConfig);
         }
         catch (final GeneratorSettingsException ex)
         {
@@ -346,12 +233,203 @@ public final class GenCommand implements Callable<Integer>
         {
             return 1;
         }
+        return write(files, generator, err, stdout);
+    }
+
+    /**
+     * The options as generator settings, checked against each other and the configuration.
+     */
+    private ReportGenerator configure(final ApplianceConfig applianceConfig)
+    {
+        final GeneratorSettings settings = new GeneratorSettings();
+        reports = null == reportsOption ? GeneratorSettings.DEFAULT_REPORTS : reportsOption;
+        if (reports < 0)
+        {
+            throw new GeneratorSettingsException("--reports", "must not be negative: " + reports);
+        }
+        if (null != mix)
+        {
+            settings.mix(mix);
+        }
+        settings.keyDistribution(keys)
+            .keySpace(keySpace)
+            .zipfExponent(zipfExponent)
+            .essentialFraction(essential)
+            .retransmittable(retransmittable)
+            .reporters(reporters)
+            .spacingNanos(spacingNanos)
+            .seed(seed)
+            .postcardLoss(postcardLoss)
+            .badFraction(bad);
+        if (null != redundancy)
+        {
+            settings.redundancy(redundancy);
+        }
+        if (null != lists)
+        {
+            settings.listIds(lists);
+        }
+        if (null != baseHeader)
+        {
+            settings.baseHeader(baseHeader);
+        }
+        if (null != collectors)
+        {
+            settings.collectorIps(String.join(",", collectors));
+        }
+        if (null != startTime)
+        {
+            settings.startTimeSeconds(startTime);
+        }
+        configureSketches(settings);
+        if (null != hops)
+        {
+            if (hops < 1)
+            {
+                throw new GeneratorSettingsException("--hops", "must be between 1 and 255, not " + hops);
+            }
+            settings.hops(hops);
+        }
+        checkSettings(settings);
+        final ReportGenerator generator = new ReportGenerator(applianceConfig, settings);
+        checkSketchSpan(generator, settings);
+        return generator;
+    }
+
+    private void checkSketchSpan(final ReportGenerator generator, final GeneratorSettings settings)
+    {
+        final long sketchFrames = expectedSketchFrames(generator);
+        if (reports == Long.MAX_VALUE && sketchFrames > 1 && spacingNanos > 0 &&
+            (sketchFrames - 1) > (PcapFormat.MAX_TIMESTAMP_NANOS - settings.startTimeNanos()) / spacingNanos)
+        {
+            // A sketch-only run has no --reports to check in checkSettings; its plain frame count is a lower bound
+            // (gaps and duplicates add frames), so a run refused here would certainly pass the end.
+            throw new GeneratorSettingsException("--spacing-nanos", "the last of at least " + sketchFrames +
+                " sketch columns would be stamped after 2106-02-07, the end of the pcap time range");
+        }
+    }
+
+    private void configureSketches(final GeneratorSettings settings)
+    {
+        settings.epochs(epochs)
+            .firstEpoch(firstEpoch)
+            .sketchItems(sketchItems)
+            .sketchGaps(sketchGaps)
+            .sketchDuplicates(sketchDuplicates)
+            .missingSwitch(missingSwitch)
+            .recordTruth(null != truth);
+        if (null != sketches)
+        {
+            settings.sketchIds(sketches);
+        }
+        if (null != switches)
+        {
+            if (switches < 1)
+            {
+                throw new GeneratorSettingsException("--switches", "must be between 1 and 256, not " + switches);
+            }
+            settings.switches(switches);
+        }
+        if (null == reportsOption && sketchOnly(settings))
+        {
+            // Until the sketch traffic ends: the finite streams exhaust the generator, and the loop stops.
+            reports = Long.MAX_VALUE;
+        }
+    }
+
+    private void checkSettings(final GeneratorSettings settings)
+    {
+        if (reports > 1 && reports != Long.MAX_VALUE && spacingNanos > 0 &&
+            (reports - 1) > (PcapFormat.MAX_TIMESTAMP_NANOS - settings.startTimeNanos()) / spacingNanos)
+        {
+            throw new GeneratorSettingsException("--spacing-nanos", "the last of " + reports +
+                " reports would be stamped after 2106-02-07, the end of the pcap time range");
+        }
+        if (0 == settings.mixWeight(Primitive.SKETCH))
+        {
+            // Without sketch traffic they would be ignored, and a typo in --sketches would go unnoticed.
+            if (null != sketches)
+            {
+                throw new GeneratorSettingsException("--sketches", "needs sketch in --mix (e.g. --mix sketch=1)");
+            }
+            if (null != switches)
+            {
+                throw new GeneratorSettingsException("--switches", "needs sketch in --mix (e.g. --mix sketch=1)");
+            }
+        }
+        else if (settings.firstEpoch() + settings.epochs() - 1 > 0xFFFF_FFFFL)
+        {
+            // The translator compares epochs without wrap-around (docs/sketch.md): epoch 0 after 2^32 - 1 would
+            // be dropped as stale.
+            throw new GeneratorSettingsException("--epochs", settings.epochs() + " epochs from --first-epoch " +
+                settings.firstEpoch() + " would pass 4294967295, and epoch numbers do not wrap around");
+        }
+        if (null != truth && OutputCapture.sameFile(truth, out))
+        {
+            throw new GeneratorSettingsException("--truth", "would overwrite the capture " + out);
+        }
+    }
+
+    /**
+     * Writes the capture (and {@code --truth}), then the summary.
+     */
+    private int write(
+        final RunFiles files, final ReportGenerator generator, final PrintWriter err, final PrintWriter stdout)
+    {
         final boolean nanosecondPcap = spacingNanos % 1000 != 0;
-        final long fileSize;
         final boolean terminal = StderrTerminal.isTerminal();
         final long expected = reports != Long.MAX_VALUE ? reports : expectedSketchFrames(generator);
         final ProgressBar progress = !noProgress && (terminal || expected >= PROGRESS_THRESHOLD) ?
             new ProgressBar(err, expected, terminal) : null;
+        final int status = writeCapture(files, generator, err, nanosecondPcap, progress);
+        if (0 != status)
+        {
+            return status;
+        }
+        final long fileSize = written;
+        if (null != truth)
+        {
+            try
+            {
+                files.create(() -> Files.writeString(truth, SketchTruth.json(generator)));
+            }
+            catch (final IOException ex)
+            {
+                err.println("dta gen: cannot write --truth " + truth + ": " + FileErrors.reason(truth, ex));
+                err.flush();
+                return 1;
+            }
+        }
+        if (null != progress)
+        {
+            progress.finish(generator.reports());
+        }
+
+        final GenSummary summary = new GenSummary(out, seed, keys, keySpace, retransmittable);
+        if (json)
+        {
+            stdout.println(summary.json(generator, fileSize, nanosecondPcap));
+        }
+        else
+        {
+            summary.text(stdout, generator, fileSize, nanosecondPcap);
+        }
+        stdout.flush();
+        return 0;
+    }
+
+    /**
+     * Writes every report into the capture; its size in {@link #written}.
+     *
+     * @return 0, or the exit status of a failure (the capture removed).
+     */
+    private int writeCapture(
+        final RunFiles files,
+        final ReportGenerator generator,
+        final PrintWriter err,
+        final boolean nanosecondPcap,
+        final ProgressBar progress)
+    {
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[ReportGenerator.MAX_FRAME_LENGTH]);
         boolean created = false;
         try
@@ -379,7 +457,8 @@ public final class GenCommand implements Callable<Integer>
                     }
                 }
             }
-            fileSize = Files.size(out);
+            written = Files.size(out);
+            return 0;
         }
         catch (final IOException ex)
         {
@@ -389,137 +468,6 @@ public final class GenCommand implements Callable<Integer>
             err.flush();
             return 1;
         }
-        if (null != truth)
-        {
-            try
-            {
-                files.create(() -> Files.writeString(truth, SketchTruth.json(generator)));
-            }
-            catch (final IOException ex)
-            {
-                err.println("dta gen: cannot write --truth " + truth + ": " + FileErrors.reason(truth, ex));
-                err.flush();
-                return 1;
-            }
-        }
-        if (null != progress)
-        {
-            progress.finish(generator.reports());
-        }
-
-        if (json)
-        {
-            stdout.println(jsonSummary(generator, fileSize, nanosecondPcap));
-        }
-        else
-        {
-            textSummary(stdout, generator, fileSize, nanosecondPcap);
-        }
-        stdout.flush();
-        return 0;
-    }
-
-    private void textSummary(
-        final PrintWriter stdout, final ReportGenerator generator, final long fileSize, final boolean nanosecondPcap)
-    {
-        final long total = generator.reports();
-        stdout.printf("wrote %,d reports to %s: %,d bytes (%s pcap)%n",
-            total, out, fileSize, nanosecondPcap ? "nanosecond" : "microsecond");
-        stdout.printf("base header %d-byte, seed %d, keys %s over %,d, %d reporter(s), hops %d%n",
-            generator.form().length(), seed, keys.trim().toLowerCase(), keySpace, generator.reporters(),
-            generator.hops());
-        for (final Primitive primitive : Primitive.values())
-        {
-            final long count = generator.count(primitive);
-            stdout.printf("  %-13s %,12d  %5.1f%%%s%n", primitive.cliName(), count, percent(count, total),
-                primitive == Primitive.POSTCARD && count > 0 ? String.format("  (%,d flows, %,d hops not sent)",
-                generator.postcardFlows(), generator.postcardHopsSkipped()) : "");
-        }
-        for (final SketchTraffic t : generator.sketchTraffic())
-        {
-            stdout.printf("    sketch %d (%s, %d x %d) on %s: %d switches, %,d columns sent, %,d gaps (%,d columns " +
-                "past them), %,d duplicates%n", t.sketch().id(), t.sketch().type().text(), t.sketch().rows(),
-                t.sketch().columns(), Ipv4Address.format(generator.collectorIpOf(t.collectorIndex())), t.switches(),
-                t.frames(), t.gaps(), t.aheadFrames(), t.duplicates());
-        }
-        stdout.printf("  %-13s %,12d  %5.1f%%%n", "bad", generator.badTotal(), percent(generator.badTotal(), total));
-        for (final BadKind kind : BadKind.values())
-        {
-            if (generator.badCount(kind) > 0)
-            {
-                stdout.printf("    %-20s %,10d%n", kind.cliName(), generator.badCount(kind));
-            }
-        }
-        if (generator.form() == DtaBaseHeaderForm.THREE)
-        {
-            stdout.printf("  %-13s %,12d  %5.1f%%%s%n", "essential", generator.essentialCount(),
-                percent(generator.essentialCount(), total), retransmittable ? "; all retransmittable" : "");
-        }
-        stdout.println("reporters:");
-        final int shown = Math.min(generator.reporters(), 16);
-        for (int i = 0; i < shown; i++)
-        {
-            stdout.printf("  %-15s %,12d%n", Ipv4Address.format(generator.reporterIp(i)), generator.reporterCount(i));
-        }
-        if (shown < generator.reporters())
-        {
-            long min = Long.MAX_VALUE;
-            long max = 0;
-            for (int i = 0; i < generator.reporters(); i++)
-            {
-                min = Math.min(min, generator.reporterCount(i));
-                max = Math.max(max, generator.reporterCount(i));
-            }
-            stdout.printf("  ... %,d more; per reporter min %,d max %,d (all of them with --json)%n",
-                generator.reporters() - shown, min, max);
-        }
-    }
-
-    private String jsonSummary(final ReportGenerator generator, final long fileSize, final boolean nanosecondPcap)
-    {
-        final ObjectMapper mapper = new ObjectMapper();
-        final ObjectNode root = mapper.createObjectNode();
-        root.put("file", out.toString());
-        root.put("fileBytes", fileSize);
-        root.put("timestampResolution", nanosecondPcap ? "nanosecond" : "microsecond");
-        root.put("reports", generator.reports());
-        root.put("valid", generator.reports() - generator.badTotal());
-        root.put("baseHeader", generator.form().length());
-        root.put("seed", seed);
-        root.put("keys", keys.trim().toLowerCase());
-        root.put("keySpace", keySpace);
-        root.put("hopsPerFlow", generator.hops());
-        final ObjectNode primitives = root.putObject("primitives");
-        for (final Primitive primitive : Primitive.values())
-        {
-            primitives.put(EngineSummary.camel(primitive.name()), generator.count(primitive));
-        }
-        root.put("postcardFlows", generator.postcardFlows());
-        if (!generator.sketchTraffic().isEmpty())
-        {
-            root.set("sketches", SketchTruth.summary(generator));
-        }
-        root.put("postcardHopsNotSent", generator.postcardHopsSkipped());
-        root.put("essentialReports", generator.essentialCount());
-        root.put("retransmittable", retransmittable);
-        final ObjectNode badNode = root.putObject("bad");
-        for (final BadKind kind : BadKind.values())
-        {
-            badNode.put(EngineSummary.camel(kind.name()), generator.badCount(kind));
-        }
-        final ArrayNode reporterNodes = root.putArray("reporters");
-        for (int i = 0; i < generator.reporters(); i++)
-        {
-            reporterNodes.addObject()
-                .put("ip", Ipv4Address.format(generator.reporterIp(i)))
-                .put("reports", generator.reporterCount(i));
-        }
-        final ArrayNode omitted = root.putArray("omittedFromMix");
-        for (final Primitive primitive : generator.omittedPrimitives())
-        {
-            omitted.add(primitive.cliName());
-        }
-        return root.toString();
     }
 
     private static boolean sketchOnly(final GeneratorSettings settings)
@@ -542,10 +490,5 @@ public final class GenCommand implements Callable<Integer>
             frames += t.plainFrames();
         }
         return frames;
-    }
-
-    private static double percent(final long count, final long total)
-    {
-        return total == 0 ? 0.0 : 100.0 * count / total;
     }
 }

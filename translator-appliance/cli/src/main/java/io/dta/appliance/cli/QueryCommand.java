@@ -605,27 +605,7 @@ public final class QueryCommand implements Callable<Integer>
                     final PostcardResult r = query.path(k);
                     if (json)
                     {
-                        final ObjectNode node = MAPPER.createObjectNode();
-                        node.put("key", k);
-                        node.put("found", r.found());
-                        final ArrayNode hops = node.putArray("hops");
-                        for (int h = 1; h <= r.hops().length; h++)
-                        {
-                            if (r.hasHop(h))
-                            {
-                                hops.add(r.hops()[h - 1]);
-                            }
-                            else
-                            {
-                                hops.addNull();
-                            }
-                        }
-                        node.put("collision", r.collision());
-                        if (r.collision())
-                        {
-                            node.put("collidingKey", r.storedKey());
-                        }
-                        printJson(out, node);
+                        printJson(out, pathJson(k, r));
                     }
                     else if (r.found())
                     {
@@ -648,6 +628,31 @@ public final class QueryCommand implements Callable<Integer>
                 }
                 return 0;
             }
+        }
+
+        private static ObjectNode pathJson(final long k, final PostcardResult r)
+        {
+            final ObjectNode node = MAPPER.createObjectNode();
+            node.put("key", k);
+            node.put("found", r.found());
+            final ArrayNode hops = node.putArray("hops");
+            for (int h = 1; h <= r.hops().length; h++)
+            {
+                if (r.hasHop(h))
+                {
+                    hops.add(r.hops()[h - 1]);
+                }
+                else
+                {
+                    hops.addNull();
+                }
+            }
+            node.put("collision", r.collision());
+            if (r.collision())
+            {
+                node.put("collidingKey", r.storedKey());
+            }
+            return node;
         }
     }
 }

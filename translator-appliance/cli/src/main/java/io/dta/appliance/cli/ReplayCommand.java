@@ -97,17 +97,35 @@ public final class ReplayCommand implements Callable<Integer>
             System.err.println("dta replay: " + DpdkLibrary.unavailableReason());
             return 1;
         }
+        final ApplianceConfig workersConfig = loadConfig();
+        if (null == workersConfig)
+        {
+            return 2;
+        }
+        final int fileProblem = fileProblem();
+        if (0 != fileProblem)
+        {
+            return fileProblem;
+        }
+        return replay(workersConfig);
+    }
+
+    /**
+     * @return the configuration with {@code --workers}, or null when it is refused (said).
+     */
+    private ApplianceConfig loadConfig()
+    {
         final ApplianceConfig appliance = config.load("replay");
         if (null == appliance)
         {
-            return 2;
+            return null;
         }
         final ApplianceConfig workersConfig = null == workers ? appliance : appliance.withWorkers(workers);
         final List<String> workerProblems = workersConfig.workerProblems(workersConfig.workers().count());
         if (!workerProblems.isEmpty())
         {
             workerProblems.forEach(line -> System.err.println("dta replay: " + line));
-            return 2;
+            return null;
         }
         if (appliance.hasNegotiatedRegions())
         {
@@ -116,8 +134,16 @@ public final class ReplayCommand implements Callable<Integer>
             System.err.println("dta replay: the configuration has negotiated regions (servicePort); replay is open " +
                 "loop and needs static regions (qpn, rkey and address configured). Use dta demo, which connects " +
                 "them, or configure them statically.");
-            return 2;
+            return null;
         }
+        return workersConfig;
+    }
+
+    /**
+     * @return 0, or the exit status when an input cannot be read or the output cannot be written.
+     */
+    private int fileProblem()
+    {
         for (final Path p : null == responses ? new Path[] { in } : new Path[] { in, responses })
         {
             final String unreadable = FileErrors.unreadable(p);
@@ -127,11 +153,11 @@ public final class ReplayCommand implements Callable<Integer>
                 return 1;
             }
         }
-        final int outputProblem = OutputCapture.check("replay", out, in, responses, config.file);
-        if (0 != outputProblem)
-        {
-            return outputProblem;
-        }
+        return OutputCapture.check("replay", out, in, responses, config.file);
+    }
+
+    private int replay(final ApplianceConfig workersConfig)
+    {
         // A signal ends the JVM through its shutdown hooks: the run's temporary files and the output it has written
         // so far (a capture cut anywhere, with --io dpdk stamped with the host's clock until re-stamped at the end)
         // are deleted there, as a failed run's.

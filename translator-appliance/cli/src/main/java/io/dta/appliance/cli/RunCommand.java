@@ -152,23 +152,9 @@ public final class RunCommand implements Callable<Integer>
             System.err.println("dta run: " + badNumber);
             return 2;
         }
-        final ApplianceConfig loaded = config.load("run");
-        if (null == loaded)
+        final ApplianceConfig appliance = loadConfig();
+        if (null == appliance)
         {
-            return 2;
-        }
-        final ApplianceConfig appliance = null == workers ? loaded : loaded.withWorkers(workers);
-        final int workerCount = appliance.workers().count();
-        final List<String> workerProblems = appliance.workerProblems(workerCount);
-        if (!workerProblems.isEmpty())
-        {
-            workerProblems.forEach(line -> System.err.println("dta run: " + line));
-            return 2;
-        }
-        if (workerCount > 1 && appliance.hasNegotiatedRegions())
-        {
-            System.err.println("dta run: --workers " + workerCount + " runs static regions; the configuration has " +
-                "negotiated ones (servicePort), which dta run connects with one worker");
             return 2;
         }
         final Path path = null == counters ? CountersFile.defaultPath("translator") : counters;
@@ -187,6 +173,19 @@ public final class RunCommand implements Callable<Integer>
             System.err.println("dta run: " + DpdkLibrary.unavailableReason());
             return 1;
         }
+        return serve(appliance, path, previousLists, idleStrategy);
+    }
+
+    /**
+     * Creates the counters file and runs the translator until it is stopped.
+     */
+    private int serve(
+        final ApplianceConfig appliance,
+        final Path path,
+        final ListStateFile.Previous previousLists,
+        final IdleStrategy idleStrategy) throws InterruptedException
+    {
+        final int workerCount = appliance.workers().count();
         final LiveSettings settings = new LiveSettings(eal.args("run"),
             List.of(reportsPort, null == collectorPort ? reportsPort : collectorPort), burst, poolSize, linkWaitMillis,
             drainMillis, LiveSettings.DEFAULT_STATS_INTERVAL_MILLIS, workerCount);
@@ -209,42 +208,77 @@ public final class RunCommand implements Callable<Integer>
                 "; list state " + previousLists.path() + "; stop with SIGINT or SIGTERM");
             // The agent closes its list state file itself, on its own thread, after its last store.
             final Throwable failure = LiveRunner.run(agent, idleStrategy);
-            if (null != agent.engine())
-            {
-                // Quiescent too: a data plane that failed never drained, whatever the agent's drain flag says.
-                final boolean drained = agent.drainComplete() && agent.engine().isQuiescent();
-                if (!drained)
-                {
-                    System.err.println(
-                        drainWarning(agent.engine(), drainMillis, agent.stoppedAtOnce(), null != failure));
-                }
-                printSummary(agent, drained, json, System.out);
-            }
-            else if (null != agent.connections())
-            {
-                // Stopped (or failed) while the negotiated regions were being set up: no engine ever ran.
-                if (null == failure)
-                {
-                    System.err.println("dta run: stopped during connection set-up: no report was read");
-                }
-                if (json)
-                {
-                    final Map<String, Object> root = new LinkedHashMap<>();
-                    root.put("setUpComplete", false);
-                    root.put("connections", ConnectionJson.of(agent.connections()));
-                    printJson(root, System.out);
-                }
-                else
-                {
-                    printConnections(agent.connections(), System.out);
-                }
-            }
+            printEnd(agent, failure);
             if (null != failure)
             {
                 System.err.println("dta run: " + failure.getMessage());
                 return 1;
             }
             return 0;
+        }
+    }
+
+    /**
+     * @return the configuration with {@code --workers}, or null when it is refused (said).
+     */
+    private ApplianceConfig loadConfig()
+    {
+        final ApplianceConfig loaded = config.load("run");
+        if (null == loaded)
+        {
+            return null;
+        }
+        final ApplianceConfig appliance = null == workers ? loaded : loaded.withWorkers(workers);
+        final int workerCount = appliance.workers().count();
+        final List<String> workerProblems = appliance.workerProblems(workerCount);
+        if (!workerProblems.isEmpty())
+        {
+            workerProblems.forEach(line -> System.err.println("dta run: " + line));
+            return null;
+        }
+        if (workerCount > 1 && appliance.hasNegotiatedRegions())
+        {
+            System.err.println("dta run: --workers " + workerCount + " runs static regions; the configuration has " +
+                "negotiated ones (servicePort), which dta run connects with one worker");
+            return null;
+        }
+        return appliance;
+    }
+
+    /**
+     * The run's summary once it ended: the engine's, or, stopped during connection set-up, the connections'.
+     */
+    private void printEnd(final LiveTranslatorAgent agent, final Throwable failure)
+    {
+        if (null != agent.engine())
+        {
+            // Quiescent too: a data plane that failed never drained, whatever the agent's drain flag says.
+            final boolean drained = agent.drainComplete() && agent.engine().isQuiescent();
+            if (!drained)
+            {
+                System.err.println(
+                    drainWarning(agent.engine(), drainMillis, agent.stoppedAtOnce(), null != failure));
+            }
+            printSummary(agent, drained, json, System.out);
+        }
+        else if (null != agent.connections())
+        {
+            // Stopped (or failed) while the negotiated regions were being set up: no engine ever ran.
+            if (null == failure)
+            {
+                System.err.println("dta run: stopped during connection set-up: no report was read");
+            }
+            if (json)
+            {
+                final Map<String, Object> root = new LinkedHashMap<>();
+                root.put("setUpComplete", false);
+                root.put("connections", ConnectionJson.of(agent.connections()));
+                printJson(root, System.out);
+            }
+            else
+            {
+                printConnections(agent.connections(), System.out);
+            }
         }
     }
 

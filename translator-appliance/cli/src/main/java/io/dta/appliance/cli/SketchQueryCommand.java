@@ -151,6 +151,17 @@ final class SketchQueryCommand implements Callable<Integer>
         {
             node.put("problem", read.problem());
         }
+        putCells(node, read);
+        putEstimates(node, read, keys, estimates);
+        if (read.type() == SketchType.HYPERLOGLOG)
+        {
+            putCardinality(node, cardinality);
+        }
+        QueryCommand.printJson(System.out, node);
+    }
+
+    private static void putCells(final ObjectNode node, final SketchEpoch read)
+    {
         if (read.hasCells())
         {
             final ArrayNode counters = node.putArray("cells");
@@ -167,6 +178,11 @@ final class SketchQueryCommand implements Callable<Integer>
         {
             node.putNull("cells");
         }
+    }
+
+    private static void putEstimates(
+        final ObjectNode node, final SketchEpoch read, final List<Long> keys, final double[] estimates)
+    {
         if (keys.size() == 1)
         {
             node.put("key", keys.get(0));
@@ -195,22 +211,22 @@ final class SketchQueryCommand implements Callable<Integer>
                 }
             }
         }
-        if (read.type() == SketchType.HYPERLOGLOG)
+    }
+
+    private static void putCardinality(final ObjectNode node, final HyperLogLogEstimate cardinality)
+    {
+        if (null != cardinality)
         {
-            if (null != cardinality)
-            {
-                node.put("cardinality", cardinality.cardinality());
-                node.put("rawEstimate", cardinality.raw());
-                node.put("zeroRegisters", cardinality.zeroRegisters());
-                node.put("correction", cardinality.correction().name().toLowerCase(Locale.ROOT).replace('_', '-'));
-                node.put("standardError", cardinality.standardError());
-            }
-            else
-            {
-                node.putNull("cardinality");
-            }
+            node.put("cardinality", cardinality.cardinality());
+            node.put("rawEstimate", cardinality.raw());
+            node.put("zeroRegisters", cardinality.zeroRegisters());
+            node.put("correction", cardinality.correction().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+            node.put("standardError", cardinality.standardError());
         }
-        QueryCommand.printJson(System.out, node);
+        else
+        {
+            node.putNull("cardinality");
+        }
     }
 
     private static void printText(final String collector, final long sketchId, final SketchEpoch read,
@@ -242,6 +258,27 @@ final class SketchQueryCommand implements Callable<Integer>
         {
             return;
         }
+        printCells(out, read);
+        for (int i = 0; i < keys.size(); i++)
+        {
+            final double v = estimates[i];
+            out.printf("  key %d: estimate %s%n", keys.get(i), v == Math.rint(v) ? Long.toString((long)v) :
+                Double.toString(v));
+        }
+        if (null != cardinality)
+        {
+            out.printf("  cardinality %.1f (raw %.1f, %d zero registers, correction %s, standard error %.2f%%)%n",
+                cardinality.cardinality(), cardinality.raw(), cardinality.zeroRegisters(),
+                cardinality.correction().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                100 * cardinality.standardError());
+        }
+    }
+
+    /**
+     * Each row's sum, minimum, maximum and non-zero cells, and the first {@value #TEXT_COLUMNS} columns.
+     */
+    private static void printCells(final PrintStream out, final SketchEpoch read)
+    {
         final int shown = Math.min(TEXT_COLUMNS, read.columns());
         final StringBuilder header = new StringBuilder(String.format("  %-4s %12s %12s %12s %8s  |", "row", "sum",
             "min", "max", "nonzero"));
@@ -275,19 +312,6 @@ final class SketchQueryCommand implements Callable<Integer>
         if (shown < read.columns())
         {
             out.printf("  (first %d of %d columns; all of them with --json)%n", shown, read.columns());
-        }
-        for (int i = 0; i < keys.size(); i++)
-        {
-            final double v = estimates[i];
-            out.printf("  key %d: estimate %s%n", keys.get(i), v == Math.rint(v) ? Long.toString((long)v) :
-                Double.toString(v));
-        }
-        if (null != cardinality)
-        {
-            out.printf("  cardinality %.1f (raw %.1f, %d zero registers, correction %s, standard error %.2f%%)%n",
-                cardinality.cardinality(), cardinality.raw(), cardinality.zeroRegisters(),
-                cardinality.correction().name().toLowerCase(Locale.ROOT).replace('_', '-'),
-                100 * cardinality.standardError());
         }
     }
 }

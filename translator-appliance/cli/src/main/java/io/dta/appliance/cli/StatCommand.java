@@ -123,26 +123,10 @@ public final class StatCommand implements Callable<Integer>
                 " running? pass --counters FILE for another location)");
             return 1;
         }
-        if (!watch)
+        final String watchProblem = watchProblem();
+        if (null != watchProblem)
         {
-            // Options of --watch would be ignored without a word: refused.
-            for (final String option : new String[] { "--interval", "--samples" })
-            {
-                if (spec.commandLine().getParseResult().hasMatchedOption(option))
-                {
-                    System.err.println("dta stat: " + option + " needs --watch");
-                    return 2;
-                }
-            }
-        }
-        if (spec.commandLine().getParseResult().hasMatchedOption("--samples") && samples < 1)
-        {
-            System.err.println("dta stat: --samples must be at least 1 (leave it out to sample until interrupted)");
-            return 2;
-        }
-        if (intervalMillis < 10)
-        {
-            System.err.println("dta stat: --interval must be at least 10 ms");
+            System.err.println("dta stat: " + watchProblem);
             return 2;
         }
         final CountersFileReader reader;
@@ -157,34 +141,69 @@ public final class StatCommand implements Callable<Integer>
         }
         try (reader)
         {
-            final PrintStream out = System.out;
-            List<Sample> previous = null;
-            long previousNanos = 0;
-            long taken = 0;
-            while (true)
+            return watch(reader, path);
+        }
+    }
+
+    /**
+     * @return what is wrong with the options of {@code --watch}, or null.
+     */
+    private String watchProblem()
+    {
+        if (!watch)
+        {
+            // Options of --watch would be ignored without a word: refused.
+            for (final String option : new String[] { "--interval", "--samples" })
             {
-                final long now = System.nanoTime();
-                // Before the sample: a writer found gone has published its final values, so this sample holds them.
-                final boolean gone = writerGone(reader);
-                final List<Sample> current = sample(reader.counters());
-                final double seconds = null == previous ? 0 : (now - previousNanos) / 1e9;
-                print(out, path, reader, current, previous, seconds);
-                taken++;
-                if (!watch || (samples > 0 && taken >= samples))
+                if (spec.commandLine().getParseResult().hasMatchedOption(option))
                 {
-                    return 0;
+                    return option + " needs --watch";
                 }
-                if (gone)
-                {
-                    // Its values are final, and a restarted process writes a new file this mapping never shows.
-                    System.err.println("dta stat: the " + reader.role() + " (pid " + reader.pid() + ") has ended: " +
-                        "watch over");
-                    return 0;
-                }
-                previous = current;
-                previousNanos = now;
-                Thread.sleep(intervalMillis);
             }
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--samples") && samples < 1)
+        {
+            return "--samples must be at least 1 (leave it out to sample until interrupted)";
+        }
+        if (intervalMillis < 10)
+        {
+            return "--interval must be at least 10 ms";
+        }
+        return null;
+    }
+
+    /**
+     * Prints a sample, and with {@code --watch} one every interval, until {@code --samples} or the writer ends.
+     */
+    private int watch(final CountersFileReader reader, final Path path) throws Exception
+    {
+        final PrintStream out = System.out;
+        List<Sample> previous = null;
+        long previousNanos = 0;
+        long taken = 0;
+        while (true)
+        {
+            final long now = System.nanoTime();
+            // Before the sample: a writer found gone has published its final values, so this sample holds them.
+            final boolean gone = writerGone(reader);
+            final List<Sample> current = sample(reader.counters());
+            final double seconds = null == previous ? 0 : (now - previousNanos) / 1e9;
+            print(out, path, reader, current, previous, seconds);
+            taken++;
+            if (!watch || (samples > 0 && taken >= samples))
+            {
+                return 0;
+            }
+            if (gone)
+            {
+                // Its values are final, and a restarted process writes a new file this mapping never shows.
+                System.err.println("dta stat: the " + reader.role() + " (pid " + reader.pid() + ") has ended: " +
+                    "watch over");
+                return 0;
+            }
+            previous = current;
+            previousNanos = now;
+            Thread.sleep(intervalMillis);
         }
     }
 
@@ -273,35 +292,42 @@ public final class StatCommand implements Callable<Integer>
         return key.toString();
     }
 
+    private ObjectNode jsonSample(
+        final Path path, final CountersFileReader reader, final List<Sample> current, final List<Sample> previous,
+        final double seconds)
+    {
+        final ObjectNode root = mapper.createObjectNode();
+        root.put("file", path.toString());
+        root.put("role", reader.role());
+        root.put("pid", reader.pid());
+        root.put("status", jsonStatus(reader));
+        root.put("startedAt", Instant.ofEpochMilli(reader.startMillis()).toString());
+        root.put("heartbeatAt", Instant.ofEpochMilli(reader.heartbeatMillis()).toString());
+        if (0 != reader.closedMillis())
+        {
+            root.put("exitedAt", Instant.ofEpochMilli(reader.closedMillis()).toString());
+        }
+        final ObjectNode values = root.putObject("counters");
+        final ObjectNode rates = null == previous ? null : root.putObject("ratesPerSecond");
+        for (int i = 0; i < current.size(); i++)
+        {
+            final Sample s = current.get(i);
+            values.put(s.key, s.value);
+            if (null != rates && i < previous.size() && seconds > 0)
+            {
+                rates.put(s.key, Math.round((s.value - previous.get(i).value) / seconds));
+            }
+        }
+        return root;
+    }
+
     private void print(
         final PrintStream out, final Path path, final CountersFileReader reader, final List<Sample> current,
         final List<Sample> previous, final double seconds) throws Exception
     {
         if (json)
         {
-            final ObjectNode root = mapper.createObjectNode();
-            root.put("file", path.toString());
-            root.put("role", reader.role());
-            root.put("pid", reader.pid());
-            root.put("status", jsonStatus(reader));
-            root.put("startedAt", Instant.ofEpochMilli(reader.startMillis()).toString());
-            root.put("heartbeatAt", Instant.ofEpochMilli(reader.heartbeatMillis()).toString());
-            if (0 != reader.closedMillis())
-            {
-                root.put("exitedAt", Instant.ofEpochMilli(reader.closedMillis()).toString());
-            }
-            final ObjectNode values = root.putObject("counters");
-            final ObjectNode rates = null == previous ? null : root.putObject("ratesPerSecond");
-            for (int i = 0; i < current.size(); i++)
-            {
-                final Sample s = current.get(i);
-                values.put(s.key, s.value);
-                if (null != rates && i < previous.size() && seconds > 0)
-                {
-                    rates.put(s.key, Math.round((s.value - previous.get(i).value) / seconds));
-                }
-            }
-            out.println(mapper.writeValueAsString(root));
+            out.println(mapper.writeValueAsString(jsonSample(path, reader, current, previous, seconds)));
             return;
         }
 

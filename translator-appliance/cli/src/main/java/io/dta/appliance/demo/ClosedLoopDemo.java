@@ -8,11 +8,8 @@ import io.dta.appliance.engine.QueuePairSender;
 import io.dta.appliance.engine.TranslatorEngine;
 import io.dta.appliance.engine.worker.EngineGroup;
 import io.dta.appliance.io.FrameSource;
-import io.dta.codec.DethFlyweight;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
-import io.dta.codec.Icrc;
-import io.dta.codec.RoceOpcode;
 import io.dta.collector.responder.ResponderQp;
 import io.dta.collector.responder.SoftResponder;
 import io.dta.collector.store.CollectorStore;
@@ -21,11 +18,9 @@ import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -63,14 +58,6 @@ public final class ClosedLoopDemo
 
     private static final long LINK_DELAY_NANOS = 2_000;
     private static final long DRAIN_LIMIT_NANOS = 10_000_000_000L;
-    /** Further than any timer: about 73 years, so that "now" plus it cannot overflow. */
-    private static final long FAR_NANOS = Long.MAX_VALUE / 4;
-    private static final int PSN_SLOTS = 1 << 16;
-    /** Rounds of the reconnector at one time: a QP found in error, its back-off of 0 ending, its set-up starting. */
-    private static final int RECONNECTOR_ROUNDS = 4;
-    /** R_Key offset in a request the engine builds: Ethernet, IPv4 (20), UDP, BTH, then RETH or AtomicETH. */
-    private static final int RKEY_OFFSET = 14 + 20 + 8 + 12 + 8;
-    private static final int IP_OFFSET = 14;
 
     private final ApplianceConfig config;
     private final LossyLink toCollector;
@@ -79,42 +66,17 @@ public final class ClosedLoopDemo
     private final ReporterNackTap output;
     private final UnsafeBuffer reportCopy = new UnsafeBuffer(ByteBuffer.allocateDirect(LossyLink.slotFor(2048)));
     private final SoftResponder responder;
-    private final ConnectionManager connections;
-    private final ConnectionManager[] workerConnections;
-    private Reconnector reconnector;
-    private Reconnector[] reconnectors = new Reconnector[0];
+    private final WorkerConnections connections;
     private final int workers;
     private EngineGroup group;
     private final FrameDecoder decoder = new FrameDecoder();
-    private final UnsafeBuffer mangled;
-    private final Icrc icrc = new Icrc();
-    private long injectAt;
-    private long requestsSeen;
-    private long injected;
-    private boolean ignoreSetUpAfterError;
-    private long loseAt;
-    private long requestsSeenForLoss;
-    private int lostQpn = -1;
-    private int lostQpCollectorIp;
-    private long silentlyDropped;
-    private long disconnectAt;
-    private long requestsSeenForDisconnect;
-    private long collectorDisconnects;
-    private final LongArrayList ignoredSetUpNanos = new LongArrayList();
+    private final CollectorFaults faults;
     private FrameTap tap;
-    private final Histogram latency = new Histogram(3_600_000_000_000L, 3);
+    private final LatencyProbe latency = new LatencyProbe();
     private TranslatorEngine engine;
-    private QueuePairSender[] senders;
-    private long[][] sentAt;
-    private int[] lastMeasuredPsn;
-    private long[] reconnectsSeen;
     private long connectedAtNanos;
-    private long now;
-    // The timers ran at "now" since the last frame or report: one still due then waits for the next event (none
-    // should stay due after running; this keeps one that did from stopping the clock).
-    private boolean timersCurrent;
+    private final VirtualClock clock = new VirtualClock();
     private long reports;
-    private long firstReportNanos = Long.MIN_VALUE;
     private boolean quiescent;
 
     /**
@@ -174,7 +136,6 @@ public final class ClosedLoopDemo
         final int largestFrame = FrameLimits.largestFrame(translatorSide.collectors());
         toCollector = new LossyLink(largestFrame, loss, LINK_DELAY_NANOS, seed);
         toTranslator = new LossyLink(largestFrame, loss, LINK_DELAY_NANOS, seed * 31 + 7);
-        mangled = new UnsafeBuffer(ByteBuffer.allocateDirect(LossyLink.slotFor(largestFrame)));
         reporters = new ResendingReporters(LINK_DELAY_NANOS, translatorSide.reports().nackPort());
         output = new ReporterNackTap(toCollector, reporters);
         responder = new SoftResponder(collectorSide, (collector, region) ->
@@ -182,22 +143,14 @@ public final class ClosedLoopDemo
             final int index = collectorSide.collectors().indexOf(collector);
             return stores.get(index).memory(region);
         }).connectionSeed(seed * 17 + 3);
+        faults = new CollectorFaults(responder, largestFrame);
         if (translatorSide.hasUnconnectedRegions())
         {
-            // Each worker connects its own QPs (local QPNs localQpn + (w << 16)) with a manager of its own; the
-            // first one's seed is the single worker's, so one worker connects exactly as before.
-            workerConnections = new ConnectionManager[workers];
-            for (int w = 0; w < workers; w++)
-            {
-                workerConnections[w] = new ConnectionManager(translatorSide.forWorker(w), toCollector,
-                    seed * 13 + 5 + w * 7919L);
-            }
-            connections = workerConnections[0];
+            connections = WorkerConnections.of(translatorSide, workers, toCollector, seed);
         }
         else
         {
-            connections = null;
-            workerConnections = new ConnectionManager[0];
+            connections = WorkerConnections.none();
             startEngine(EngineGroup.workerConfigs(translatorSide, workers));
         }
     }
@@ -206,23 +159,8 @@ public final class ClosedLoopDemo
     {
         group = new EngineGroup(connected, output, true, config.workers().handOffQueueBytes());
         engine = group.engines()[0];
-        if (null != connections)
-        {
-            reconnectors = new Reconnector[workers];
-            for (int w = 0; w < workers; w++)
-            {
-                reconnectors[w] = new Reconnector(workerConnections[w], group.engines()[w]);
-            }
-            reconnector = reconnectors[0];
-        }
-        senders = group.senders().toArray(new QueuePairSender[0]);
-        sentAt = new long[senders.length][PSN_SLOTS];
-        lastMeasuredPsn = new int[senders.length];
-        reconnectsSeen = new long[senders.length];
-        for (int i = 0; i < senders.length; i++)
-        {
-            lastMeasuredPsn[i] = (senders[i].nextPsn() - 1) & 0xFFFFFF;
-        }
+        connections.attach(group);
+        latency.attach(group.senders().toArray(new QueuePairSender[0]));
     }
 
     /**
@@ -237,11 +175,8 @@ public final class ClosedLoopDemo
         {
             return true;
         }
-        for (final ConnectionManager manager : workerConnections)
-        {
-            manager.start(now);
-        }
-        while (!connectionsDone())
+        connections.start(clock.now());
+        while (!connections.done())
         {
             // A set-up under way always has a deadline (a REQ's re-send, the wait for the metadata SEND).
             final long next = nextEventNanos();
@@ -251,29 +186,13 @@ public final class ClosedLoopDemo
             }
             advanceTo(next);
         }
-        connectedAtNanos = now;
-        final ApplianceConfig[] connected = new ApplianceConfig[workers];
-        for (int w = 0; w < workers; w++)
+        connectedAtNanos = clock.now();
+        final ApplianceConfig[] connected = connections.connected();
+        if (null == connected)
         {
-            if (!workerConnections[w].allConnected())
-            {
-                return false;
-            }
-            connected[w] = workerConnections[w].connectedConfig();
+            return false;
         }
         startEngine(connected);
-        return true;
-    }
-
-    private boolean connectionsDone()
-    {
-        for (final ConnectionManager manager : workerConnections)
-        {
-            if (!manager.isDone())
-            {
-                return false;
-            }
-        }
         return true;
     }
 
@@ -282,15 +201,7 @@ public final class ClosedLoopDemo
      */
     public List<String> connectionFailures()
     {
-        final List<String> failures = new ArrayList<>();
-        for (int w = 0; w < workerConnections.length; w++)
-        {
-            for (final String failure : workerConnections[w].failures())
-            {
-                failures.add(workers > 1 ? "worker " + w + ": " + failure : failure);
-            }
-        }
-        return failures;
+        return connections.failures();
     }
 
     /**
@@ -299,16 +210,6 @@ public final class ClosedLoopDemo
     public EngineGroup group()
     {
         return group;
-    }
-
-    private int reconnectsInProgress()
-    {
-        int n = 0;
-        for (final Reconnector r : reconnectors)
-        {
-            n += r.inProgress();
-        }
-        return n;
     }
 
     /**
@@ -334,27 +235,24 @@ public final class ClosedLoopDemo
         }
         while (source.next())
         {
-            final long t = Math.max(now, source.timeNanos());
-            if (Long.MIN_VALUE == firstReportNanos)
-            {
-                firstReportNanos = t;
-            }
+            final long t = Math.max(clock.now(), source.timeNanos());
+            clock.report(t);
             advanceTo(t);
-            moveClock(t);
-            if (!reporters.send(source.buffer(), source.offset(), source.length(), now))
+            clock.moveTo(t);
+            if (!reporters.send(source.buffer(), source.offset(), source.length(), clock.now()))
             {
-                group.onFrame(source.buffer(), source.offset(), source.length(), now);
+                group.onFrame(source.buffer(), source.offset(), source.length(), clock.now());
             }
             reports++;
             timers();
         }
-        group.flush(now);
+        group.flush(clock.now());
         timers();
-        final long deadline = now + DRAIN_LIMIT_NANOS;
+        final long deadline = clock.now() + DRAIN_LIMIT_NANOS;
         while (true)
         {
             if (group.isQuiescent() && toCollector.isEmpty() && toTranslator.isEmpty() && reporters.isEmpty() &&
-                collectorSettled() && 0 == reconnectsInProgress())
+                collectorSettled() && 0 == connections.reconnectsInProgress())
             {
                 quiescent = true;
                 break;
@@ -363,13 +261,13 @@ public final class ClosedLoopDemo
             if (next > deadline)
             {
                 // Nothing more happens before the limit (or at all): not quiescent.
-                moveClock(deadline);
+                clock.moveTo(deadline);
                 break;
             }
             advanceTo(next);
         }
         // Sketch WRITEs that never found room (the collector stopped answering) are counted, not left waiting.
-        group.abandonPendingWrites(now);
+        group.abandonPendingWrites(clock.now());
     }
 
     /**
@@ -387,26 +285,19 @@ public final class ClosedLoopDemo
      */
     private long nextTimerNanos()
     {
-        long next = responder.nextDeadline();
-        for (final ConnectionManager manager : workerConnections)
-        {
-            next = Math.min(next, manager.nextDeadline());
-        }
-        for (final Reconnector r : reconnectors)
-        {
-            next = Math.min(next, r.nextDeadline());
-        }
+        long next = connections.nextDeadline(responder.nextDeadline());
         if (null != group)
         {
             // A limit this side of overflow: the engine compares times by their difference (wrap-safe).
-            final long far = now + FAR_NANOS;
+            final long far = clock.far();
             next = group.nextTimerNanos(Math.min(next, far));
             if (far == next)
             {
                 next = Long.MAX_VALUE;
             }
         }
-        return timersCurrent && next <= now ? Long.MAX_VALUE : next;
+        // None should stay due after running; this keeps one that did from stopping the clock.
+        return clock.pending(next);
     }
 
     /**
@@ -424,8 +315,8 @@ public final class ClosedLoopDemo
             {
                 return;
             }
-            moveClock(first);
-            if (timer <= now)
+            clock.moveTo(first);
+            if (timer <= clock.now())
             {
                 timers();
                 continue;
@@ -458,16 +349,7 @@ public final class ClosedLoopDemo
     private void reporterFrame()
     {
         final int length = reporters.take(reportCopy);
-        group.onFrame(reportCopy, 0, length, now);
-    }
-
-    private void moveClock(final long t)
-    {
-        if (t > now)
-        {
-            now = t;
-            timersCurrent = false;
-        }
+        group.onFrame(reportCopy, 0, length, clock.now());
     }
 
     /**
@@ -478,27 +360,12 @@ public final class ClosedLoopDemo
     {
         if (null != group)
         {
-            group.advanceTo(now);
+            group.advanceTo(clock.now());
         }
-        for (final ConnectionManager manager : workerConnections)
-        {
-            manager.poll(now);
-        }
-        for (final Reconnector r : reconnectors)
-        {
-            // As a live loop polling continuously would: a QP found in error starts its back-off, one of 0 ends at
-            // once and the set-up starts, all at this time.
-            for (int round = 0; round < RECONNECTOR_ROUNDS; round++)
-            {
-                if (0 == r.poll(now) || r.nextDeadline() > now)
-                {
-                    break;
-                }
-            }
-        }
-        toTranslator.now(now);
-        responder.poll(now, toTranslator);
-        timersCurrent = true;
+        connections.poll(clock.now());
+        toTranslator.now(clock.now());
+        responder.poll(clock.now(), toTranslator);
+        clock.timersRan();
     }
 
     /**
@@ -513,7 +380,7 @@ public final class ClosedLoopDemo
      */
     public ClosedLoopDemo injectRemoteAccessError(final long n)
     {
-        injectAt = n;
+        faults.injectAt = n;
         return this;
     }
 
@@ -527,7 +394,7 @@ public final class ClosedLoopDemo
      */
     public ClosedLoopDemo ignoreSetUpAfterError(final boolean ignore)
     {
-        ignoreSetUpAfterError = ignore;
+        faults.ignoreSetUpAfterError = ignore;
         return this;
     }
 
@@ -542,7 +409,7 @@ public final class ClosedLoopDemo
      */
     public ClosedLoopDemo loseQpSilently(final long n)
     {
-        loseAt = n;
+        faults.loseAt = n;
         return this;
     }
 
@@ -557,7 +424,7 @@ public final class ClosedLoopDemo
      */
     public ClosedLoopDemo collectorDisconnectsAt(final long n)
     {
-        disconnectAt = n;
+        faults.disconnectAt = n;
         return this;
     }
 
@@ -578,7 +445,7 @@ public final class ClosedLoopDemo
      */
     public long collectorDisconnects()
     {
-        return collectorDisconnects;
+        return faults.collectorDisconnects();
     }
 
     /**
@@ -586,7 +453,7 @@ public final class ClosedLoopDemo
      */
     public long silentlyDropped()
     {
-        return silentlyDropped;
+        return faults.silentlyDropped();
     }
 
     /**
@@ -594,7 +461,7 @@ public final class ClosedLoopDemo
      */
     public long[] ignoredSetUpNanos()
     {
-        return ignoredSetUpNanos.toLongArray();
+        return faults.ignoredSetUpNanos();
     }
 
     /**
@@ -602,7 +469,7 @@ public final class ClosedLoopDemo
      */
     public long injectedErrors()
     {
-        return injected;
+        return faults.injected();
     }
 
     /**
@@ -610,7 +477,7 @@ public final class ClosedLoopDemo
      */
     public Reconnector reconnector()
     {
-        return reconnector;
+        return connections.firstReconnector();
     }
 
     /**
@@ -638,97 +505,16 @@ public final class ClosedLoopDemo
         final int length = toCollector.headLength();
         if (null != tap)
         {
-            tap.onFrame(true, ring, offset, length, now);
+            tap.onFrame(true, ring, offset, length, clock.now());
         }
         if (null != engine && FrameKind.ROCE == decoder.decode(ring, offset, length))
         {
-            final int qp = senderIndex(decoder.ipv4().dst(), decoder.bth().destQp(), false);
-            if (qp >= 0)
-            {
-                sentAt[qp][decoder.bth().psn() & (PSN_SLOTS - 1)] = now - LINK_DELAY_NANOS;
-            }
+            latency.onRequest(decoder.ipv4().dst(), decoder.bth().destQp(), decoder.bth().psn(),
+                clock.now() - LINK_DELAY_NANOS);
         }
-        toTranslator.now(now);
-        if (ignoreSetUpAfterError && injected > 0 && isSetUpMessage(ring, offset, length))
-        {
-            ignoredSetUpNanos.addLong(now);
-            toCollector.pop();
-            return;
-        }
-        if (lostQpn >= 0 && isSetUpMessage(ring, offset, length))
-        {
-            // The reconnection's REQ: the collector has a QP for the region again.
-            lostQpn = -1;
-        }
-        else if (lostQpn >= 0 && FrameKind.ROCE == decoder.kind() && decoder.bth().destQp() == lostQpn &&
-            decoder.ipv4().dst() == lostQpCollectorIp)
-        {
-            silentlyDropped++;
-            toCollector.pop();
-            return;
-        }
-        else if (loseAt > 0 && null != engine && isRefusable(ring, offset, length) && ++requestsSeenForLoss == loseAt)
-        {
-            lostQpn = decoder.bth().destQp();
-            lostQpCollectorIp = decoder.ipv4().dst();
-            silentlyDropped++;
-            toCollector.pop();
-            return;
-        }
-        if (disconnectAt > 0 && null != engine && isRefusable(ring, offset, length) &&
-            ++requestsSeenForDisconnect == disconnectAt &&
-            responder.disconnect(decoder.ipv4().dst(), decoder.bth().destQp(), now, toTranslator))
-        {
-            collectorDisconnects++;
-        }
-        if (injectAt > 0 && null != engine && isRefusable(ring, offset, length) && ++requestsSeen == injectAt)
-        {
-            mangled.putBytes(0, ring, offset, length);
-            mangled.putInt(RKEY_OFFSET, ~mangled.getInt(RKEY_OFFSET, ByteOrder.BIG_ENDIAN), ByteOrder.BIG_ENDIAN);
-            icrc.writeInPlace(mangled, IP_OFFSET, length - Icrc.LENGTH);
-            injected++;
-            responder.onFrame(mangled, 0, length, now, toTranslator);
-        }
-        else
-        {
-            responder.onFrame(ring, offset, length, now, toTranslator);
-        }
+        toTranslator.now(clock.now());
+        faults.deliver(ring, offset, length, clock.now(), null != engine, toTranslator);
         toCollector.pop();
-    }
-
-    private boolean isSetUpMessage(final DirectBuffer ring, final int offset, final int length)
-    {
-        return FrameKind.ROCE == decoder.decode(ring, offset, length) &&
-            RoceOpcode.UD_SEND_ONLY == decoder.roceOpcode() && DethFlyweight.GSI_QPN == decoder.bth().destQp();
-    }
-
-    private boolean isRefusable(final DirectBuffer ring, final int offset, final int length)
-    {
-        if (FrameKind.ROCE != decoder.decode(ring, offset, length) || decoder.ipv4().headerLength() != 20)
-        {
-            return false;
-        }
-        final int opcode = decoder.roceOpcode();
-        return (RoceOpcode.RC_FETCH_ADD == opcode ||
-            (RoceOpcode.RC_RDMA_WRITE_ONLY == opcode && decoder.payloadLength() > 0)) && isNextInSequence();
-    }
-
-    /**
-     * Whether the collector will execute the decoded request: its QP expects exactly this PSN. A request after a
-     * loss is dropped as out of sequence before its R_Key is looked at, so refusing it would refuse nothing.
-     */
-    private boolean isNextInSequence()
-    {
-        final int destQp = decoder.bth().destQp();
-        for (final ResponderQp qp : responder.qps())
-        {
-            if (qp.qpn() == destQp && qp.collector().ip() == decoder.ipv4().dst() &&
-                qp.expectedPsn() == decoder.bth().psn())
-            {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void toTranslatorFrame()
@@ -738,16 +524,9 @@ public final class ClosedLoopDemo
         final int length = toTranslator.headLength();
         if (null != tap)
         {
-            tap.onFrame(false, ring, offset, length, now);
+            tap.onFrame(false, ring, offset, length, clock.now());
         }
-        // A CM message names its connection by communication ID, which only the worker that sent the REQ knows:
-        // every worker's manager sees it, the others count it unmatched.
-        boolean setUp = false;
-        for (final ConnectionManager manager : workerConnections)
-        {
-            setUp |= manager.onFrame(ring, offset, length, now);
-        }
-        if (setUp)
+        if (connections.onFrame(ring, offset, length, clock.now()))
         {
             toTranslator.pop();
             return;
@@ -758,56 +537,12 @@ public final class ClosedLoopDemo
             toTranslator.pop();
             return;
         }
-        if (FrameKind.ROCE == decoder.decode(ring, offset, length))
+        if (FrameKind.ROCE == decoder.decode(ring, offset, length) && decoder.aeth().isAck())
         {
-            final int qp = senderIndex(decoder.ipv4().src(), decoder.bth().destQp(), true);
-            if (qp >= 0 && decoder.aeth().isAck())
-            {
-                measure(qp, decoder.bth().psn());
-            }
+            latency.onAck(decoder.ipv4().src(), decoder.bth().destQp(), decoder.bth().psn(), clock.now());
         }
-        group.onFrame(ring, offset, length, now);
+        group.onFrame(ring, offset, length, clock.now());
         toTranslator.pop();
-    }
-
-    private void measure(final int qp, final int ackedPsn)
-    {
-        if (senders[qp].reconnects() != reconnectsSeen[qp])
-        {
-            // Re-armed on a new connection: its PSNs start afresh.
-            reconnectsSeen[qp] = senders[qp].reconnects();
-            lastMeasuredPsn[qp] = (senders[qp].path().startPsn() - 1) & 0xFFFFFF;
-        }
-        int psn = lastMeasuredPsn[qp];
-        final int distance = (ackedPsn - psn) & 0xFFFFFF;
-        if (0 == distance || distance > PSN_SLOTS / 2)
-        {
-            return;
-        }
-        for (int i = 0; i < distance; i++)
-        {
-            psn = (psn + 1) & 0xFFFFFF;
-            final long sent = sentAt[qp][psn & (PSN_SLOTS - 1)];
-            if (sent > 0 && now >= sent)
-            {
-                latency.recordValue(now - sent);
-                sentAt[qp][psn & (PSN_SLOTS - 1)] = 0;
-            }
-        }
-        lastMeasuredPsn[qp] = ackedPsn;
-    }
-
-    private int senderIndex(final int collectorIp, final int qpn, final boolean local)
-    {
-        for (int i = 0; i < senders.length; i++)
-        {
-            final var path = senders[i].path();
-            if (path.collectorIp() == collectorIp && (local ? path.localQpn() : path.remoteQpn()) == qpn)
-            {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /**
@@ -848,7 +583,7 @@ public final class ClosedLoopDemo
      */
     public ConnectionManager connections()
     {
-        return connections;
+        return connections.first();
     }
 
     /**
@@ -872,7 +607,7 @@ public final class ClosedLoopDemo
      */
     public Histogram latency()
     {
-        return latency;
+        return latency.histogram();
     }
 
     /**
@@ -888,7 +623,7 @@ public final class ClosedLoopDemo
      */
     public long simulatedNanos()
     {
-        return Long.MIN_VALUE == firstReportNanos ? 0 : now - firstReportNanos;
+        return clock.sinceFirstReport();
     }
 
     /**
@@ -931,7 +666,7 @@ public final class ClosedLoopDemo
     public long essentialUnacknowledged()
     {
         long sum = 0;
-        for (final QueuePairSender s : senders)
+        for (final QueuePairSender s : latency.senders())
         {
             sum += s.essentialBacklog();
         }

@@ -3,8 +3,6 @@ package io.dta.appliance.gen;
 import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.Ipv4Address;
 
-import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * What {@link ReportGenerator} generates: a mutable bag of settings with fluent setters, read once when a
@@ -12,7 +10,7 @@ import java.util.Locale;
  * own range and throws {@link GeneratorSettingsException} naming the {@code dta gen} option; checks against the
  * configuration happen when the generator is built.
  */
-public final class GeneratorSettings
+public final class GeneratorSettings extends SketchSettings<GeneratorSettings>
 {
     /** Default number of reports of {@code dta gen}. */
     public static final long DEFAULT_REPORTS = 10_000;
@@ -43,14 +41,6 @@ public final class GeneratorSettings
     public static final int REPORT_SOURCE_PORT = 40041;
     /** Largest postcard hop count (the hop field is a u8). */
     public static final int MAX_HOPS = 255;
-    /** Default number of sketch epochs. */
-    public static final int DEFAULT_EPOCHS = 2;
-    /** Default number of the first sketch epoch. */
-    public static final long DEFAULT_FIRST_EPOCH = 1;
-    /** Default items (key occurrences) per switch and epoch. */
-    public static final long DEFAULT_SKETCH_ITEMS = 10_000;
-    /** Largest number of switches sending one sketch (the switchId field is a u8). */
-    public static final int MAX_SWITCHES = 256;
     /**
      * First sketch switch address, 10.0.2.1; switch s has this plus s, up to 10.0.3.0, right after reporter 255
      * (10.0.2.0) and before reporter 256 (10.0.3.1).
@@ -76,15 +66,6 @@ public final class GeneratorSettings
     private int hops;
     private double postcardLoss;
     private double badFraction;
-    private long[] sketchIds;
-    private int switches;
-    private int epochs = DEFAULT_EPOCHS;
-    private long firstEpoch = DEFAULT_FIRST_EPOCH;
-    private long sketchItems = DEFAULT_SKETCH_ITEMS;
-    private double sketchGaps;
-    private double sketchDuplicates;
-    private boolean missingSwitch;
-    private boolean recordTruth;
 
     /**
      * Set the primitive mix from weights per primitive; primitives not named get weight 0.
@@ -94,55 +75,7 @@ public final class GeneratorSettings
      */
     public GeneratorSettings mix(final String text)
     {
-        final int[] weights = new int[Primitive.values().length];
-        final boolean[] named = new boolean[weights.length];
-        long total = 0;
-        for (final String part : text.split(","))
-        {
-            final String trimmed = part.trim();
-            if (trimmed.isEmpty())
-            {
-                continue;
-            }
-            final int eq = trimmed.indexOf('=');
-            if (eq < 0)
-            {
-                throw new GeneratorSettingsException("--mix", "'" + trimmed + "' is not NAME=WEIGHT");
-            }
-            final Primitive primitive = Primitive.byCliName(trimmed.substring(0, eq));
-            if (null == primitive)
-            {
-                throw new GeneratorSettingsException("--mix", "unknown primitive '" + trimmed.substring(0, eq) +
-                    "' (keywrite, append, keyincrement, postcard, sketch)");
-            }
-            final int weight;
-            try
-            {
-                weight = Integer.parseInt(trimmed.substring(eq + 1).trim());
-            }
-            catch (final NumberFormatException ex)
-            {
-                throw new GeneratorSettingsException("--mix", "weight of " + primitive.cliName() +
-                    " must be a non-negative integer, not '" + trimmed.substring(eq + 1) + "'");
-            }
-            if (weight < 0 || weight > 1_000_000)
-            {
-                throw new GeneratorSettingsException("--mix", "weight of " + primitive.cliName() +
-                    " must be between 0 and 1000000, not " + weight);
-            }
-            if (named[primitive.ordinal()])
-            {
-                // The last weight would win silently, and a later 0 could even cancel the only positive one.
-                throw new GeneratorSettingsException("--mix", primitive.cliName() + " is named twice");
-            }
-            named[primitive.ordinal()] = true;
-            weights[primitive.ordinal()] = weight;
-            total += weight;
-        }
-        if (total == 0)
-        {
-            throw new GeneratorSettingsException("--mix", "at least one primitive needs a positive weight");
-        }
+        final int[] weights = SettingsText.mixWeights(text);
         System.arraycopy(weights, 0, mixWeights, 0, weights.length);
         mixExplicit = true;
         return this;
@@ -297,23 +230,8 @@ public final class GeneratorSettings
      */
     public GeneratorSettings redundancy(final String text)
     {
-        final String trimmed = text.trim();
-        final int dash = trimmed.indexOf('-', 1);
-        try
-        {
-            if (dash < 0)
-            {
-                final int n = Integer.parseInt(trimmed);
-                return redundancy(n, n);
-            }
-            return redundancy(
-                Integer.parseInt(trimmed.substring(0, dash).trim()),
-                Integer.parseInt(trimmed.substring(dash + 1).trim()));
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new GeneratorSettingsException("--redundancy", "must be N or MIN-MAX, not '" + text + "'");
-        }
+        final int[] minMax = SettingsText.redundancy(text);
+        return redundancy(minMax[0], minMax[1]);
     }
 
     /**
@@ -373,18 +291,7 @@ public final class GeneratorSettings
      */
     public GeneratorSettings listIds(final String text)
     {
-        final String[] parts = text.split(",");
-        final long[] ids = new long[parts.length];
-        int count = 0;
-        for (final String part : parts)
-        {
-            if (part.isBlank())
-            {
-                continue;
-            }
-            ids[count++] = parseNumber("--lists", part);
-        }
-        return listIds(Arrays.copyOf(ids, count));
+        return listIds(SettingsText.numbers("--lists", text));
     }
 
     /**
@@ -439,7 +346,7 @@ public final class GeneratorSettings
      */
     public GeneratorSettings essentialFraction(final double fraction)
     {
-        this.essentialFraction = fraction("--essential", fraction, true);
+        this.essentialFraction = SettingsText.fraction("--essential", fraction, true);
         return this;
     }
 
@@ -549,25 +456,7 @@ public final class GeneratorSettings
      */
     public GeneratorSettings collectorIps(final String text)
     {
-        final String[] parts = text.split(",");
-        final int[] ips = new int[parts.length];
-        int count = 0;
-        for (final String part : parts)
-        {
-            if (part.isBlank())
-            {
-                continue;
-            }
-            try
-            {
-                ips[count++] = Ipv4Address.parse(part.trim());
-            }
-            catch (final RuntimeException ex)
-            {
-                throw new GeneratorSettingsException("--collector", "'" + part.trim() + "' is not an IPv4 address");
-            }
-        }
-        return collectorIps(Arrays.copyOf(ips, count));
+        return collectorIps(SettingsText.collectorIps(text));
     }
 
     /**
@@ -670,7 +559,7 @@ public final class GeneratorSettings
      */
     public GeneratorSettings postcardLoss(final double fraction)
     {
-        this.postcardLoss = fraction("--postcard-loss", fraction, false);
+        this.postcardLoss = SettingsText.fraction("--postcard-loss", fraction, false);
         return this;
     }
 
@@ -688,7 +577,7 @@ public final class GeneratorSettings
      */
     public GeneratorSettings badFraction(final double fraction)
     {
-        this.badFraction = fraction("--bad", fraction, true);
+        this.badFraction = SettingsText.fraction("--bad", fraction, true);
         return this;
     }
 
@@ -700,238 +589,9 @@ public final class GeneratorSettings
         return badFraction;
     }
 
-    /**
-     * @param ids sketch ids to send (each must be a sketch of a selected collector), or null for all of them.
-     * @return this.
-     */
-    public GeneratorSettings sketchIds(final long... ids)
+    @Override
+    GeneratorSettings self()
     {
-        if (null != ids)
-        {
-            if (ids.length == 0)
-            {
-                throw new GeneratorSettingsException("--sketches", "needs at least one sketch ID");
-            }
-            for (final long id : ids)
-            {
-                if (id < 0 || id > 0xFFFF)
-                {
-                    throw new GeneratorSettingsException("--sketches", "sketch ID " + id + " is not a u16");
-                }
-            }
-        }
-        this.sketchIds = null == ids ? null : ids.clone();
         return this;
-    }
-
-    /**
-     * @param text comma-separated sketch IDs, decimal or 0x-hex.
-     * @return this.
-     */
-    public GeneratorSettings sketchIds(final String text)
-    {
-        final String[] parts = text.split(",");
-        final long[] ids = new long[parts.length];
-        int count = 0;
-        for (final String part : parts)
-        {
-            if (!part.isBlank())
-            {
-                ids[count++] = parseNumber("--sketches", part);
-            }
-        }
-        return sketchIds(Arrays.copyOf(ids, count));
-    }
-
-    /**
-     * @return the sketch ids (a copy), or null for all.
-     */
-    public long[] sketchIds()
-    {
-        return null == sketchIds ? null : sketchIds.clone();
-    }
-
-    /**
-     * @param switches switches sending each sketch, 1..256, or 0 for each sketch's configured {@code switches}.
-     * @return this.
-     */
-    public GeneratorSettings switches(final int switches)
-    {
-        if (switches < 0 || switches > MAX_SWITCHES)
-        {
-            throw new GeneratorSettingsException("--switches", "must be between 1 and " + MAX_SWITCHES + ", not " +
-                switches);
-        }
-        this.switches = switches;
-        return this;
-    }
-
-    /**
-     * @return switches per sketch, 0 for the configuration's.
-     */
-    public int switches()
-    {
-        return switches;
-    }
-
-    /**
-     * @param epochs sketch epochs to send, 1..1000000.
-     * @return this.
-     */
-    public GeneratorSettings epochs(final int epochs)
-    {
-        if (epochs < 1 || epochs > 1_000_000)
-        {
-            throw new GeneratorSettingsException("--epochs", "must be between 1 and 1000000, not " + epochs);
-        }
-        this.epochs = epochs;
-        return this;
-    }
-
-    /**
-     * @return sketch epochs to send.
-     */
-    public int epochs()
-    {
-        return epochs;
-    }
-
-    /**
-     * @param epoch number of the first epoch, a u32.
-     * @return this.
-     */
-    public GeneratorSettings firstEpoch(final long epoch)
-    {
-        if (epoch < 0 || epoch > 0xFFFF_FFFFL)
-        {
-            throw new GeneratorSettingsException("--first-epoch", "must be a u32, not " + epoch);
-        }
-        this.firstEpoch = epoch;
-        return this;
-    }
-
-    /**
-     * @return number of the first epoch.
-     */
-    public long firstEpoch()
-    {
-        return firstEpoch;
-    }
-
-    /**
-     * @param items key occurrences per switch and epoch, 0..10^9.
-     * @return this.
-     */
-    public GeneratorSettings sketchItems(final long items)
-    {
-        if (items < 0 || items > 1_000_000_000L)
-        {
-            throw new GeneratorSettingsException("--sketch-items", "must be between 0 and 1000000000, not " + items);
-        }
-        this.sketchItems = items;
-        return this;
-    }
-
-    /**
-     * @return key occurrences per switch and epoch.
-     */
-    public long sketchItems()
-    {
-        return sketchItems;
-    }
-
-    /**
-     * @param fraction per column, chance that a switch skips it and sends later columns first (NACKed).
-     * @return this.
-     */
-    public GeneratorSettings sketchGaps(final double fraction)
-    {
-        this.sketchGaps = fraction("--sketch-gaps", fraction, false);
-        return this;
-    }
-
-    /**
-     * @return chance of a gap per column.
-     */
-    public double sketchGaps()
-    {
-        return sketchGaps;
-    }
-
-    /**
-     * @param fraction per column, chance that a switch sends it twice.
-     * @return this.
-     */
-    public GeneratorSettings sketchDuplicates(final double fraction)
-    {
-        this.sketchDuplicates = fraction("--sketch-duplicates", fraction, false);
-        return this;
-    }
-
-    /**
-     * @return chance of a duplicate per column.
-     */
-    public double sketchDuplicates()
-    {
-        return sketchDuplicates;
-    }
-
-    /**
-     * @param missing in the last epoch the last switch stops after half its columns.
-     * @return this.
-     */
-    public GeneratorSettings missingSwitch(final boolean missing)
-    {
-        this.missingSwitch = missing;
-        return this;
-    }
-
-    /**
-     * @return whether the last switch goes missing in the last epoch.
-     */
-    public boolean missingSwitch()
-    {
-        return missingSwitch;
-    }
-
-    /**
-     * @param record keep the true merged sketch and key counts of every epoch ({@link SketchTraffic#truth()}).
-     * @return this.
-     */
-    public GeneratorSettings recordTruth(final boolean record)
-    {
-        this.recordTruth = record;
-        return this;
-    }
-
-    /**
-     * @return whether sketch truth is recorded.
-     */
-    public boolean recordTruth()
-    {
-        return recordTruth;
-    }
-
-    private static double fraction(final String option, final double value, final boolean oneAllowed)
-    {
-        if (!(value >= 0.0 && (oneAllowed ? value <= 1.0 : value < 1.0)))
-        {
-            throw new GeneratorSettingsException(option, "must be a fraction " + (oneAllowed ? "0..1" : "0 <= f < 1") +
-                ", not " + value);
-        }
-        return value;
-    }
-
-    private static long parseNumber(final String option, final String text)
-    {
-        final String trimmed = text.trim().toLowerCase(Locale.ROOT);
-        try
-        {
-            return trimmed.startsWith("0x") ? Long.parseLong(trimmed.substring(2), 16) : Long.parseLong(trimmed);
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new GeneratorSettingsException(option, "'" + text.trim() + "' is not a number");
-        }
     }
 }

@@ -1,27 +1,13 @@
 package io.dta.appliance.gen;
 
-import io.dta.codec.AppendFlyweight;
-import io.dta.codec.DtaBaseHeaderFlyweight;
 import io.dta.codec.DtaBaseHeaderForm;
 import io.dta.codec.EthernetFlyweight;
-import io.dta.codec.Ipv4Address;
 import io.dta.codec.Ipv4Flyweight;
-import io.dta.codec.KeyIncrementFlyweight;
-import io.dta.codec.KeyWriteFlyweight;
-import io.dta.codec.PostcardFlyweight;
-import io.dta.codec.SketchColumnFlyweight;
 import io.dta.codec.UdpFlyweight;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.BaseHeader;
-import io.dta.config.CollectorConfig;
-import io.dta.config.ListConfig;
-import io.dta.config.SketchConfig;
 import org.agrona.MutableDirectBuffer;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -56,100 +42,27 @@ public final class ReportGenerator
     /** TTL of generated reports. */
     public static final int TTL = 64;
 
-    private static final int PRIMITIVES = Primitive.values().length;
-    private static final Primitive[] PRIMITIVE_VALUES = Primitive.values();
     private static final BadKind[] BAD_VALUES = BadKind.values();
 
-    private final EthernetFlyweight ethernet = new EthernetFlyweight();
-    private final Ipv4Flyweight ipv4 = new Ipv4Flyweight();
-    private final UdpFlyweight udp = new UdpFlyweight();
-    private final DtaBaseHeaderFlyweight dtaBase = new DtaBaseHeaderFlyweight();
-    private final KeyWriteFlyweight keyWrite = new KeyWriteFlyweight();
-    private final KeyIncrementFlyweight keyIncrement = new KeyIncrementFlyweight();
-    private final AppendFlyweight append = new AppendFlyweight();
-    private final PostcardFlyweight postcard = new PostcardFlyweight();
-    private final SketchColumnFlyweight sketchColumn = new SketchColumnFlyweight();
-
     private final SplittableRandom random;
-    private final DtaBaseHeaderForm form;
-    private final int baseLength;
-    private final int dtaPort;
-    private final int configRedundancyMax;
-    private final int redundancyMin;
-    private final int redundancySpan;
-    private final int hops;
-    private final double postcardLoss;
-    private final double essentialFraction;
     private final double badFraction;
-    private final boolean retransmittable;
-    private final KeyDistribution keyDistribution;
-    private final long keySpace;
-    private final ZipfSampler zipf;
     private final long startTimeNanos;
     private final long spacingNanos;
-
-    private final int[] collectorIps;
-    private final long[] collectorMacs;
-    private final int[] collectorKeyWriteDataLength;
-    private final int[] keyWriteCollectors;
-    private final int[] keyIncrementCollectors;
-    private final int[] postcardCollectors;
-    private final int[] allCollectors;
-    private final long[] listIds;
-    private final int[] listCollectors;
-    private final long[] configListIdsSorted;
-
-    private final int[] mixWeights = new int[PRIMITIVES];
-    private final int[] mixCumulative = new int[PRIMITIVES];
-    private int mixTotal;
-    private final List<Primitive> omittedPrimitives;
-    private final BadKind[] badKinds;
-
-    private final int[] reporterIps;
-    private final long[] reporterMacs;
-    private final int[] reporterSeqnums;
-
-    private final SketchTraffic[] sketchTraffic;
-    private final int[] sketchActive;
-    private int sketchActiveCount;
-    private final int[] switchIps = new int[GeneratorSettings.MAX_SWITCHES];
-    private final long[] switchMacs = new long[GeneratorSettings.MAX_SWITCHES];
-    private final int[] switchSeqnums = new int[GeneratorSettings.MAX_SWITCHES];
-    private long lastSketchId = -1;
-    private int lastSwitch = -1;
-    private long lastEpoch = -1;
-    private int lastColumn = -1;
-
-    private long sequentialKey;
-    private boolean flowActive;
-    private long flowKey;
-    private int flowCollector;
-    private int flowReporterBase;
-    private int flowNextHop;
+    private final GeneratorTargets targets;
+    private final TrafficShape shape;
+    private final PrimitiveMix mix;
+    private final ReportWriter writer;
+    private final BadReports bad;
+    private final SketchStreams sketches;
 
     private long reports;
-    private final long[] primitiveCounts = new long[PRIMITIVES];
+    private final long[] primitiveCounts = new long[Primitive.values().length];
     private final long[] badCounts = new long[BAD_VALUES.length];
     private final long[] reporterCounts;
     private long essentialCount;
-    private long postcardFlows;
-    private long postcardHopsSkipped;
     private long bytes;
 
-    private long lastIndex = -1;
-    private Primitive lastPrimitive;
-    private int lastOpcode;
     private BadKind lastBadKind;
-    private int lastReporter;
-    private int lastCollector;
-    private long lastKey;
-    private int lastRedundancy;
-    private long lastListId;
-    private int lastHop;
-    private long lastData;
-    private int lastSeqnum;
-    private boolean lastEssential;
-    private int lastFrameLength;
 
     /**
      * Configure a generator.
@@ -162,6 +75,26 @@ public final class ReportGenerator
     public ReportGenerator(final ApplianceConfig config, final GeneratorSettings settings)
     {
         random = new SplittableRandom(settings.seed());
+        final DtaBaseHeaderForm form = form(config, settings);
+        badFraction = settings.badFraction();
+        startTimeNanos = settings.startTimeNanos();
+        spacingNanos = settings.spacingNanos();
+        shape = new TrafficShape(random, config, settings);
+        targets = new GeneratorTargets(config, settings);
+        mix = new PrimitiveMix(settings, targets);
+        writer = new ReportWriter(random, targets, form, config.reports().udpPort(), settings);
+        sketches = new SketchStreams(random, targets.sketchTraffic, writer, mix);
+        bad = new BadReports(random, config.redundancy().max(), targets, shape, writer, mix, this::writeValid);
+        reporterCounts = new long[settings.reporters()];
+    }
+
+    /**
+     * The base header's form: {@code --base-header}, else the configuration's, refused where the flags need the
+     * 3-byte form or the configured translator decodes only the other.
+     */
+    private static DtaBaseHeaderForm form(final ApplianceConfig config, final GeneratorSettings settings)
+    {
+        final DtaBaseHeaderForm form;
         if (null != settings.baseHeader())
         {
             form = settings.baseHeader();
@@ -170,7 +103,6 @@ public final class ReportGenerator
         {
             form = config.reports().baseHeader() == BaseHeader.TWO ? DtaBaseHeaderForm.TWO : DtaBaseHeaderForm.THREE;
         }
-        baseLength = form.length();
         if (form == DtaBaseHeaderForm.TWO && settings.retransmittable())
         {
             throw new GeneratorSettingsException("--retransmittable",
@@ -189,152 +121,7 @@ public final class ReportGenerator
                 "reports.baseHeader \"" + (configured == BaseHeader.TWO ? 2 : 3) + "\" of the configuration (the " +
                 "translator would not translate these reports; \"auto\" takes either form)");
         }
-        dtaPort = config.reports().udpPort();
-        retransmittable = settings.retransmittable();
-        essentialFraction = settings.essentialFraction();
-        badFraction = settings.badFraction();
-        postcardLoss = settings.postcardLoss();
-        keyDistribution = settings.keyDistribution();
-        keySpace = settings.keySpace();
-        zipf = keyDistribution == KeyDistribution.ZIPF ? new ZipfSampler(keySpace, settings.zipfExponent()) : null;
-        startTimeNanos = settings.startTimeNanos();
-        spacingNanos = settings.spacingNanos();
-        hops = settings.hops() != 0 ? settings.hops() : config.postcards().hops();
-        if (hops > config.postcards().hops())
-        {
-            // The translator drops hops past postcards.hops (bad hop), so they could not count as valid reports.
-            throw new GeneratorSettingsException("--hops", hops + " hops per flow exceed postcards.hops " +
-                config.postcards().hops() + " of the configuration");
-        }
-
-        configRedundancyMax = config.redundancy().max();
-        if (settings.redundancyMin() < 0)
-        {
-            redundancyMin = Math.min(GeneratorSettings.DEFAULT_REDUNDANCY, configRedundancyMax);
-            redundancySpan = 1;
-        }
-        else
-        {
-            if (settings.redundancyMax() > configRedundancyMax)
-            {
-                throw new GeneratorSettingsException("--redundancy", "N up to " + settings.redundancyMax() +
-                    " exceeds redundancy.max " + configRedundancyMax + " of the configuration (--bad makes invalid N)");
-            }
-            redundancyMin = settings.redundancyMin();
-            redundancySpan = settings.redundancyMax() - settings.redundancyMin() + 1;
-        }
-
-        final List<CollectorConfig> selected = selectCollectors(config, settings.collectorIps());
-        final int collectorCount = selected.size();
-        collectorIps = new int[collectorCount];
-        collectorMacs = new long[collectorCount];
-        collectorKeyWriteDataLength = new int[collectorCount];
-        allCollectors = new int[collectorCount];
-        final int[] kw = new int[collectorCount];
-        final int[] ki = new int[collectorCount];
-        final int[] pc = new int[collectorCount];
-        int kwCount = 0;
-        int kiCount = 0;
-        int pcCount = 0;
-        for (int i = 0; i < collectorCount; i++)
-        {
-            final CollectorConfig collector = selected.get(i);
-            collectorIps[i] = collector.ip();
-            collectorMacs[i] = collector.mac();
-            allCollectors[i] = i;
-            collectorKeyWriteDataLength[i] = null == collector.keyWrite() ? -1 : collector.keyWrite().slotSize() - 4;
-            if (null != collector.keyWrite())
-            {
-                kw[kwCount++] = i;
-            }
-            if (null != collector.keyIncrement())
-            {
-                ki[kiCount++] = i;
-            }
-            if (null != collector.postcards())
-            {
-                pc[pcCount++] = i;
-            }
-        }
-        keyWriteCollectors = Arrays.copyOf(kw, kwCount);
-        keyIncrementCollectors = Arrays.copyOf(ki, kiCount);
-        postcardCollectors = Arrays.copyOf(pc, pcCount);
-
-        final long[] configIds = config.collectors().stream()
-            .flatMap(c -> c.lists().stream()).mapToLong(ListConfig::id).sorted().toArray();
-        configListIdsSorted = configIds;
-        final List<long[]> lists = selectLists(config, selected, settings.listIds());
-        listIds = new long[lists.size()];
-        listCollectors = new int[lists.size()];
-        for (int i = 0; i < lists.size(); i++)
-        {
-            listIds[i] = lists.get(i)[0];
-            listCollectors[i] = (int)lists.get(i)[1];
-        }
-
-        sketchTraffic = selectSketches(config, selected, settings);
-        sketchActive = new int[sketchTraffic.length];
-        for (int i = 0; i < sketchTraffic.length; i++)
-        {
-            if (!sketchTraffic[i].done())
-            {
-                sketchActive[sketchActiveCount++] = i;
-            }
-        }
-        for (int s = 0; s < switchIps.length; s++)
-        {
-            switchIps[s] = GeneratorSettings.switchIp(s);
-            switchMacs[s] = reporterMac(switchIps[s]);
-        }
-
-        final List<Primitive> omitted = new ArrayList<>();
-        int total = 0;
-        for (final Primitive primitive : PRIMITIVE_VALUES)
-        {
-            int weight = settings.mixWeight(primitive);
-            if (weight > 0 && !available(primitive))
-            {
-                if (settings.mixExplicit())
-                {
-                    throw new GeneratorSettingsException("--mix", primitive.cliName() + " needs " +
-                        requirement(primitive) + ", and no selected collector has one");
-                }
-                omitted.add(primitive);
-                weight = 0;
-            }
-            total += weight;
-            mixWeights[primitive.ordinal()] = weight;
-            mixCumulative[primitive.ordinal()] = total;
-        }
-        if (total == 0)
-        {
-            throw new GeneratorSettingsException("--mix", "the selected collectors support none of the primitives");
-        }
-        mixTotal = total;
-        omittedPrimitives = Collections.unmodifiableList(omitted);
-        if (mixWeights[Primitive.SKETCH.ordinal()] > 0 && 0 == sketchActiveCount)
-        {
-            dropFromMix(Primitive.SKETCH);
-        }
-
-        final EnumSet<BadKind> kinds = EnumSet.allOf(BadKind.class);
-        if (keyWriteCollectors.length == 0 && keyIncrementCollectors.length == 0)
-        {
-            kinds.remove(BadKind.REDUNDANCY_ZERO);
-            kinds.remove(BadKind.REDUNDANCY_ABOVE_MAX);
-        }
-        badKinds = kinds.toArray(new BadKind[0]);
-
-        final int reporterCount = settings.reporters();
-        reporterIps = new int[reporterCount];
-        reporterMacs = new long[reporterCount];
-        reporterSeqnums = new int[reporterCount];
-        reporterCounts = new long[reporterCount];
-        for (int i = 0; i < reporterCount; i++)
-        {
-            reporterIps[i] = GeneratorSettings.reporterIp(i);
-            reporterMacs[i] = reporterMac(reporterIps[i]);
-        }
+        return form;
     }
 
     /**
@@ -357,580 +144,101 @@ public final class ReportGenerator
      */
     public int next(final MutableDirectBuffer dst, final int offset)
     {
-        lastIndex = reports;
-        lastPrimitive = null;
+        writer.reset(reports);
         lastBadKind = null;
-        lastKey = -1;
-        lastRedundancy = -1;
-        lastListId = -1;
-        lastHop = -1;
-        lastData = -1;
-        lastSketchId = -1;
-        lastSwitch = -1;
-        lastEpoch = -1;
-        lastColumn = -1;
 
         final int payloadLength;
         if (badFraction > 0.0 && (badFraction >= 1.0 || random.nextDouble() < badFraction))
         {
-            payloadLength = writeBad(dst, offset);
-            badCounts[lastBadKind.ordinal()]++;
+            final BadKind kind = bad.draw();
+            payloadLength = bad.write(dst, offset, kind);
+            lastBadKind = kind;
+            badCounts[kind.ordinal()]++;
         }
         else
         {
-            final Primitive primitive = pickPrimitive();
+            final Primitive primitive = mix.pick(random);
             payloadLength = writeValid(dst, offset, primitive, primitive == Primitive.POSTCARD ||
                 primitive == Primitive.SKETCH);
             primitiveCounts[primitive.ordinal()]++;
         }
 
-        finish(dst, offset, payloadLength);
-        return lastFrameLength;
+        final int frameLength = writer.finish(dst, offset, payloadLength);
+        reports++;
+        if (writer.reporter >= 0)
+        {
+            reporterCounts[writer.reporter]++;
+        }
+        bytes += frameLength;
+        if (writer.essential)
+        {
+            essentialCount++;
+        }
+        return frameLength;
     }
 
     private int writeValid(
         final MutableDirectBuffer dst, final int offset, final Primitive primitive, final boolean continueFlow)
     {
-        final int dtaOffset = offset + DTA_OFFSET;
-        final int subOffset = dtaOffset + baseLength;
         switch (primitive)
         {
             case KEY_WRITE:
             {
-                final int collector = pick(keyWriteCollectors);
-                return writeKeyWrite(dst, offset, collector, pickReporter(), nextKey(), pickRedundancy());
+                final int collector = shape.pick(targets.keyWriteCollectors);
+                return writer.keyWrite(dst, offset, collector, shape.pickReporter(), shape.nextKey(),
+                    shape.pickRedundancy());
             }
             case KEY_INCREMENT:
             {
-                final int collector = pick(keyIncrementCollectors);
-                return writeKeyIncrement(dst, offset, collector, pickReporter(), nextKey(), pickRedundancy());
+                final int collector = shape.pick(targets.keyIncrementCollectors);
+                return writer.keyIncrement(dst, offset, collector, shape.pickReporter(), shape.nextKey(),
+                    shape.pickRedundancy());
             }
             case APPEND:
             {
+                final long[] listIds = targets.listIds;
                 final int list = listIds.length == 1 ? 0 : random.nextInt(listIds.length);
-                final int reporter = pickReporter();
-                beginReport(dst, offset, Primitive.APPEND, listCollectors[list], reporter);
-                lastListId = listIds[list];
-                lastData = random.nextInt() & 0xFFFF_FFFFL;
-                append.wrap(dst, subOffset).listId(lastListId).data(lastData);
-                return baseLength + AppendFlyweight.LENGTH;
+                final int reporter = shape.pickReporter();
+                return writer.append(dst, offset, targets.listCollectors[list], reporter, listIds[list]);
             }
             case SKETCH:
-                return writeSketch(dst, offset, continueFlow);
+                return sketches.write(dst, offset, continueFlow);
             default:
-            {
-                final int collector;
-                final int reporter;
-                final long key;
-                final int hop;
-                if (continueFlow)
-                {
-                    advanceFlow();
-                    collector = flowCollector;
-                    hop = flowNextHop++;
-                    reporter = (flowReporterBase + hop - 1) % reporterIps.length;
-                    key = flowKey;
-                }
-                else
-                {
-                    // A truncated postcard must not disturb the flow in progress.
-                    collector = pick(postcardCollectors);
-                    reporter = pickReporter();
-                    key = nextKey();
-                    hop = 1 + random.nextInt(hops);
-                }
-                beginReport(dst, offset, Primitive.POSTCARD, collector, reporter);
-                lastKey = key;
-                lastHop = hop;
-                lastData = random.nextInt() & 0xFFFF_FFFFL;
-                postcard.wrap(dst, subOffset).key(key).hop(hop).data(lastData);
-                return baseLength + PostcardFlyweight.LENGTH;
-            }
+                return writePostcard(dst, offset, continueFlow);
         }
     }
 
-    /**
-     * A Sketch-Merge column: the next one of a sketch stream still sending (picked uniformly), or, for a
-     * truncated report, a stray column with random counters that leaves every stream alone.
-     */
-    private int writeSketch(final MutableDirectBuffer dst, final int offset, final boolean fromStream)
+    private int writePostcard(final MutableDirectBuffer dst, final int offset, final boolean continueFlow)
     {
-        final int subOffset = offset + DTA_OFFSET + baseLength;
-        final SketchTraffic traffic;
-        final int switchId;
-        final long epoch;
-        final int column;
-        if (fromStream)
+        final int collector;
+        final int reporter;
+        final long key;
+        final int hop;
+        if (continueFlow)
         {
-            final int slot = sketchActiveCount == 1 ? 0 : random.nextInt(sketchActiveCount);
-            traffic = sketchTraffic[sketchActive[slot]];
-            traffic.advance(random);
-            switchId = traffic.switchId();
-            epoch = traffic.epoch();
-            column = traffic.column();
-            if (traffic.done())
-            {
-                sketchActive[slot] = sketchActive[--sketchActiveCount];
-                if (0 == sketchActiveCount)
-                {
-                    dropFromMix(Primitive.SKETCH);
-                }
-            }
+            shape.advanceFlow(targets.postcardCollectors);
+            collector = shape.flowCollector();
+            hop = shape.takeHop();
+            reporter = shape.flowReporter(hop);
+            key = shape.flowKey();
         }
         else
         {
-            traffic = sketchTraffic[sketchTraffic.length == 1 ? 0 : random.nextInt(sketchTraffic.length)];
-            switchId = random.nextInt(traffic.switches());
-            epoch = random.nextInt() & 0xFFFF_FFFFL;
-            column = random.nextInt(traffic.sketch().columns());
+            // A truncated postcard must not disturb the flow in progress.
+            collector = shape.pick(targets.postcardCollectors);
+            reporter = shape.pickReporter();
+            key = shape.nextKey();
+            hop = 1 + random.nextInt(shape.hops());
         }
-        final SketchConfig sketch = traffic.sketch();
-        beginSketchReport(dst, offset, traffic.collectorIndex(), switchId);
-        sketchColumn.wrap(dst, subOffset).sketchId((int)sketch.id()).switchId(switchId).epoch(epoch).column(column)
-            .rows(sketch.rows()).reserved(0);
-        for (int r = 0; r < sketch.rows(); r++)
-        {
-            sketchColumn.counter(r, fromStream ? traffic.counter(r) : random.nextInt());
-        }
-        lastSketchId = sketch.id();
-        lastSwitch = switchId;
-        lastEpoch = epoch;
-        lastColumn = column;
-        return baseLength + SketchColumnFlyweight.length(sketch.rows());
+        return writer.postcard(dst, offset, collector, reporter, key, hop);
     }
-
-    private void dropFromMix(final Primitive primitive)
-    {
-        mixWeights[primitive.ordinal()] = 0;
-        int total = 0;
-        for (int i = 0; i < PRIMITIVES; i++)
-        {
-            total += mixWeights[i];
-            mixCumulative[i] = total;
-        }
-        mixTotal = total;
-    }
-
-    private int writeKeyWrite(
-        final MutableDirectBuffer dst,
-        final int offset,
-        final int collector,
-        final int reporter,
-        final long key,
-        final int redundancy)
-    {
-        beginReport(dst, offset, Primitive.KEY_WRITE, collector, reporter);
-        final int dataLength = collectorKeyWriteDataLength[collector];
-        keyWrite.wrap(dst, offset + DTA_OFFSET + baseLength, dataLength).redundancy(redundancy).key(key);
-        for (int word = 0, words = dataLength / 4; word < words; word++)
-        {
-            keyWrite.dataWord(word, random.nextInt() & 0xFFFF_FFFFL);
-        }
-        lastKey = key;
-        lastRedundancy = redundancy;
-        lastData = keyWrite.data();
-        return baseLength + KeyWriteFlyweight.FIXED_LENGTH + dataLength;
-    }
-
-    private int writeKeyIncrement(
-        final MutableDirectBuffer dst,
-        final int offset,
-        final int collector,
-        final int reporter,
-        final long key,
-        final int redundancy)
-    {
-        beginReport(dst, offset, Primitive.KEY_INCREMENT, collector, reporter);
-        lastKey = key;
-        lastRedundancy = redundancy;
-        lastData = 1 + random.nextInt(1000);
-        keyIncrement.wrap(dst, offset + DTA_OFFSET + baseLength).redundancy(redundancy).key(key).counter(lastData);
-        return baseLength + KeyIncrementFlyweight.LENGTH;
-    }
-
-    private int writeBad(final MutableDirectBuffer dst, final int offset)
-    {
-        final BadKind kind = badKinds.length == 1 ? badKinds[0] : badKinds[random.nextInt(badKinds.length)];
-        final int subOffset = offset + DTA_OFFSET + baseLength;
-        final int payloadLength;
-        switch (kind)
-        {
-            case UNKNOWN_OPCODE:
-            {
-                // 0x00 or 0x06..0xFF: 0x05 (Sketch-Merge) is known and of variable length.
-                final int draw = random.nextInt(251);
-                final int opcode = draw == 0 ? 0 : draw + 5;
-                beginReport(dst, offset, null, pick(allCollectors), pickReporter());
-                dtaBase.opcode(opcode);
-                lastOpcode = opcode;
-                for (int i = 0; i < UNKNOWN_OPCODE_BODY_LENGTH; i++)
-                {
-                    dst.putByte(subOffset + i, (byte)random.nextInt());
-                }
-                payloadLength = baseLength + UNKNOWN_OPCODE_BODY_LENGTH;
-                break;
-            }
-            case REDUNDANCY_ZERO:
-            case REDUNDANCY_ABOVE_MAX:
-            {
-                final int redundancy = kind == BadKind.REDUNDANCY_ZERO ?
-                    0 : configRedundancyMax + 1 + random.nextInt(255 - configRedundancyMax);
-                final boolean useKeyWrite = keyIncrementCollectors.length == 0 ||
-                    (keyWriteCollectors.length > 0 && random.nextBoolean());
-                payloadLength = useKeyWrite ?
-                    writeKeyWrite(dst, offset, pick(keyWriteCollectors), pickReporter(), nextKey(), redundancy) :
-                    writeKeyIncrement(dst, offset, pick(keyIncrementCollectors), pickReporter(), nextKey(), redundancy);
-                break;
-            }
-            case TRUNCATED:
-            {
-                final int full = writeValid(dst, offset, pickPrimitive(), false);
-                final int subLength = full - baseLength;
-                // Cut at least 2 bytes: 3-byte form minus one byte would read as a complete 2-byte-form report.
-                payloadLength = full - (2 + random.nextInt(subLength - 1));
-                break;
-            }
-            default:
-            {
-                long listId;
-                do
-                {
-                    listId = random.nextInt() & 0xFFFF_FFFFL;
-                }
-                while (Arrays.binarySearch(configListIdsSorted, listId) >= 0);
-                beginReport(dst, offset, Primitive.APPEND, pick(allCollectors), pickReporter());
-                lastListId = listId;
-                lastData = random.nextInt() & 0xFFFF_FFFFL;
-                append.wrap(dst, subOffset).listId(listId).data(lastData);
-                payloadLength = baseLength + AppendFlyweight.LENGTH;
-                break;
-            }
-        }
-        lastBadKind = kind;
-        return payloadLength;
-    }
-
-    /**
-     * Write the Ethernet, IPv4 and UDP fields that do not depend on the length, and the base header; decide the
-     * flags and take the reporter's next seqnum.
-     */
-    private void beginReport(
-        final MutableDirectBuffer dst,
-        final int offset,
-        final Primitive primitive,
-        final int collector,
-        final int reporter)
-    {
-        lastReporter = reporter;
-        writeHeaders(dst, offset, primitive, collector, reporterIps[reporter], reporterMacs[reporter],
-            reporterSeqnums, reporter);
-    }
-
-    private void beginSketchReport(final MutableDirectBuffer dst, final int offset, final int collector,
-        final int switchId)
-    {
-        lastReporter = -1;
-        writeHeaders(dst, offset, Primitive.SKETCH, collector, switchIps[switchId], switchMacs[switchId],
-            switchSeqnums, switchId);
-    }
-
-    private void writeHeaders(
-        final MutableDirectBuffer dst,
-        final int offset,
-        final Primitive primitive,
-        final int collector,
-        final int srcIp,
-        final long srcMac,
-        final int[] seqnums,
-        final int seqnumIndex)
-    {
-        lastPrimitive = primitive;
-        lastOpcode = null == primitive ? -1 : primitive.opcode();
-        lastCollector = collector;
-
-        ethernet.wrap(dst, offset)
-            .dstMac(collectorMacs[collector])
-            .srcMac(srcMac)
-            .etherType(EthernetFlyweight.ETHER_TYPE_IPV4);
-        ipv4.wrap(dst, offset + IP_OFFSET)
-            .versionAndIhl(5)
-            .tos(0)
-            .identification((int)(lastIndex & 0xFFFF))
-            .flagsAndFragmentOffset(0)
-            .ttl(TTL)
-            .protocol(Ipv4Flyweight.PROTOCOL_UDP)
-            .src(srcIp)
-            .dst(collectorIps[collector]);
-        udp.wrap(dst, offset + UDP_OFFSET)
-            .srcPort(GeneratorSettings.REPORT_SOURCE_PORT)
-            .dstPort(dtaPort);
-
-        lastEssential = essentialFraction > 0.0 &&
-            (essentialFraction >= 1.0 || random.nextDouble() < essentialFraction);
-        int flags = 0;
-        if (retransmittable)
-        {
-            flags |= DtaBaseHeaderFlyweight.FLAG_RETRANSMITTABLE;
-        }
-        if (lastEssential)
-        {
-            flags |= DtaBaseHeaderFlyweight.FLAG_ESSENTIAL;
-        }
-        dtaBase.wrap(dst, offset + DTA_OFFSET, form).opcode(null == primitive ? 0 : primitive.opcode()).flags(flags);
-        if (form == DtaBaseHeaderForm.THREE)
-        {
-            lastSeqnum = seqnums[seqnumIndex];
-            seqnums[seqnumIndex] = (lastSeqnum + 1) & 0xFF;
-            dtaBase.seqnum(lastSeqnum);
-        }
-        else
-        {
-            lastSeqnum = -1;
-        }
-    }
-
-    private void finish(final MutableDirectBuffer dst, final int offset, final int payloadLength)
-    {
-        final int udpLength = UdpFlyweight.HEADER_LENGTH + payloadLength;
-        ipv4.totalLength(Ipv4Flyweight.MIN_HEADER_LENGTH + udpLength).updateChecksum();
-        udp.length(udpLength).checksum(0);
-        udp.checksum(UdpFlyweight.computeIpv4Checksum(dst, offset + IP_OFFSET, offset + UDP_OFFSET, udpLength));
-
-        lastFrameLength = DTA_OFFSET + payloadLength;
-        reports++;
-        if (lastReporter >= 0)
-        {
-            reporterCounts[lastReporter]++;
-        }
-        bytes += lastFrameLength;
-        if (lastEssential)
-        {
-            essentialCount++;
-        }
-    }
-
-    private void advanceFlow()
-    {
-        while (true)
-        {
-            if (!flowActive || flowNextHop > hops)
-            {
-                flowActive = true;
-                flowKey = nextKey();
-                flowCollector = pick(postcardCollectors);
-                flowReporterBase = reporterIps.length == 1 ? 0 : random.nextInt(reporterIps.length);
-                flowNextHop = 1;
-                postcardFlows++;
-            }
-            while (flowNextHop <= hops && postcardLoss > 0.0 && random.nextDouble() < postcardLoss)
-            {
-                flowNextHop++;
-                postcardHopsSkipped++;
-            }
-            if (flowNextHop <= hops)
-            {
-                return;
-            }
-        }
-    }
-
-    private Primitive pickPrimitive()
-    {
-        final int draw = random.nextInt(mixTotal);
-        for (int i = 0; i < PRIMITIVES; i++)
-        {
-            if (draw < mixCumulative[i])
-            {
-                return PRIMITIVE_VALUES[i];
-            }
-        }
-        throw new IllegalStateException("unreachable: draw " + draw + " outside mix total " + mixTotal);
-    }
-
-    private long nextKey()
-    {
-        switch (keyDistribution)
-        {
-            case SEQUENTIAL:
-            {
-                final long key = sequentialKey;
-                sequentialKey = key + 1 == keySpace ? 0 : key + 1;
-                return key;
-            }
-            case ZIPF:
-                return zipf.sample(random) - 1;
-            default:
-                return random.nextLong(keySpace);
-        }
-    }
-
-    private int pickRedundancy()
-    {
-        return redundancySpan == 1 ? redundancyMin : redundancyMin + random.nextInt(redundancySpan);
-    }
-
-    private int pickReporter()
-    {
-        return reporterIps.length == 1 ? 0 : random.nextInt(reporterIps.length);
-    }
-
-    private int pick(final int[] choices)
-    {
-        return choices.length == 1 ? choices[0] : choices[random.nextInt(choices.length)];
-    }
-
-    private boolean available(final Primitive primitive)
-    {
-        return switch (primitive)
-        {
-            case KEY_WRITE -> keyWriteCollectors.length > 0;
-            case KEY_INCREMENT -> keyIncrementCollectors.length > 0;
-            case POSTCARD -> postcardCollectors.length > 0;
-            case APPEND -> listIds.length > 0;
-            case SKETCH -> sketchTraffic.length > 0;
-        };
-    }
-
-    private static String requirement(final Primitive primitive)
-    {
-        return switch (primitive)
-        {
-            case KEY_WRITE -> "a collector with a keyWrite store";
-            case KEY_INCREMENT -> "a collector with a keyIncrement store";
-            case POSTCARD -> "a collector with a postcards store";
-            case APPEND -> "a list";
-            case SKETCH -> "a sketch";
-        };
-    }
-
-    private static List<CollectorConfig> selectCollectors(final ApplianceConfig config, final int[] ips)
-    {
-        if (null == ips)
-        {
-            return config.collectors();
-        }
-        final List<CollectorConfig> selected = new ArrayList<>();
-        for (final int ip : ips)
-        {
-            CollectorConfig found = null;
-            for (final CollectorConfig collector : config.collectors())
-            {
-                if (collector.ip() == ip)
-                {
-                    found = collector;
-                }
-            }
-            if (null == found)
-            {
-                final StringBuilder known = new StringBuilder();
-                for (final CollectorConfig collector : config.collectors())
-                {
-                    known.append(known.length() == 0 ? "" : ", ").append(Ipv4Address.format(collector.ip()));
-                }
-                throw new GeneratorSettingsException("--collector", Ipv4Address.format(ip) +
-                    " is not a collector of the configuration (collectors: " + known + ")");
-            }
-            if (!selected.contains(found))
-            {
-                selected.add(found);
-            }
-        }
-        return selected;
-    }
-
-    private static SketchTraffic[] selectSketches(
-        final ApplianceConfig config, final List<CollectorConfig> selected, final GeneratorSettings settings)
-    {
-        if (settings.mixWeight(Primitive.SKETCH) == 0)
-        {
-            return new SketchTraffic[0];
-        }
-        final long[] ids = settings.sketchIds();
-        final List<SketchTraffic> out = new ArrayList<>();
-        for (int c = 0; c < selected.size(); c++)
-        {
-            for (final SketchConfig sketch : selected.get(c).sketches())
-            {
-                if (null == ids || Arrays.stream(ids).anyMatch(id -> id == sketch.id()))
-                {
-                    final int switches = 0 == settings.switches() ? sketch.switches() : settings.switches();
-                    out.add(new SketchTraffic(sketch, c, switches, settings.epochs(), settings.firstEpoch(),
-                        settings.sketchItems(), settings.keyDistribution(), settings.keySpace(),
-                        settings.zipfExponent(), settings.seed(), settings.sketchGaps(), settings.sketchDuplicates(),
-                        settings.missingSwitch(), settings.recordTruth()));
-                }
-            }
-        }
-        if (null != ids)
-        {
-            for (final long id : ids)
-            {
-                if (out.stream().noneMatch(t -> t.sketch().id() == id))
-                {
-                    throw new GeneratorSettingsException("--sketches", "sketch " + id + " is not a sketch of a " +
-                        "selected collector (sketches: " + Arrays.toString(selected.stream()
-                        .flatMap(col -> col.sketches().stream()).mapToLong(SketchConfig::id).sorted().toArray()) + ")");
-                }
-            }
-        }
-        return out.toArray(new SketchTraffic[0]);
-    }
-
-    /** Each element is {list ID, index of the hosting collector among the selected ones}. */
-    private static List<long[]> selectLists(
-        final ApplianceConfig config, final List<CollectorConfig> selected, final long[] ids)
-    {
-        final List<long[]> lists = new ArrayList<>();
-        if (null == ids)
-        {
-            for (int c = 0; c < selected.size(); c++)
-            {
-                for (final ListConfig list : selected.get(c).lists())
-                {
-                    lists.add(new long[]{ list.id(), c });
-                }
-            }
-            return lists;
-        }
-        for (final long id : ids)
-        {
-            CollectorConfig host = null;
-            for (final CollectorConfig collector : config.collectors())
-            {
-                for (final ListConfig list : collector.lists())
-                {
-                    if (list.id() == id)
-                    {
-                        host = collector;
-                    }
-                }
-            }
-            if (null == host)
-            {
-                throw new GeneratorSettingsException("--lists", "list " + id + " is not in the configuration (lists: " +
-                    Arrays.toString(config.collectors().stream().flatMap(c -> c.lists().stream())
-                        .mapToLong(ListConfig::id).sorted().toArray()) + ")");
-            }
-            final int index = selected.indexOf(host);
-            if (index < 0)
-            {
-                throw new GeneratorSettingsException("--lists", "list " + id + " is hosted by collector " +
-                    host.name() + " (" + Ipv4Address.format(host.ip()) + "), which --collector leaves out");
-            }
-            lists.add(new long[]{ id, index });
-        }
-        return lists;
-    }
-
-    // ---------------------------------------------------------------------------------------------------------
-    // The report just written.
 
     /**
      * @return index of the last report, 0-based (-1 before the first).
      */
     public long index()
     {
-        return lastIndex;
+        return writer.index;
     }
 
     /**
@@ -938,7 +246,7 @@ public final class ReportGenerator
      */
     public long timestampNanos()
     {
-        return startTimeNanos + lastIndex * spacingNanos;
+        return startTimeNanos + writer.index * spacingNanos;
     }
 
     /**
@@ -946,7 +254,7 @@ public final class ReportGenerator
      */
     public Primitive primitive()
     {
-        return lastPrimitive;
+        return writer.primitive;
     }
 
     /**
@@ -954,7 +262,7 @@ public final class ReportGenerator
      */
     public int opcode()
     {
-        return lastOpcode;
+        return writer.opcode;
     }
 
     /**
@@ -971,7 +279,7 @@ public final class ReportGenerator
      */
     public int reporterIndex()
     {
-        return lastReporter;
+        return writer.reporter;
     }
 
     /**
@@ -979,7 +287,7 @@ public final class ReportGenerator
      */
     public int reporterIp()
     {
-        return lastReporter >= 0 ? reporterIps[lastReporter] : switchIps[lastSwitch];
+        return writer.reporter >= 0 ? writer.reporterIps[writer.reporter] : writer.switchIps[writer.switchId];
     }
 
     /**
@@ -987,7 +295,7 @@ public final class ReportGenerator
      */
     public long sketchId()
     {
-        return lastSketchId;
+        return writer.sketchId;
     }
 
     /**
@@ -995,7 +303,7 @@ public final class ReportGenerator
      */
     public int switchId()
     {
-        return lastSwitch;
+        return writer.switchId;
     }
 
     /**
@@ -1003,7 +311,7 @@ public final class ReportGenerator
      */
     public long epoch()
     {
-        return lastEpoch;
+        return writer.epoch;
     }
 
     /**
@@ -1011,7 +319,7 @@ public final class ReportGenerator
      */
     public int column()
     {
-        return lastColumn;
+        return writer.column;
     }
 
     /**
@@ -1020,7 +328,7 @@ public final class ReportGenerator
      */
     public int collectorIpOf(final int index)
     {
-        return collectorIps[index];
+        return targets.collectorIps[index];
     }
 
     /**
@@ -1028,7 +336,7 @@ public final class ReportGenerator
      */
     public List<SketchTraffic> sketchTraffic()
     {
-        return List.of(sketchTraffic);
+        return List.of(targets.sketchTraffic);
     }
 
     /**
@@ -1036,7 +344,7 @@ public final class ReportGenerator
      */
     public boolean exhausted()
     {
-        return 0 == mixTotal;
+        return mix.empty();
     }
 
     /**
@@ -1044,7 +352,7 @@ public final class ReportGenerator
      */
     public int collectorIp()
     {
-        return collectorIps[lastCollector];
+        return targets.collectorIps[writer.collector];
     }
 
     /**
@@ -1052,7 +360,7 @@ public final class ReportGenerator
      */
     public long key()
     {
-        return lastKey;
+        return writer.key;
     }
 
     /**
@@ -1060,7 +368,7 @@ public final class ReportGenerator
      */
     public int redundancy()
     {
-        return lastRedundancy;
+        return writer.redundancy;
     }
 
     /**
@@ -1068,7 +376,7 @@ public final class ReportGenerator
      */
     public long listId()
     {
-        return lastListId;
+        return writer.listId;
     }
 
     /**
@@ -1076,7 +384,7 @@ public final class ReportGenerator
      */
     public int hop()
     {
-        return lastHop;
+        return writer.hop;
     }
 
     /**
@@ -1085,7 +393,7 @@ public final class ReportGenerator
      */
     public long data()
     {
-        return lastData;
+        return writer.data;
     }
 
     /**
@@ -1093,7 +401,7 @@ public final class ReportGenerator
      */
     public int seqnum()
     {
-        return lastSeqnum;
+        return writer.seqnum;
     }
 
     /**
@@ -1101,7 +409,7 @@ public final class ReportGenerator
      */
     public boolean essential()
     {
-        return lastEssential;
+        return writer.essential;
     }
 
     /**
@@ -1109,7 +417,7 @@ public final class ReportGenerator
      */
     public int frameLength()
     {
-        return lastFrameLength;
+        return writer.frameLength;
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -1120,7 +428,7 @@ public final class ReportGenerator
      */
     public DtaBaseHeaderForm form()
     {
-        return form;
+        return writer.form();
     }
 
     /**
@@ -1128,7 +436,7 @@ public final class ReportGenerator
      */
     public int reporters()
     {
-        return reporterIps.length;
+        return writer.reporterIps.length;
     }
 
     /**
@@ -1137,7 +445,7 @@ public final class ReportGenerator
      */
     public int reporterIp(final int index)
     {
-        return reporterIps[index];
+        return writer.reporterIps[index];
     }
 
     /**
@@ -1146,7 +454,7 @@ public final class ReportGenerator
      */
     public int switchIp(final int switchId)
     {
-        return switchIps[switchId];
+        return writer.switchIps[switchId];
     }
 
     /**
@@ -1154,7 +462,7 @@ public final class ReportGenerator
      */
     public int hops()
     {
-        return hops;
+        return shape.hops();
     }
 
     /**
@@ -1162,7 +470,7 @@ public final class ReportGenerator
      */
     public List<Primitive> omittedPrimitives()
     {
-        return omittedPrimitives;
+        return mix.omitted();
     }
 
     /**
@@ -1171,8 +479,7 @@ public final class ReportGenerator
      */
     public double mixShare(final Primitive primitive)
     {
-        final int i = primitive.ordinal();
-        return (mixCumulative[i] - (i == 0 ? 0 : mixCumulative[i - 1])) / (double)mixTotal;
+        return mix.share(primitive);
     }
 
     /**
@@ -1180,7 +487,7 @@ public final class ReportGenerator
      */
     public List<BadKind> badKinds()
     {
-        return List.of(badKinds);
+        return bad.kinds();
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -1247,7 +554,7 @@ public final class ReportGenerator
      */
     public long postcardFlows()
     {
-        return postcardFlows;
+        return shape.postcardFlows();
     }
 
     /**
@@ -1255,7 +562,7 @@ public final class ReportGenerator
      */
     public long postcardHopsSkipped()
     {
-        return postcardHopsSkipped;
+        return shape.postcardHopsSkipped();
     }
 
     /**

@@ -371,43 +371,11 @@ public final class SketchTraffic
         }
         else if (aheadNext[s] <= aheadEnd[s])
         {
-            lastColumn = aheadNext[s]++;
-            lastAhead = true;
-            aheadFrames++;
-            if (aheadNext[s] > aheadEnd[s])
-            {
-                next[s] = resumeAt[s];
-                noGapNext[s] = true;
-            }
+            sendAhead(s);
         }
         else
         {
-            final int c = next[s];
-            if (!noGapNext[s] && gapFraction > 0.0 && c + 1 < end[s] && random.nextDouble() < gapFraction)
-            {
-                gaps++;
-                resumeAt[s] = c;
-                aheadNext[s] = c + 1;
-                aheadEnd[s] = Math.min(end[s] - 1, c + 1 + random.nextInt(MAX_AHEAD));
-                lastColumn = aheadNext[s]++;
-                lastAhead = true;
-                aheadFrames++;
-                if (aheadNext[s] > aheadEnd[s])
-                {
-                    next[s] = resumeAt[s];
-                    noGapNext[s] = true;
-                }
-            }
-            else
-            {
-                lastColumn = c;
-                next[s] = c + 1;
-                noGapNext[s] = false;
-                if (duplicateFraction > 0.0 && random.nextDouble() < duplicateFraction)
-                {
-                    duplicatePending[s] = c;
-                }
-            }
+            nextInOrder(s, random);
         }
         frames++;
         lastEpoch = epochNumber(epochIndex);
@@ -419,6 +387,48 @@ public final class SketchTraffic
             if (0 == activeCount)
             {
                 startEpoch();
+            }
+        }
+    }
+
+    /**
+     * Switch {@code s}'s next column past its gap; after the last of them it goes back to the column it skipped.
+     */
+    private void sendAhead(final int s)
+    {
+        lastColumn = aheadNext[s]++;
+        lastAhead = true;
+        aheadFrames++;
+        if (aheadNext[s] > aheadEnd[s])
+        {
+            next[s] = resumeAt[s];
+            noGapNext[s] = true;
+        }
+    }
+
+    /**
+     * Switch {@code s}'s next column in order, or, at the gap fraction, a gap: the next few columns first, this one
+     * once they are sent; and at the duplicate fraction, a copy of it to send next.
+     */
+    private void nextInOrder(final int s, final SplittableRandom random)
+    {
+        final int c = next[s];
+        if (!noGapNext[s] && gapFraction > 0.0 && c + 1 < end[s] && random.nextDouble() < gapFraction)
+        {
+            gaps++;
+            resumeAt[s] = c;
+            aheadNext[s] = c + 1;
+            aheadEnd[s] = Math.min(end[s] - 1, c + 1 + random.nextInt(MAX_AHEAD));
+            sendAhead(s);
+        }
+        else
+        {
+            lastColumn = c;
+            next[s] = c + 1;
+            noGapNext[s] = false;
+            if (duplicateFraction > 0.0 && random.nextDouble() < duplicateFraction)
+            {
+                duplicatePending[s] = c;
             }
         }
     }

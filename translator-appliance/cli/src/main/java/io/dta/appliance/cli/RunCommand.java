@@ -182,7 +182,7 @@ public final class RunCommand implements Callable<Integer>
     private int serve(
         final ApplianceConfig appliance,
         final Path path,
-        final ListStateFile.Previous previousLists,
+        final PreviousRun previousLists,
         final IdleStrategy idleStrategy) throws InterruptedException
     {
         final int workerCount = appliance.workers().count();

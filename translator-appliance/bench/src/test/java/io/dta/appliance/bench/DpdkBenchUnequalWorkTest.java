@@ -9,7 +9,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * {@link DpdkBench#unequalWork}: when the Java engine and the C loop did unequal work with the same frames, from their
+ * {@link UnequalWork#of}: when the Java engine and the C loop did unequal work with the same frames, from their
  * counts over the rounds (the numbers of runs of {@code dta bench --io dpdk --compare-c --in}).
  */
 class DpdkBenchUnequalWorkTest
@@ -24,7 +24,7 @@ class DpdkBenchUnequalWorkTest
         final DpdkBench.Result java = java(FRAMES, FRAMES, 295_081, Map.of(EngineCounter.DROP_TRUNCATED, 2394L,
             EngineCounter.DROP_UNKNOWN_OPCODE, 2256L, EngineCounter.DROP_NO_ROUTE, 2355L,
             EngineCounter.DROP_BAD_REDUNDANCY, 4749L));
-        assertEquals(Map.of(), DpdkBench.unequalWork(java, reference(FRAMES, 7104, 4650, 0, 0, 295_031)));
+        assertEquals(Map.of(), UnequalWork.of(java, reference(FRAMES, 7104, 4650, 0, 0, 295_031)));
     }
 
     @Test
@@ -34,7 +34,7 @@ class DpdkBenchUnequalWorkTest
         // the engine dropped in grace periods after its NAK resyncs.
         final DpdkBench.Result java = java(FRAMES, 160_000, 309_678, Map.of(EngineCounter.NAK_SEQUENCE_ERRORS_IN, 3L,
             EngineCounter.RESPONSE_DROP_OUT_OF_WINDOW, 706L, EngineCounter.DROP_GRACE_PERIOD, 123L));
-        final Map<String, String> reasons = DpdkBench.unequalWork(java, reference(160_000, 0, 0, 0, 722, 309_826));
+        final Map<String, String> reasons = UnequalWork.of(java, reference(160_000, 0, 0, 0, 722, 309_826));
         assertEquals(List.of("responses", "droppedAfterTranslation"), List.copyOf(reasons.keySet()), reasons.toString());
         assertEquals("the frames hold 722 collector responses, which the engine acts on (NAK resyncs, grace periods) " +
             "and the C loop skips", reasons.get("responses"));
@@ -46,12 +46,12 @@ class DpdkBenchUnequalWorkTest
     void shouldSayWhenDropsOrFramesOutDifferBeyondTheirTolerance()
     {
         final DpdkBench.Result java = java(FRAMES, FRAMES, 300_000, Map.of(EngineCounter.DROP_NO_ROUTE, 1000L));
-        assertEquals(Map.of(), DpdkBench.unequalWork(java, reference(FRAMES, 900, 0, 0, 0, 297_500)));
-        assertEquals(List.of("dropsDiffer"), List.copyOf(DpdkBench.unequalWork(java,
+        assertEquals(Map.of(), UnequalWork.of(java, reference(FRAMES, 900, 0, 0, 0, 297_500)));
+        assertEquals(List.of("dropsDiffer"), List.copyOf(UnequalWork.of(java,
             reference(FRAMES, 800, 0, 0, 0, 300_000)).keySet()));
-        assertEquals(List.of("roceFramesOutDiffer"), List.copyOf(DpdkBench.unequalWork(java,
+        assertEquals(List.of("roceFramesOutDiffer"), List.copyOf(UnequalWork.of(java,
             reference(FRAMES, 1000, 0, 0, 0, 296_000)).keySet()));
-        assertEquals(List.of("unsupportedReports", "fewerTranslated"), List.copyOf(DpdkBench.unequalWork(java,
+        assertEquals(List.of("unsupportedReports", "fewerTranslated"), List.copyOf(UnequalWork.of(java,
             reference(FRAMES - 5000, 1000, 0, 5000, 0, 300_000)).keySet()));
     }
 

@@ -3,6 +3,7 @@ package io.dta.appliance.cli;
 import io.dta.appliance.bench.BenchInput;
 import io.dta.appliance.bench.CReference;
 import io.dta.appliance.bench.DpdkBench;
+import io.dta.appliance.bench.UnequalWork;
 import io.dta.config.ApplianceConfig;
 import io.dta.dpdk.DpdkException;
 import org.agrona.DirectBuffer;
@@ -77,7 +78,7 @@ final class BenchCompareC
             return 1;
         }
         final DpdkBench.Result r = c.java();
-        final Map<String, String> unequalWork = DpdkBench.unequalWork(r, c.reference());
+        final Map<String, String> unequalWork = UnequalWork.of(r, c.reference());
         if (o.json)
         {
             BenchOutput.printJson(figures(appliance, frames, sourceFrames, perRound, c, unequalWork), appliance);

@@ -13,7 +13,7 @@ import java.io.PrintWriter;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Direct Telemetry Access translator: DTA reports in, RoCEv2 frames out.",
-    subcommands = { DemoCommand.class, DecodeCommand.class, GenCommand.class, ReplayCommand.class, RunCommand.class, CollectorCommand.class, QueryCommand.class, BenchCommand.class, StatCommand.class, ConfigCommand.class, CommandLine.HelpCommand.class })
+    subcommands = { DemoCommand.class, DecodeCommand.class, GenCommand.class, ReplayCommand.class, RunCommand.class, SendCommand.class, CollectorCommand.class, QueryCommand.class, BenchCommand.class, StatCommand.class, ConfigCommand.class, CommandLine.HelpCommand.class })
 public final class DtaCommand implements Runnable
 {
     @CommandLine.Spec

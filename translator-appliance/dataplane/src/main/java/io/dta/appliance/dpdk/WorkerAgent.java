@@ -54,8 +54,9 @@ public final class WorkerAgent implements Agent
     private boolean flushed;
     private boolean reportsHeld;
     private long nextPublishNanos;
-    private long controlDrops;
-    private long framesBeforeEngine;
+    // Written on the worker's thread only, read by worker 0's stats tick.
+    private volatile long controlDrops;
+    private volatile long framesBeforeEngine;
     private long framesIn;
     private long lastNanos;
 

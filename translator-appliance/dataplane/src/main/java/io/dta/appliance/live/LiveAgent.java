@@ -68,6 +68,7 @@ public abstract class LiveAgent implements Agent
     private AtomicCounter arpIgnored;
     private AtomicCounter claimFailures;
     private AtomicCounter dutyCycles;
+    private AtomicCounter handOverDrops;
     private volatile boolean stopRequested;
     private volatile boolean stopNow;
     private volatile long firstStopNanos;
@@ -242,6 +243,7 @@ public abstract class LiveAgent implements Agent
         arpIgnored = manager.newCounter("ARP packets ignored (other targets, replies)", TYPE_ID);
         claimFailures = manager.newCounter("frames dropped: mbuf pool empty", TYPE_ID);
         dutyCycles = manager.newCounter("duty cycles", TYPE_ID);
+        handOverDrops = manager.newCounter("frames dropped: worker hand-over full", TYPE_ID);
         portCounters = lp.portCounters(manager);
         reconnectingLinks = lp.reconnectingLinks(manager, settings.ealArgs(), portCounters, messagePrefix());
         sink = new MbufFrameSink(pool, lp.txOfRole[roles.length - 1], lp.txOfRole[0], settings.burst());
@@ -529,6 +531,12 @@ public abstract class LiveAgent implements Agent
         arpIgnored.setRelease(arp.ignored());
         claimFailures.setRelease(sink.claimFailures());
         dutyCycles.setRelease(cycles);
+        long dropped = 0;
+        for (final WorkerAgent worker : workers())
+        {
+            dropped += null == worker ? 0 : worker.controlDrops() + worker.framesBeforeEngine();
+        }
+        handOverDrops.setRelease(dropped);
         if (null != latency)
         {
             latency.tick(System.currentTimeMillis());

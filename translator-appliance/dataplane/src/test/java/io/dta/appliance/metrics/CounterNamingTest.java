@@ -75,7 +75,7 @@ class CounterNamingTest
             check(keyed(LiveCollectorAgent.RESPONDER_TYPE_ID, c.ordinal(), c.label()), series, help);
         }
         for (final String label : new String[] { "ARP requests answered", "ARP packets ignored (other targets, replies)",
-            "frames dropped: mbuf pool empty", "duty cycles" })
+            "frames dropped: mbuf pool empty", "duty cycles", "frames dropped: worker hand-over full" })
         {
             check(keyed(LiveAgent.TYPE_ID, 0, label), series, help);
         }

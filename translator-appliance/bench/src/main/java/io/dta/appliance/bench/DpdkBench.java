@@ -264,7 +264,7 @@ public final class DpdkBench
      * @param warmupFrames    frames received before measuring.
      * @param measuredFrames  frames received while measuring (exactly: the last burst partial).
      * @param extraEalArgs    EAL arguments merged into the defaults.
-     * @param sourceFrames    frames the input holds ({@link #sourceFrames}).
+     * @param sourceFrames    frames the input holds ({@link BenchMemory#sourceFrames}).
      * @param input           where the frames come from.
      * @return the measurement.
      * @throws IOException if the source capture cannot be written.
@@ -376,7 +376,7 @@ public final class DpdkBench
      * @param framesPerRound frames received per round.
      * @param rounds         rounds of each side.
      * @param extraEalArgs   EAL arguments merged into the defaults.
-     * @param sourceFrames   frames the input holds ({@link #sourceFrames}).
+     * @param sourceFrames   frames the input holds ({@link BenchMemory#sourceFrames}).
      * @param input          where the frames come from.
      * @return both measurements.
      * @throws IOException if the source capture cannot be written.
@@ -543,69 +543,5 @@ public final class DpdkBench
         java.util.Arrays.sort(sorted);
         final int middle = sorted.length / 2;
         return 0 == (sorted.length & 1) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle];
-    }
-
-    /**
-     * @param extraEalArgs EAL arguments merged into the defaults.
-     * @return the EAL arguments of a synthetic session ({@link BenchMemory#sessionEalArgs(List)}).
-     */
-    public static List<String> sessionEalArgs(final List<String> extraEalArgs)
-    {
-        return BenchMemory.sessionEalArgs(extraEalArgs);
-    }
-
-    /**
-     * @param extraEalArgs EAL arguments merged into the defaults.
-     * @param memoryMb     the EAL memory.
-     * @return the EAL arguments of a session ({@link BenchMemory#sessionEalArgs(List, int)}).
-     */
-    public static List<String> sessionEalArgs(final List<String> extraEalArgs, final int memoryMb)
-    {
-        return BenchMemory.sessionEalArgs(extraEalArgs, memoryMb);
-    }
-
-    /**
-     * @param frames the input's frames.
-     * @return the frames the input holds ({@link BenchMemory#sourceFrames}).
-     */
-    public static int sourceFrames(final BenchInput frames)
-    {
-        return BenchMemory.sourceFrames(frames);
-    }
-
-    /**
-     * @param frames       the capture's frames.
-     * @param config       the configuration.
-     * @param sourceFrames frames the input holds.
-     * @param input        where the frames come from.
-     * @param userEalArgs  the user's EAL arguments.
-     * @return why the session cannot hold the capture, or null ({@link BenchMemory#captureProblem}).
-     */
-    public static String captureProblem(
-        final BenchInput frames,
-        final ApplianceConfig config,
-        final int sourceFrames,
-        final Input input,
-        final List<String> userEalArgs)
-    {
-        return BenchMemory.captureProblem(frames, config, sourceFrames, input, userEalArgs);
-    }
-
-    /**
-     * @param frames       the capture's frames.
-     * @param config       the configuration.
-     * @param sourceFrames frames the input holds.
-     * @param input        where the frames come from.
-     * @param userEalArgs  the user's EAL arguments.
-     * @return the EAL memory of the session, MB ({@link BenchMemory#sessionMemoryMegabytes}).
-     */
-    public static int sessionMemoryMegabytes(
-        final BenchInput frames,
-        final ApplianceConfig config,
-        final int sourceFrames,
-        final Input input,
-        final List<String> userEalArgs)
-    {
-        return BenchMemory.sessionMemoryMegabytes(frames, config, sourceFrames, input, userEalArgs);
     }
 }

@@ -1,6 +1,7 @@
 package io.dta.appliance.cli;
 
 import io.dta.appliance.bench.BenchInput;
+import io.dta.appliance.bench.BenchMemory;
 import io.dta.appliance.bench.DpdkBench;
 import io.dta.config.ApplianceConfig;
 import io.dta.dpdk.DpdkException;
@@ -55,22 +56,22 @@ final class BenchOnDpdk
             // two).
             ealArgs.add("--huge-unlink");
         }
-        final int sourceFrames = null == frames ? o.sourceReports : DpdkBench.sourceFrames(frames);
+        final int sourceFrames = null == frames ? o.sourceReports : BenchMemory.sourceFrames(frames);
         final List<String> sessionArgs;
         if (null == frames)
         {
-            sessionArgs = DpdkBench.sessionEalArgs(ealArgs);
+            sessionArgs = BenchMemory.sessionEalArgs(ealArgs);
         }
         else
         {
-            final String problem = DpdkBench.captureProblem(frames, appliance, sourceFrames, o.inputKind(), ealArgs);
+            final String problem = BenchMemory.captureProblem(frames, appliance, sourceFrames, o.inputKind(), ealArgs);
             if (null != problem)
             {
                 System.err.println("dta bench: " + problem);
                 return 1;
             }
-            sessionArgs = DpdkBench.sessionEalArgs(ealArgs,
-                DpdkBench.sessionMemoryMegabytes(frames, appliance, sourceFrames, o.inputKind(), ealArgs));
+            sessionArgs = BenchMemory.sessionEalArgs(ealArgs,
+                BenchMemory.sessionMemoryMegabytes(frames, appliance, sourceFrames, o.inputKind(), ealArgs));
         }
         onHugepages = !sessionArgs.contains(Eal.NO_HUGE);
         final String missing = Hugepages.shortfallFor(sessionArgs);

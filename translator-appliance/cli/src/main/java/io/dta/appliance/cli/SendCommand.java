@@ -173,6 +173,11 @@ public final class SendCommand implements Callable<Integer>
                 reader.buffer().getBytes(reader.offset(), frame);
                 frames.add(frame);
             }
+            if (reader.cutShort())
+            {
+                // As dta replay and dta demo say it: every whole frame is sent.
+                System.err.println("dta send: warning: " + reader.cutShortWarning());
+            }
         }
         return frames;
     }

@@ -30,7 +30,7 @@ class DpdkBenchMemoryTest
         final Path capture = dir.resolve("mixed.pcap");
         BenchCaptures.write(capture, config, BenchCaptures.mixed(7), 50_000);
         final BenchInput frames = BenchInput.capture(capture, config.translator().mac());
-        final int sourceFrames = DpdkBench.sourceFrames(frames);
+        final int sourceFrames = BenchMemory.sourceFrames(frames);
         for (final DpdkBench.Input input : DpdkBench.Input.values())
         {
             final long small = BenchMemory.memoryMegabytes(frames, config, sourceFrames, input, false) - 64;

@@ -1,6 +1,7 @@
 package io.dta.appliance.live;
 
 import io.dta.appliance.dpdk.LatencySampler;
+import io.dta.appliance.dpdk.WorkerAgent;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.agrona.concurrent.status.AtomicCounter;
@@ -103,7 +104,7 @@ public final class LatencyCounters implements AutoCloseable
      *
      * @param agents the workers at their indexes.
      */
-    void attach(final io.dta.appliance.dpdk.WorkerAgent[] agents)
+    void attach(final WorkerAgent[] agents)
     {
         for (int w = 0; w < agents.length; w++)
         {

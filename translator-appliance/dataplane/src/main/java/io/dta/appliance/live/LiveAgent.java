@@ -100,6 +100,7 @@ public abstract class LiveAgent implements Agent
     private final int portMtu;
     // Workers 1..W-1 (worker 0 is this agent): their frames for worker 0 (ARP, connection set-up) cross these.
     private HandOffQueues control;
+    private static final WorkerAgent[] NO_WORKERS = new WorkerAgent[0];
     private LiveWorkers workers;
     private final MessageHandler controlHandler = this::onControlFrame;
     private long controlNowNanos;
@@ -316,7 +317,7 @@ public abstract class LiveAgent implements Agent
      */
     protected WorkerAgent[] workers()
     {
-        return null == workers ? new WorkerAgent[0] : workers.agents();
+        return null == workers ? NO_WORKERS : workers.agents();
     }
 
     /**

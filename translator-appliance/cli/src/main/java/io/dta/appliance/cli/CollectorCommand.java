@@ -70,6 +70,9 @@ import java.util.concurrent.Callable;
         "at start." })
 public final class CollectorCommand implements Callable<Integer>
 {
+    /** Most queues a live port is opened with. */
+    static final int MAX_QUEUES = 64;
+
     /** Delay between a request's timestamp and its response's. */
     public static final long RESPONSE_DELAY_NANOS = 1_000L;
 
@@ -107,6 +110,12 @@ public final class CollectorCommand implements Callable<Integer>
 
     @Option(names = "--json", description = "print the summary as one JSON object")
     private boolean json;
+
+    @Option(names = "--queues", paramLabel = "N",
+        description = "live: rx and tx queues of --port, one per translator worker that sends through it (a memif " +
+            "server needs as many as its client's workers); all are read, answers leave on queue 0 (default: " +
+            "workers.count of the configuration, else 1)")
+    private Integer queues;
 
     @Option(names = "--max-atomics", paramLabel = "N",
         description =
@@ -210,6 +219,10 @@ public final class CollectorCommand implements Callable<Integer>
         if (null != badLive)
         {
             return badLive;
+        }
+        if (null != queues && (!live || queues < 1 || queues > MAX_QUEUES))
+        {
+            return live ? "--queues must be 1.." + MAX_QUEUES + ", was " + queues : "--queues needs --port (live)";
         }
         if (null != maxAtomics && (maxAtomics < 1 || maxAtomics > ResponderQp.SAVED_ATOMICS))
         {
@@ -330,7 +343,7 @@ public final class CollectorCommand implements Callable<Integer>
     {
         final LiveSettings settings = new LiveSettings(eal.args("collector"), List.of(port),
             LiveSettings.DEFAULT_BURST, LiveSettings.DEFAULT_POOL_SIZE, 0, LiveSettings.DEFAULT_DRAIN_MILLIS,
-            LiveSettings.DEFAULT_STATS_INTERVAL_MILLIS);
+            LiveSettings.DEFAULT_STATS_INTERVAL_MILLIS, null == queues ? appliance.workers().count() : queues);
         final Path path = null == counters ? CountersFile.defaultPath("collector") : counters;
         try (CountersFile file = CountersFile.create(path, "collector", 128, System.currentTimeMillis()))
         {

@@ -26,7 +26,8 @@ final class EalOptions
     List<String> vdevs = new ArrayList<>();
 
     @Option(names = { "-l", "--lcores" }, paramLabel = "CORES",
-        description = "EAL core list; the first core runs the data plane (default 0)")
+        description = "EAL core list; the first core runs the data plane (default 0). A list that maps lcores to " +
+            "CPUs (e.g. 0@0,1@1,2@0,3@1: four workers on two CPUs) is given to the EAL as --lcores")
     String lcores;
 
     @Option(names = "--file-prefix", paramLabel = "NAME",
@@ -71,6 +72,15 @@ final class EalOptions
     }
 
     /**
+     * @return {@code -l} for a plain core list; {@code --lcores} for one that maps lcores to CPUs ({@code @}) or
+     * groups them ({@code (...)}), which {@code -l} does not take.
+     */
+    private String coreOption()
+    {
+        return null != lcores && (lcores.indexOf('@') >= 0 || lcores.indexOf('(') >= 0) ? "--lcores" : "-l";
+    }
+
+    /**
      * The EAL arguments: the {@code --eal} line (or the virtual-device defaults), completed by the other options, and
      * a file prefix unique to this process when none is given.
      *
@@ -83,7 +93,7 @@ final class EalOptions
         final List<String> line = eal.isBlank() ? List.of() : List.of(eal.trim().split("\\s+"));
         if (line.isEmpty())
         {
-            args.addAll(List.of("-l", null == lcores ? "0" : lcores, "--no-huge", "-m",
+            args.addAll(List.of(coreOption(), null == lcores ? "0" : lcores, "--no-huge", "-m",
                 Integer.toString(null == memoryMb ? DEFAULT_MEMORY_MB : memoryMb), "--no-pci",
                 "--log-level=lib.eal:warning", "--no-telemetry"));
         }
@@ -92,7 +102,7 @@ final class EalOptions
             args.addAll(line);
             if (null != lcores)
             {
-                args.addAll(List.of("-l", lcores));
+                args.addAll(List.of(coreOption(), lcores));
             }
             if (null != memoryMb)
             {

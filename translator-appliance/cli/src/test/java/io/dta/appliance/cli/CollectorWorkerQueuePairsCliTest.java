@@ -119,4 +119,23 @@ class CollectorWorkerQueuePairsCliTest
         encoder.encode(frame, 0);
         return frame.byteArray();
     }
+
+    @Test
+    void shouldRefuseQueuesOfferedOfflineOrOutsideTheRange() throws Exception
+    {
+        final Path config = Files.writeString(dir.resolve("c.yaml"), CONFIG.formatted("0x656"));
+        final CliRunner.Result offline = CliRunner.run("collector", "--config", config.toString(), "--in",
+            dir.resolve("none.pcap").toString(), "--out", dir.resolve("out.pcap").toString(), "--store",
+            dir.resolve("s").toString(), "--queues", "2");
+        assertEquals(2, offline.exitCode(), offline.err());
+        assertTrue(offline.err().contains("dta collector: --queues needs --port (live)"), offline.err());
+        for (final String value : new String[] { "0", "65" })
+        {
+            final CliRunner.Result r = CliRunner.run("collector", "--config", config.toString(), "--port",
+                "net_null0", "--vdev", "net_null0", "--store", dir.resolve("s").toString(), "--queues", value);
+            assertEquals(2, r.exitCode(), value + ": " + r.err());
+            assertTrue(r.err().contains("dta collector: --queues must be 1..64, was " + value), r.err());
+        }
+        assertFalse(Files.exists(dir.resolve("s")), "nothing created before the arguments are checked");
+    }
 }

@@ -256,7 +256,7 @@ public abstract class LiveAgent implements Agent
                 return true;
             });
         }
-        if (settings.workers() > 1)
+        if (translatesReports() && settings.workers() > 1)
         {
             control = new HandOffQueues(settings.workers(), 1 << 20);
             workers = LiveWorkers.start(eal, settings.workers(), lp, control);
@@ -469,18 +469,27 @@ public abstract class LiveAgent implements Agent
         return false;
     }
 
+    /**
+     * A burst from every rx queue of the port of a role (the soft collector's port has one queue per translator
+     * worker; whatever it answers leaves on queue 0).
+     */
     private int receive(final int role, final long now)
     {
         final EthPort port = lp.portOfRole[role];
-        final int n = port.rxBurst(rx, rxFrames, settings.burst());
         final int handedRole = lp.roleOf(port, role);
-        for (int i = 0; i < n; i++)
+        int work = 0;
+        for (int q = 0; q < port.queues(); q++)
         {
-            frame.wrap(rxFrames.address(i), rxFrames.length(i));
-            handleFrame(handedRole, frame, 0, frame.capacity(), now);
+            final int n = port.rxBurst(q, rx, rxFrames, settings.burst());
+            for (int i = 0; i < n; i++)
+            {
+                frame.wrap(rxFrames.address(i), rxFrames.length(i));
+                handleFrame(handedRole, frame, 0, frame.capacity(), now);
+            }
+            Mempool.freeBulk(rx, n);
+            work += n;
         }
-        Mempool.freeBulk(rx, n);
-        return n;
+        return work;
     }
 
     /**

@@ -15,7 +15,8 @@ import java.util.List;
  * @param drainMillis      after a stop signal: how long to keep running (sending flushed batches, taking responses)
  *                         until the engine is quiescent.
  * @param statsIntervalMillis how often the heartbeat and the port statistics are written to the counters file.
- * @param workers             data-plane workers, each on an EAL lcore of its own with its own queue on every port.
+ * @param workers             data-plane workers, each on an EAL lcore of its own with its own queue on every port; for
+ *                            the soft collector, which reads its port on one thread, the number of queues it opens.
  */
 public record LiveSettings(
     List<String> ealArgs,

@@ -2,7 +2,6 @@ package io.dta.appliance.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dta.appliance.engine.worker.RssSpreader;
 import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.pcap.PcapReader;
@@ -15,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -47,7 +47,8 @@ class LiveWorkersEalTest extends LiveProcessTests
         final CliRunner.Result gen = CliRunner.run("gen", "--config", config.toString(), "--out", capture.toString(),
             "--reports", "2000", "--reporters", "32", "--mix", "append=1,postcard=1", "--no-progress");
         assertEquals(0, gen.exitCode(), gen.err());
-        final int[] split = split(capture, dir.resolve("q0.pcap"), dir.resolve("q1.pcap"));
+        final List<Path> parts = RssSplit.split(capture, 2, dir.resolve("q"));
+        final long[] split = { RssSplit.count(parts.get(0)), RssSplit.count(parts.get(1)) };
         assertTrue(split[0] > 0 && split[1] > 0, "both queues get reports: " + split[0] + " / " + split[1]);
         // Two rx queues on the collector link, nobody answering.
         new PcapWriter(dir.resolve("none0.pcap")).close();
@@ -91,27 +92,6 @@ class LiveWorkersEalTest extends LiveProcessTests
         assertTrue(!qpns0.isEmpty() && !qpns1.isEmpty(), qpns0 + " / " + qpns1);
         assertTrue(qpns0.stream().allMatch(q -> q < 0x10000), "worker 0's QPs: " + qpns0);
         assertTrue(qpns1.stream().allMatch(q -> q >= 0x10000 && q < 0x20000), "worker 1's QPs: " + qpns1);
-    }
-
-    /**
-     * Splits a capture's frames as RSS would give them to two queues.
-     */
-    private static int[] split(final Path capture, final Path q0, final Path q1) throws IOException
-    {
-        final RssSpreader rss = new RssSpreader(2);
-        final int[] counts = new int[2];
-        try (PcapReader in = PcapReader.open(capture); PcapWriter a = new PcapWriter(q0);
-            PcapWriter b = new PcapWriter(q1))
-        {
-            long t = 0;
-            while (in.next())
-            {
-                final int w = rss.workerOf(in.buffer(), in.offset(), in.capturedLength());
-                (0 == w ? a : b).write(t += 1000, in.buffer(), in.offset(), in.capturedLength());
-                counts[w]++;
-            }
-        }
-        return counts;
     }
 
     private static Set<Integer> destinationQpns(final Path capture) throws IOException

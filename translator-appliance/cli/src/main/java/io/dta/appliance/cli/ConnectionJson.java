@@ -3,6 +3,7 @@ package io.dta.appliance.cli;
 import io.dta.appliance.connect.ConnectionCounter;
 import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.connect.RegionConnection;
+import io.dta.appliance.connect.WorkerConnections;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -23,47 +24,61 @@ final class ConnectionJson
     }
 
     /**
-     * @param manager the connection manager after the run.
-     * @return keys {@code summary}, {@code counters} and {@code regions}: for each region {@code region} (its
-     * configuration path), {@code servicePort}, {@code state}, {@code attempts}, {@code collectorQpn}, {@code rkey},
-     * {@code address}, {@code length} (advertised by the collector), {@code startPsn}, for a region with atomics
-     * {@code maxOutstandingAtomics} and {@code grantedAtomics}, and {@code failure} when it failed.
+     * @param connections every worker's connection set-up after the run.
+     * @return keys {@code summary}, {@code counters} (summed over the workers) and {@code regions}: for each region of
+     * each worker {@code region} (its configuration path), {@code worker} (with several workers), {@code servicePort},
+     * {@code state}, {@code attempts}, {@code collectorQpn}, {@code rkey}, {@code address}, {@code length} (advertised
+     * by the collector), {@code startPsn}, for a region with atomics {@code maxOutstandingAtomics} and
+     * {@code grantedAtomics}, and {@code failure} when it failed.
      */
-    static Map<String, Object> of(final ConnectionManager manager)
+    static Map<String, Object> of(final WorkerConnections connections)
     {
         final Map<String, Object> root = new LinkedHashMap<>();
-        root.put("summary", manager.summary());
+        root.put("summary", connections.summary());
         final Map<String, Long> counters = new LinkedHashMap<>();
         for (final ConnectionCounter c : ConnectionCounter.values())
         {
-            counters.put(EngineSummary.camel(c.name()), manager.counter(c));
+            counters.put(EngineSummary.camel(c.name()), connections.counter(c));
         }
         root.put("counters", counters);
         final List<Map<String, Object>> regions = new ArrayList<>();
-        for (final RegionConnection c : manager.connections())
+        final List<ConnectionManager> managers = connections.managers();
+        for (int w = 0; w < managers.size(); w++)
         {
-            final Map<String, Object> region = new LinkedHashMap<>();
-            region.put("region", c.region().path());
-            region.put("servicePort", c.region().servicePort());
-            region.put("state", c.state().name());
-            region.put("attempts", c.attempts());
-            region.put("collectorQpn", c.remoteQpn());
-            region.put("rkey", c.rkey());
-            region.put("address", new BigInteger(Long.toUnsignedString(c.address())));
-            region.put("length", c.advertisedLength());
-            region.put("startPsn", c.startPsn());
-            if (c.atomics() > 0)
+            for (final RegionConnection c : managers.get(w).connections())
             {
-                region.put("maxOutstandingAtomics", c.atomics());
-                region.put("grantedAtomics", c.atomicsLimit());
+                regions.add(region(c, managers.size() > 1 ? w : -1));
             }
-            if (null != c.failure())
-            {
-                region.put("failure", c.failure());
-            }
-            regions.add(region);
         }
         root.put("regions", regions);
         return root;
+    }
+
+    private static Map<String, Object> region(final RegionConnection c, final int worker)
+    {
+        final Map<String, Object> region = new LinkedHashMap<>();
+        region.put("region", c.region().path());
+        if (worker >= 0)
+        {
+            region.put("worker", worker);
+        }
+        region.put("servicePort", c.region().servicePort());
+        region.put("state", c.state().name());
+        region.put("attempts", c.attempts());
+        region.put("collectorQpn", c.remoteQpn());
+        region.put("rkey", c.rkey());
+        region.put("address", new BigInteger(Long.toUnsignedString(c.address())));
+        region.put("length", c.advertisedLength());
+        region.put("startPsn", c.startPsn());
+        if (c.atomics() > 0)
+        {
+            region.put("maxOutstandingAtomics", c.atomics());
+            region.put("grantedAtomics", c.atomicsLimit());
+        }
+        if (null != c.failure())
+        {
+            region.put("failure", c.failure());
+        }
+        return region;
     }
 }

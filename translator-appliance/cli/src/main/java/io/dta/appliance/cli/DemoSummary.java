@@ -150,7 +150,7 @@ final class DemoSummary
 
     private static Map<String, Object> connectionSummary(final ClosedLoopDemo demo)
     {
-        final Map<String, Object> connection = ConnectionJson.of(demo.connections());
+        final Map<String, Object> connection = ConnectionJson.of(demo.workerConnections());
         connection.put("virtualMicros", demo.connectedAtNanos() / 1000.0);
         return connection;
     }
@@ -162,8 +162,10 @@ final class DemoSummary
             (Double)connection.get("virtualMicros"));
         for (final Map<String, Object> region : (List<Map<String, Object>>)connection.get("regions"))
         {
+            final Object worker = region.get("worker");
             System.out.printf("    %-28s port %-5s %-9s QPN 0x%06x rkey 0x%08x address 0x%x length %s, first PSN " +
-                "0x%06x%n", region.get("region"), region.get("servicePort"), region.get("state"),
+                "0x%06x%n", null == worker ? region.get("region") : region.get("region") + " (worker " + worker + ")",
+                region.get("servicePort"), region.get("state"),
                 region.get("collectorQpn"), region.get("rkey"), region.get("address"), region.get("length"),
                 region.get("startPsn"));
         }

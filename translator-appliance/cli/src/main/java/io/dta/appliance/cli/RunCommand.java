@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dta.appliance.connect.ConnectionCounter;
 import io.dta.appliance.connect.ConnectionManager;
+import io.dta.appliance.connect.WorkerConnections;
 import io.dta.appliance.connect.RegionConnection;
 import io.dta.appliance.dpdk.IdleStrategies;
 import io.dta.appliance.engine.worker.EngineGroup;
@@ -236,12 +237,6 @@ public final class RunCommand implements Callable<Integer>
             workerProblems.forEach(line -> System.err.println("dta run: " + line));
             return null;
         }
-        if (workerCount > 1 && appliance.hasNegotiatedRegions())
-        {
-            System.err.println("dta run: --workers " + workerCount + " runs static regions; the configuration has " +
-                "negotiated ones (servicePort), which dta run connects with one worker");
-            return null;
-        }
         return appliance;
     }
 
@@ -375,17 +370,22 @@ public final class RunCommand implements Callable<Integer>
         }
     }
 
-    private static void printConnections(final ConnectionManager connections, final PrintStream out)
+    private static void printConnections(final WorkerConnections connections, final PrintStream out)
     {
         out.println("connections: " + connections.summary() + ", " +
             connections.counter(ConnectionCounter.RECONNECTS) + " reconnect(s), " +
             connections.counter(ConnectionCounter.RECONNECT_FAILURES) + " failed reconnection(s)");
-        for (final RegionConnection c : connections.connections())
+        final List<ConnectionManager> managers = connections.managers();
+        for (int w = 0; w < managers.size(); w++)
         {
-            out.printf("  %s: %s, attempt %d, QPN 0x%06x, R_Key 0x%08x, address 0x%x, starting PSN 0x%06x%s%s%n",
-                c.describe(), c.state(), c.attempts(), c.remoteQpn(), c.rkey(), c.address(), c.startPsn(),
-                0 == c.atomicsLimit() ? "" : ", " + c.atomicsLimit() + " of " + c.atomics() + " outstanding atomics",
-                null == c.failure() ? "" : ": " + c.failure());
+            for (final RegionConnection c : managers.get(w).connections())
+            {
+                out.printf("  %s%s: %s, attempt %d, QPN 0x%06x, R_Key 0x%08x, address 0x%x, starting PSN 0x%06x%s%s%n",
+                    managers.size() > 1 ? "worker " + w + " " : "", c.describe(), c.state(), c.attempts(),
+                    c.remoteQpn(), c.rkey(), c.address(), c.startPsn(),
+                    0 == c.atomicsLimit() ? "" : ", " + c.atomicsLimit() + " of " + c.atomics() +
+                        " outstanding atomics", null == c.failure() ? "" : ": " + c.failure());
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package io.dta.appliance.demo;
 
 import io.dta.appliance.connect.ConnectionManager;
 import io.dta.appliance.connect.Reconnector;
+import io.dta.appliance.connect.WorkerConnections;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.FrameLimits;
 import io.dta.appliance.engine.QueuePairSender;
@@ -159,7 +160,7 @@ public final class ClosedLoopDemo
     {
         group = new EngineGroup(connected, output, true, config.workers().handOffQueueBytes());
         engine = group.engines()[0];
-        connections.attach(group);
+        connections.attach(group.engines());
         latency.attach(group.senders().toArray(new QueuePairSender[0]));
     }
 
@@ -584,6 +585,14 @@ public final class ClosedLoopDemo
     public ConnectionManager connections()
     {
         return connections.first();
+    }
+
+    /**
+     * @return every worker's connection set-up, or null when every region is static.
+     */
+    public WorkerConnections workerConnections()
+    {
+        return connections.any() ? connections : null;
     }
 
     /**

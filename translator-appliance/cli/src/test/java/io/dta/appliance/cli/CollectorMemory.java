@@ -8,6 +8,7 @@ import io.dta.codec.FrameDecoder;
 import io.dta.codec.FrameKind;
 import io.dta.codec.KeyHash;
 import io.dta.codec.pcap.PcapReader;
+import io.dta.collector.layout.PostcardLayout;
 import io.dta.config.ApplianceConfig;
 import io.dta.config.CollectorConfig;
 import io.dta.config.ListConfig;
@@ -29,12 +30,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Compares two soft-collector stores written from one capture by translators with different numbers of workers (the
- * first collector of the configuration). Counters, postcard slots and sketches must be equal byte for byte; Key-Write
- * slots too, except a slot that reports of several reporters wrote (their reports reach different workers, whose
- * QPs' frames the collector executes in an order of its own: the last writer of such a slot may differ, as with
- * several switches writing one store). Lists are compared byte for byte when the translators ran on one virtual
- * clock, and otherwise as what a live run can promise: every list holds the same entries as a multiset, and each
- * reporter's entries of a list in the order the reporter sent them.
+ * first collector of the configuration). Counters and sketches must be equal byte for byte; Key-Write slots too,
+ * except a slot that reports of several reporters wrote (their reports reach different workers, whose QPs' frames the
+ * collector executes in an order of its own: the last writer of such a slot may differ, as with several switches
+ * writing one store). When the translators ran on one virtual clock, postcard slots and lists are equal byte for byte
+ * as well; a live run promises what does not depend on timing: a postcard slot equal unless two flows share it (two
+ * owners' records, the last written wins), every list the same entries as a multiset, and each reporter's entries of
+ * a list in the order the reporter sent them.
  */
 final class CollectorMemory
 {
@@ -43,6 +45,7 @@ final class CollectorMemory
     private final ApplianceConfig config;
     private final Path configFile;
     private final Map<Integer, Set<Integer>> keyWriteWriters = new HashMap<>();
+    private final Map<Integer, Set<Integer>> postcardFlows = new HashMap<>();
     private final Map<Long, Map<Integer, List<Long>>> appendsByListAndReporter = new HashMap<>();
 
     /**
@@ -59,6 +62,8 @@ final class CollectorMemory
         final int slots = (int)(keyWrite.region().length() / keyWrite.slotSize());
         final FrameDecoder decoder = TranslatorEngine.configureDecoder(new FrameDecoder(), config);
         final KeyHash hash = new KeyHash();
+        final long postcardSlots = null == collector().postcards() ? 1 :
+            collector().postcards().region().length() / PostcardLayout.SLOT_LENGTH;
         try (PcapReader reader = PcapReader.open(capture))
         {
             while (reader.next())
@@ -76,6 +81,12 @@ final class CollectorMemory
                         keyWriteWriters.computeIfAbsent(hash.slotIndex(key, n, slots), k -> new HashSet<>())
                             .add(reporter);
                     }
+                }
+                else if (DtaOpcode.POSTCARD == decoder.dtaOpcode())
+                {
+                    final long key = decoder.postcard().key();
+                    postcardFlows.computeIfAbsent((int)(hash.slotHash(key, 0) & (postcardSlots - 1)),
+                        k -> new HashSet<>()).add((int)key);
                 }
                 else if (DtaOpcode.APPEND == decoder.dtaOpcode())
                 {
@@ -95,10 +106,29 @@ final class CollectorMemory
      * @param expected       a store.
      * @param actual         another.
      * @param what           what differs between the two runs, for the messages.
-     * @param listsByteExact whether lists must be equal byte for byte (one virtual clock) or as entries (live).
+     * @param oneClock       whether both translators ran on one virtual clock (postcards and lists byte for byte)
+     *                       or live.
      * @throws Exception when a store cannot be read or queried.
      */
-    void assertSame(final Path expected, final Path actual, final String what, final boolean listsByteExact)
+    void assertSame(final Path expected, final Path actual, final String what, final boolean oneClock)
+        throws Exception
+    {
+        assertSame(expected, actual, configFile, what, oneClock);
+    }
+
+    /**
+     * As {@link #assertSame(Path, Path, String, boolean)}, the second store written under another configuration of
+     * the same regions (negotiated where the first's are static: the collector placed them elsewhere).
+     *
+     * @param expected     a store, written under this comparison's configuration.
+     * @param actual       another.
+     * @param actualConfig the configuration the other was written under.
+     * @param what         what differs between the two runs, for the messages.
+     * @param oneClock     whether both translators ran on one virtual clock.
+     * @throws Exception when a store cannot be read or queried.
+     */
+    void assertSame(
+        final Path expected, final Path actual, final Path actualConfig, final String what, final boolean oneClock)
         throws Exception
     {
         final List<Path> files;
@@ -113,9 +143,15 @@ final class CollectorMemory
             final Path other = actual.resolve(expected.relativize(file));
             if (name.startsWith("keyWrite"))
             {
-                assertKeyWriteSlots(Files.readAllBytes(file), Files.readAllBytes(other), what);
+                assertSlots(Files.readAllBytes(file), Files.readAllBytes(other), collector().keyWrite().slotSize(),
+                    keyWriteWriters, what + ": Key-Write");
             }
-            else if (!listsByteExact && name.startsWith("list-"))
+            else if (!oneClock && name.startsWith("postcards"))
+            {
+                assertSlots(Files.readAllBytes(file), Files.readAllBytes(other), PostcardLayout.SLOT_LENGTH,
+                    postcardFlows, what + ": postcard");
+            }
+            else if (!oneClock && name.startsWith("list-"))
             {
                 continue;
             }
@@ -125,36 +161,41 @@ final class CollectorMemory
                     what + ": " + expected.relativize(file) + " differs");
             }
         }
-        if (!listsByteExact)
+        if (!oneClock)
         {
             for (final ListConfig list : collector().lists())
             {
-                assertSameEntries(list.id(), expected, actual, what);
+                assertSameEntries(list.id(), expected, actual, actualConfig, what);
             }
         }
     }
 
-    private void assertKeyWriteSlots(final byte[] a, final byte[] b, final String what)
+    /**
+     * Slot by slot: a slot that differs must have been written by two writers at least (reporters of a Key-Write slot,
+     * flows of a postcard slot), and such slots must stay few.
+     */
+    private static void assertSlots(
+        final byte[] a, final byte[] b, final int slotSize, final Map<Integer, Set<Integer>> writers, final String what)
     {
-        final int slotSize = collector().keyWrite().slotSize();
         int shared = 0;
         for (int slot = 0; slot < a.length / slotSize; slot++)
         {
             if (!Arrays.equals(a, slot * slotSize, (slot + 1) * slotSize, b, slot * slotSize, (slot + 1) * slotSize))
             {
-                final Set<Integer> by = keyWriteWriters.getOrDefault(slot, Set.of());
-                assertTrue(by.size() >= 2, what + ": Key-Write slot " + slot + " differs, written by " + by);
+                final Set<Integer> by = writers.getOrDefault(slot, Set.of());
+                assertTrue(by.size() >= 2, what + " slot " + slot + " differs, written by " + by);
                 shared++;
             }
         }
-        assertTrue(shared < a.length / slotSize / 4, what + ": " + shared + " Key-Write slots differ");
+        assertTrue(shared < a.length / slotSize / 4, what + ": " + shared + " slots differ");
     }
 
-    private void assertSameEntries(final long listId, final Path expected, final Path actual, final String what)
+    private void assertSameEntries(
+        final long listId, final Path expected, final Path actual, final Path actualConfig, final String what)
         throws Exception
     {
-        final List<Long> one = entries(expected, listId);
-        final List<Long> other = entries(actual, listId);
+        final List<Long> one = entries(expected, configFile, listId);
+        final List<Long> other = entries(actual, actualConfig, listId);
         final List<Long> sortedOne = new ArrayList<>(one);
         final List<Long> sortedOther = new ArrayList<>(other);
         sortedOne.sort(null);
@@ -183,12 +224,12 @@ final class CollectorMemory
         return next == wanted.size();
     }
 
-    private List<Long> entries(final Path store, final long listId) throws Exception
+    private static List<Long> entries(final Path store, final Path config, final long listId) throws Exception
     {
         final List<String> args = new ArrayList<>(List.of("query", "--store", store.toString()));
-        if (null != configFile)
+        if (null != config)
         {
-            args.addAll(List.of("--config", configFile.toString()));
+            args.addAll(List.of("--config", config.toString()));
         }
         args.addAll(List.of("list", "--id", Long.toString(listId), "--json"));
         final CliRunner.Result result = CliRunner.run(args.toArray(new String[0]));

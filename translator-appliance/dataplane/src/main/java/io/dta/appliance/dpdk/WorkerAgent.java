@@ -9,6 +9,7 @@ import io.dta.dpdk.RxFrames;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
@@ -30,6 +31,7 @@ import java.nio.ByteOrder;
 public final class WorkerAgent implements Agent
 {
     private static final long PUBLISH_NANOS = 50_000_000L;
+    private static final int TASKS = 64;
     private static final int ETHER_TYPE_ARP = 0x0806;
     private static final int ETHER_TYPE_VLAN = 0x8100;
     private static final int ETHER_TYPE_QINQ = 0x88A8;
@@ -46,6 +48,9 @@ public final class WorkerAgent implements Agent
     private final MbufArray mbufs;
     private final RxFrames frames;
     private final UnsafeBuffer frame = new UnsafeBuffer(0, 0);
+    // Changes to the engine's QPs that worker 0's connection set-up asks for (a stop, a re-arm): rare, run between
+    // duty cycles' hops on this worker's thread.
+    private final OneToOneConcurrentArrayQueue<Runnable> tasks = new OneToOneConcurrentArrayQueue<>(TASKS);
     private volatile TranslatorEngine engine;
     private volatile LatencySampler latency;
     private volatile boolean draining;
@@ -206,7 +211,17 @@ public final class WorkerAgent implements Agent
 
     private int timers(final TranslatorEngine e, final long now)
     {
-        final int work = e.poll(now);
+        int work = 0;
+        if (!tasks.isEmpty())
+        {
+            Runnable task;
+            while (null != (task = tasks.poll()))
+            {
+                task.run();
+                work++;
+            }
+        }
+        work += e.poll(now);
         if (now - nextPublishNanos >= 0)
         {
             // The worker's counters are published on its own thread; dta stat adds the workers' up.
@@ -378,6 +393,18 @@ public final class WorkerAgent implements Agent
     public long framesIn()
     {
         return framesIn;
+    }
+
+    /**
+     * Runs a change to the engine's QPs on this worker's thread, at its next duty cycle (one thread offers: worker
+     * 0's, whose connection set-up reconnects every worker's QPs).
+     *
+     * @param task the change.
+     * @return false when 64 tasks wait already: offer it again later.
+     */
+    public boolean offer(final Runnable task)
+    {
+        return tasks.offer(task);
     }
 
     /**

@@ -4,7 +4,9 @@ import io.dta.appliance.dpdk.WorkerAgent;
 import io.dta.appliance.dpdk.MbufFrameSink;
 import io.dta.appliance.connect.ConnectionCounter;
 import io.dta.appliance.connect.ConnectionManager;
+import io.dta.appliance.connect.EngineThread;
 import io.dta.appliance.connect.Reconnector;
+import io.dta.appliance.connect.WorkerConnections;
 import io.dta.appliance.engine.EngineCounter;
 import io.dta.appliance.engine.EngineCounters;
 import io.dta.appliance.engine.worker.EngineGroup;
@@ -68,8 +70,7 @@ public final class LiveTranslatorAgent extends LiveAgent
     private final AtomicCounter[] connectionCounters;
     private final AtomicCounter setUpDrops;
     private MbufFrameSink sink;
-    private ConnectionManager connections;
-    private Reconnector reconnector;
+    private WorkerConnections connections;
     private boolean setUpStarted;
     private boolean setUpFailed;
     private long setUpStartNanos;
@@ -118,11 +119,6 @@ public final class LiveTranslatorAgent extends LiveAgent
         final CountersManager manager = countersFile.manager();
         if (settings.workers() > 1)
         {
-            if (config.hasNegotiatedRegions())
-            {
-                throw new IllegalArgumentException("--workers " + settings.workers() + " runs static regions; the " +
-                    "configuration has negotiated ones (servicePort), which dta run connects with one worker");
-            }
             workerCounters = new EngineCounters[settings.workers()];
             for (int w = 0; w < workerCounters.length; w++)
             {
@@ -157,18 +153,23 @@ public final class LiveTranslatorAgent extends LiveAgent
         sink.countEngineFramesIn(counters);
         if (null == connectionCounters)
         {
-            engine = newEngine(config);
+            engine = newEngine(EngineGroup.workerConfigs(config, Math.max(1, workerCounters.length)));
             startOwn(engine);
         }
         else
         {
-            // The clock seeds the IDs: a restarted appliance never reuses the previous run's.
-            connections = new ConnectionManager(config, sink, System.nanoTime());
+            // The clock seeds the IDs: a restarted appliance never reuses the previous run's. Every worker's QPs are
+            // connected here, on worker 0's thread and through its sink.
+            connections = WorkerConnections.of(config, Math.max(1, workerCounters.length), sink, System.nanoTime());
         }
     }
 
-    private TranslatorEngine newEngine(final ApplianceConfig connected)
+    /**
+     * @param workerConfigs each worker's configuration, its regions connected (one with one worker).
+     */
+    private TranslatorEngine newEngine(final ApplianceConfig[] workerConfigs)
     {
+        final ApplianceConfig connected = workerConfigs[0];
         if (null != previousLists)
         {
             // Once per run, at start-up: not the hot path.
@@ -181,21 +182,21 @@ public final class LiveTranslatorAgent extends LiveAgent
         }
         if (workerCounters.length > 1)
         {
-            return newWorkerEngines(connected);
+            return newWorkerEngines(workerConfigs);
         }
-        return new TranslatorEngine(connected, sink, true, counters, listState);
+        engines = new TranslatorEngine[] { new TranslatorEngine(connected, sink, true, counters, listState) };
+        return engines[0];
     }
 
     /**
      * The workers' engines, joined by hand-off queues, each counting into its own counters: worker 0's is returned
      * (this agent runs it), the others are given to their workers.
      */
-    private TranslatorEngine newWorkerEngines(final ApplianceConfig connected)
+    private TranslatorEngine newWorkerEngines(final ApplianceConfig[] configs)
     {
         final int count = workerCounters.length;
-        final ApplianceConfig[] configs = EngineGroup.workerConfigs(connected, count);
         final WorkerOwnership ownership = new WorkerOwnership(configs);
-        final HandOffQueues queues = new HandOffQueues(count, connected.workers().handOffQueueBytes());
+        final HandOffQueues queues = new HandOffQueues(count, configs[0].workers().handOffQueueBytes());
         engines = new TranslatorEngine[count];
         sink.countEngineFramesIn(workerCounters[0]);
         engines[0] = new TranslatorEngine(configs[0], sink, true, workerCounters[0], listState);
@@ -230,8 +231,7 @@ public final class LiveTranslatorAgent extends LiveAgent
      */
     public TranslatorEngine[] engines()
     {
-        return engines.length > 0 ? engines.clone() : null == engine ? new TranslatorEngine[0] :
-            new TranslatorEngine[] { engine };
+        return engines.clone();
     }
 
     /**
@@ -252,9 +252,9 @@ public final class LiveTranslatorAgent extends LiveAgent
         if (closing())
         {
             // Disconnecting: the engine has drained, and a region must not be connected again now.
-            return connections.poll(nowNanos);
+            return connections.pollManagers(nowNanos);
         }
-        return connections.poll(nowNanos) + reconnector.poll(nowNanos);
+        return connections.pollOnce(nowNanos);
     }
 
     /**
@@ -331,8 +331,8 @@ public final class LiveTranslatorAgent extends LiveAgent
             publish();
             return 1;
         }
-        final int work = connections.poll(nowNanos);
-        if (!connections.isDone())
+        final int work = connections.pollManagers(nowNanos);
+        if (!connections.done())
         {
             return work;
         }
@@ -344,8 +344,14 @@ public final class LiveTranslatorAgent extends LiveAgent
                 String.join(System.lineSeparator() + "  ", connections.failures())));
             return 1;
         }
-        engine = newEngine(connections.connectedConfig());
-        reconnector = new Reconnector(connections, engine);
+        engine = newEngine(connections.connected());
+        final EngineThread[] threads = new EngineThread[engines.length];
+        threads[0] = EngineThread.SAME;
+        for (int w = 1; w < threads.length; w++)
+        {
+            threads[w] = workers()[w]::offer;
+        }
+        connections.attach(engines, threads);
         startOwn(engine);
         // Once per run, at start-up: not the hot path.
         System.err.printf("%s: %s in %.1f ms%n", messagePrefix(), connections.summary(),
@@ -494,9 +500,9 @@ public final class LiveTranslatorAgent extends LiveAgent
     }
 
     /**
-     * @return the connection manager (null with static regions only).
+     * @return every worker's connection set-up (null with static regions only).
      */
-    public ConnectionManager connections()
+    public WorkerConnections connections()
     {
         return connections;
     }

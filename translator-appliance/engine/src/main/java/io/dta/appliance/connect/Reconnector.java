@@ -6,6 +6,7 @@ import io.dta.config.ConnectionConfig;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Reconnection of negotiated regions (translation.md §8): when the QP of a negotiated region goes to the error
@@ -25,8 +26,11 @@ import java.util.List;
  * collector to accept a new connection.
  * <p>
  * The owner's loop keeps offering received frames to the connection manager first, calls its
- * {@link ConnectionManager#poll(long)} and then {@link #poll(long)} here, from the engine's thread. Nothing is
- * allocated while every QP is running; a reconnection allocates (messages, a frame builder).
+ * {@link ConnectionManager#poll(long)} and then {@link #poll(long)} here. It may run on another thread than the
+ * engine (with several workers, every worker's set-up runs on worker 0's): then it reads its QPs' state and last
+ * acknowledged PSN with acquire loads, and hands stopping and re-arming a QP to the engine's thread
+ * ({@link EngineThread}), waiting in a phase of its own until the engine re-armed it. Nothing is allocated while every
+ * QP is running; a reconnection allocates (messages, a frame builder, the task).
  */
 public final class Reconnector
 {
@@ -34,9 +38,12 @@ public final class Reconnector
     private static final int WAITING = 1;
     private static final int CONNECTING = 2;
     private static final int GAVE_UP = 3;
+    private static final int REARMING = 4;
+    private static final int NOT_YET = -1;
 
     private final ConnectionManager connections;
     private final TranslatorEngine engine;
+    private final EngineThread engineThread;
     private final ConnectionConfig policy;
     private final RegionConnection[] regions;
     private final QueuePairSender[] senders;
@@ -45,15 +52,32 @@ public final class Reconnector
     private final long[] dueNanos;
     private final boolean[] armed;
     private final int[] armedLastAcked;
+    private final boolean[] stopAsked;
+    // Per region, written by the engine's thread once it re-armed the QP: the essential operations it sends again.
+    private final AtomicIntegerArray rearmed;
 
     /**
+     * A reconnector on the engine's own thread.
+     *
      * @param connections the manager that connected the engine's negotiated regions.
      * @param engine      the engine built from {@link ConnectionManager#connectedConfig()}.
      */
     public Reconnector(final ConnectionManager connections, final TranslatorEngine engine)
     {
+        this(connections, engine, EngineThread.SAME);
+    }
+
+    /**
+     * @param connections  the manager that connected the engine's negotiated regions.
+     * @param engine       the engine built from {@link ConnectionManager#connectedConfig()}.
+     * @param engineThread where changes to the engine's QPs run.
+     */
+    public Reconnector(
+        final ConnectionManager connections, final TranslatorEngine engine, final EngineThread engineThread)
+    {
         this.connections = connections;
         this.engine = engine;
+        this.engineThread = engineThread;
         this.policy = connections.timing();
         final List<RegionConnection> list = new ArrayList<>();
         final List<QueuePairSender> qps = new ArrayList<>();
@@ -73,6 +97,8 @@ public final class Reconnector
         dueNanos = new long[regions.length];
         armed = new boolean[regions.length];
         armedLastAcked = new int[regions.length];
+        stopAsked = new boolean[regions.length];
+        rearmed = new AtomicIntegerArray(regions.length);
     }
 
     /**
@@ -99,6 +125,7 @@ public final class Reconnector
                     }
                 }
                 case CONNECTING -> work += connecting(i, nowNanos);
+                case REARMING -> work += rearming(i);
                 default ->
                 {
                     // Gave up: the QP stays in the error state.
@@ -111,18 +138,20 @@ public final class Reconnector
     private int running(final int i, final long nowNanos)
     {
         final QueuePairSender sender = senders[i];
-        if (armed[i] && sender.lastAckedPsn() != armedLastAcked[i])
+        if (armed[i] && sender.lastAckedPsnFromAnotherThread() != armedLastAcked[i])
         {
             // The re-armed QP was acknowledged: that attempt worked, the count starts afresh.
             armed[i] = false;
             failuresInARow[i] = 0;
         }
-        if (regions[i].disconnectedByCollector() && sender.stopDisconnected(nowNanos))
+        if (regions[i].disconnectedByCollector() && !stopAsked[i] &&
+            engineThread.offer(() -> sender.stopDisconnected(nowNanos)))
         {
             // The collector ended the connection (DREQ, answered): its QP executes nothing more.
+            stopAsked[i] = true;
             armed[i] = false;
         }
-        if (QueuePairSender.State.ERROR != sender.state())
+        if (QueuePairSender.State.ERROR != sender.stateFromAnotherThread())
         {
             return 0;
         }
@@ -145,17 +174,15 @@ public final class Reconnector
             case CONNECTED ->
             {
                 // The new REP's grant applies from now on (it may differ from the previous connection's).
-                final int resent = engine.reconnect(c.connectedRegion(), c.atomicsLimit(), nowNanos);
-                connections.count(ConnectionCounter.RECONNECTS);
-                failuresInARow[i]++;
-                armed[i] = true;
-                armedLastAcked[i] = senders[i].lastAckedPsn();
-                phase[i] = RUNNING;
-                System.err.printf("dta: %s reconnected (attempt %d): QPN 0x%06x, R_Key 0x%08x, address 0x%x, " +
-                    "starting PSN 0x%06x%s; %d essential operation(s) sent again%n", c.describe(), failuresInARow[i],
-                    c.remoteQpn(), c.rkey(), c.address(), c.startPsn(),
-                    0 == c.atomicsLimit() ? "" : ", " + c.atomicsLimit() + " outstanding atomics", resent);
-                return 1;
+                final var region = c.connectedRegion();
+                final int atomics = c.atomicsLimit();
+                rearmed.set(i, NOT_YET);
+                if (!engineThread.offer(() -> rearmed.setRelease(i, engine.reconnect(region, atomics, nowNanos))))
+                {
+                    return 0;
+                }
+                phase[i] = REARMING;
+                return 1 + rearming(i);
             }
             case FAILED ->
             {
@@ -177,6 +204,27 @@ public final class Reconnector
                 return 0;
             }
         }
+    }
+
+    private int rearming(final int i)
+    {
+        final int resent = rearmed.getAcquire(i);
+        if (NOT_YET == resent)
+        {
+            return 0;
+        }
+        final RegionConnection c = regions[i];
+        connections.count(ConnectionCounter.RECONNECTS);
+        failuresInARow[i]++;
+        armed[i] = true;
+        stopAsked[i] = false;
+        armedLastAcked[i] = senders[i].lastAckedPsnFromAnotherThread();
+        phase[i] = RUNNING;
+        System.err.printf("dta: %s reconnected (attempt %d): QPN 0x%06x, R_Key 0x%08x, address 0x%x, " +
+            "starting PSN 0x%06x%s; %d essential operation(s) sent again%n", c.describe(), failuresInARow[i],
+            c.remoteQpn(), c.rkey(), c.address(), c.startPsn(),
+            0 == c.atomicsLimit() ? "" : ", " + c.atomicsLimit() + " outstanding atomics", resent);
+        return 1;
     }
 
     private void giveUp(final int i)
@@ -218,7 +266,7 @@ public final class Reconnector
         int n = 0;
         for (final int p : phase)
         {
-            n += WAITING == p || CONNECTING == p ? 1 : 0;
+            n += WAITING == p || CONNECTING == p || REARMING == p ? 1 : 0;
         }
         return n;
     }

@@ -2,6 +2,9 @@ package io.dta.appliance.engine;
 
 import io.dta.codec.Psn;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * A queue pair's PSNs and its ACK timer (translation.md §5).
  * <p>
@@ -11,11 +14,27 @@ import io.dta.codec.Psn;
  * response can never move the PSN to a value this QP did not send. {@code highestEverSentPsn} survives a rewind:
  * while probing, an answer may show the responder ahead of a rewind made on stale knowledge.
  * <p>
- * The ACK timer runs while an AckReq'd PSN ({@code awaitedPsn}) is unacknowledged. Engine thread only.
+ * The ACK timer runs while an AckReq'd PSN ({@code awaitedPsn}) is unacknowledged. Engine thread only, but for
+ * {@link #lastAckedPsnAcquire()}.
  */
 final class PsnWindow
 {
     private int nextPsn;
+    private static final VarHandle LAST_ACKED_PSN;
+
+    static
+    {
+        try
+        {
+            LAST_ACKED_PSN = MethodHandles.lookup().findVarHandle(PsnWindow.class, "lastAckedPsn", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    // Written by the engine thread only (release stores); read by it plainly and by others with lastAckedPsnAcquire().
     private int lastAckedPsn;
     private int highestSentPsn;
     private int highestEverSentPsn;
@@ -45,6 +64,15 @@ final class PsnWindow
         return lastAckedPsn;
     }
 
+    /**
+     * @return the last acknowledged PSN as another thread reads it: every change is a release store (a plain store on
+     * x86), this its acquire load.
+     */
+    int lastAckedPsnAcquire()
+    {
+        return (int)LAST_ACKED_PSN.getAcquire(this);
+    }
+
     int highestSentPsn()
     {
         return highestSentPsn;
@@ -68,7 +96,7 @@ final class PsnWindow
     void restart(final int startPsn)
     {
         nextPsn = startPsn;
-        lastAckedPsn = Psn.add(startPsn, -1);
+        LAST_ACKED_PSN.setRelease(this, Psn.add(startPsn, -1));
         highestSentPsn = lastAckedPsn;
         highestEverSentPsn = lastAckedPsn;
         awaitingAck = false;
@@ -81,7 +109,7 @@ final class PsnWindow
      */
     void resync(final int expectedPsn)
     {
-        lastAckedPsn = Psn.add(expectedPsn, -1);
+        LAST_ACKED_PSN.setRelease(this, Psn.add(expectedPsn, -1));
         nextPsn = expectedPsn;
         highestSentPsn = lastAckedPsn;
         awaitingAck = false;
@@ -170,7 +198,7 @@ final class PsnWindow
     {
         if (Psn.compare(psn, lastAckedPsn) > 0)
         {
-            lastAckedPsn = psn;
+            LAST_ACKED_PSN.setRelease(this, psn);
             return true;
         }
         return false;

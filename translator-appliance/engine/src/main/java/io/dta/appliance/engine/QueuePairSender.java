@@ -141,6 +141,22 @@ public final class QueuePairSender
         return window.lastAckedPsn();
     }
 
+    /**
+     * @return {@link #state()} read from a thread other than the engine's (a reconnector on another worker's thread).
+     */
+    public State stateFromAnotherThread()
+    {
+        return recovery.stateAcquire();
+    }
+
+    /**
+     * @return {@link #lastAckedPsn()} read from a thread other than the engine's.
+     */
+    public int lastAckedPsnFromAnotherThread()
+    {
+        return window.lastAckedPsnAcquire();
+    }
+
     /** @return frames sent on this QP. */
     public long framesOut()
     {

@@ -3,12 +3,16 @@ package io.dta.appliance.engine;
 import io.dta.appliance.engine.QueuePairSender.State;
 import io.dta.codec.Psn;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * A queue pair's state after trouble (translation.md §5): the grace period after a resynchronisation (by time, by
  * packets, at least an RNR NAK's timer), the ACK-timeout probe and what its answer means, the silence that stops a
  * QP, the resynchronisation episode that tells a delayed copy of a NAK from a new one, and the error state.
  * <p>
- * It decides; the {@link QueuePairSender} acts (sends the probe, rewinds the ring, counts). Engine thread only.
+ * It decides; the {@link QueuePairSender} acts (sends the probe, rewinds the ring, counts). Engine thread only,
+ * but for {@link #stateAcquire()}.
  */
 final class RecoveryPolicy
 {
@@ -40,6 +44,21 @@ final class RecoveryPolicy
     private final long silenceTimeoutNanos;
     private final long maxRnrWaitNanos;
 
+    private static final VarHandle STATE;
+
+    static
+    {
+        try
+        {
+            STATE = MethodHandles.lookup().findVarHandle(RecoveryPolicy.class, "state", State.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    // Written by the engine thread only (release stores); read by it plainly and by others with stateAcquire().
     private State state = State.ACTIVE;
     private long graceEndNanos;
     // An RNR NAK's timer: the grace period that follows it lasts at least until then.
@@ -74,6 +93,15 @@ final class RecoveryPolicy
     State state()
     {
         return state;
+    }
+
+    /**
+     * @return the state as another thread reads it: every change is a release store (a plain store on x86, so the
+     * engine thread pays nothing), this its acquire load.
+     */
+    State stateAcquire()
+    {
+        return (State)STATE.getAcquire(this);
     }
 
     boolean isStopped()
@@ -138,7 +166,7 @@ final class RecoveryPolicy
         final boolean packetsDone = gracePackets > 0 && 0 == gracePacketsLeft;
         if (timeDone || packetsDone || (0 == graceNanos && 0 == gracePackets))
         {
-            state = State.ACTIVE;
+            STATE.setRelease(this, State.ACTIVE);
             return true;
         }
         return false;
@@ -185,13 +213,13 @@ final class RecoveryPolicy
         pauseUntilNanos = nowNanos + minPauseNanos;
         if (graceNanos > 0 || gracePackets > 0 || minPauseNanos > 0)
         {
-            state = State.GRACE;
+            STATE.setRelease(this, State.GRACE);
             graceEndNanos = nowNanos + graceNanos;
             gracePacketsLeft = gracePackets;
         }
         else
         {
-            state = State.ACTIVE;
+            STATE.setRelease(this, State.ACTIVE);
         }
     }
 
@@ -204,7 +232,7 @@ final class RecoveryPolicy
         gracePacketsLeft = 0;
         stopLogged = false;
         resyncEpisode = false;
-        state = State.ACTIVE;
+        STATE.setRelease(this, State.ACTIVE);
     }
 
     /**
@@ -214,7 +242,7 @@ final class RecoveryPolicy
      */
     void stop(final int firstNotExecutedPsn)
     {
-        state = State.ERROR;
+        STATE.setRelease(this, State.ERROR);
         errorPsn = firstNotExecutedPsn;
     }
 
@@ -272,7 +300,7 @@ final class RecoveryPolicy
         {
             return Timeout.SILENT_STOP;
         }
-        state = State.PROBING;
+        STATE.setRelease(this, State.PROBING);
         probeAnswered = false;
         probeMark = nextPsn;
         return Timeout.PROBE;
@@ -310,7 +338,7 @@ final class RecoveryPolicy
             probeAnswered = true;
             return false;
         }
-        state = State.ACTIVE;
+        STATE.setRelease(this, State.ACTIVE);
         probeAnswered = false;
         return true;
     }

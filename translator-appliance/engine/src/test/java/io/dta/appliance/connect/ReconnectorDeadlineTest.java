@@ -10,17 +10,25 @@ import io.dta.config.ConfigLoader;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayDeque;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
+ * The {@link Reconnector}'s phases against a soft collector on a simulated link.
+ * <p>
  * {@link Reconnector#nextDeadline()}: the end of a reconnection back-off, the time at which {@link Reconnector#poll}
  * starts the next attempt (what the demo's virtual clock jumps to). The collector disconnects a negotiated region
  * (its DREQ, answered), then hears nothing more, so that every reconnection's set-up fails: the first attempt starts
  * at once (back-off 0), the second {@code reconnectBackoffMillis} after the first failed, the third twice that after
  * the second failed, and after {@code reconnectAttempts} failures there is no deadline any more.
+ * <p>
+ * On another thread than the engine's (worker 0's set-up reconnecting another worker's QP): the stop of a QP the
+ * collector disconnected and the re-arm of a reconnected one run only when the engine's thread takes them
+ * ({@link EngineThread}); until then the QP is untouched and the reconnection waits, counted in progress; a full
+ * queue is offered again at the next poll.
  */
 class ReconnectorDeadlineTest
 {
@@ -126,6 +134,61 @@ class ReconnectorDeadlineTest
         assertEquals(NONE, reconnector.nextDeadline());
         assertEquals(ATTEMPTS, manager.counter(ConnectionCounter.RECONNECT_FAILURES));
         assertEquals(0, reconnector.poll(Long.MAX_VALUE / 2));
+    }
+
+    @Test
+    void shouldHandStopAndReArmToTheEnginesThreadWhenRunningOnAnother()
+    {
+        manager.start(now);
+        runUntil(manager::isDone);
+        assertTrue(manager.allConnected(), String.join("; ", manager.failures()));
+        final TranslatorEngine engine = new TranslatorEngine(manager.connectedConfig(), toCollector, true);
+        final ArrayDeque<Runnable> engineThread = new ArrayDeque<>();
+        final boolean[] full = { false };
+        final Reconnector reconnector = new Reconnector(manager, engine, task -> !full[0] && engineThread.add(task));
+        final RegionConnection region = manager.connections().get(0);
+        final QueuePairSender sender = engine.sender(region.region().localQpn());
+        final int firstQpn = region.remoteQpn();
+
+        ResponderQp qp = null;
+        for (final ResponderQp candidate : responder.qps())
+        {
+            qp = candidate.negotiated() ? candidate : qp;
+        }
+        assertTrue(responder.disconnect(qp.collector().ip(), qp.qpn(), now, toTranslator));
+        runUntil(region::disconnectedByCollector);
+
+        full[0] = true;
+        assertEquals(0, reconnector.poll(now), "a full queue: nothing asked yet");
+        full[0] = false;
+        reconnector.poll(now);
+        assertEquals(1, engineThread.size(), "the stop, handed to the engine's thread");
+        assertEquals(QueuePairSender.State.ACTIVE, sender.state(), "untouched until the engine's thread runs it");
+        reconnector.poll(now);
+        assertEquals(1, engineThread.size(), "asked once");
+        engineThread.poll().run();
+        assertEquals(QueuePairSender.State.ERROR, sender.state());
+        assertEquals(QueuePairSender.State.ERROR, sender.stateFromAnotherThread());
+
+        // Found in error: the reconnection starts, and its set-up succeeds.
+        assertEquals(1, reconnector.poll(now));
+        assertEquals(1, reconnector.poll(now));
+        runUntil(() -> RegionConnection.State.CONNECTED == region.state());
+        assertEquals(1, reconnector.poll(now), "connected: the re-arm handed over");
+        assertEquals(1, engineThread.size());
+        assertEquals(1, reconnector.inProgress(), "waiting for the engine's thread");
+        assertEquals(0, manager.counter(ConnectionCounter.RECONNECTS));
+        assertEquals(QueuePairSender.State.ERROR, sender.state());
+        assertEquals(0, reconnector.poll(now), "nothing to do while the engine has not re-armed it");
+
+        engineThread.poll().run();
+        assertEquals(QueuePairSender.State.ACTIVE, sender.state(), "re-armed on the engine's thread");
+        assertEquals(1, reconnector.poll(now));
+        assertEquals(0, reconnector.inProgress());
+        assertEquals(1, manager.counter(ConnectionCounter.RECONNECTS));
+        assertTrue(firstQpn != region.remoteQpn(), "a new collector QP");
+        assertEquals(0, reconnector.poll(now), "running again, nothing more to hand over");
+        assertTrue(engineThread.isEmpty());
     }
 
     /**

@@ -196,6 +196,7 @@ struct dta_cref
     /* mbuf mode */
     struct rte_mempool *pool;
     uint16_t tx_port;
+    uint16_t tx_queue;
     struct rte_mbuf *stash[BURST];
     int stash_index;
     int stash_count;
@@ -523,7 +524,7 @@ static void tx_flush(struct dta_cref *c)
         return;
     }
     c->tx_count = 0;
-    const uint16_t sent = rte_eth_tx_burst(c->tx_port, 0, c->tx, (uint16_t)count);
+    const uint16_t sent = rte_eth_tx_burst(c->tx_port, c->tx_queue, c->tx, (uint16_t)count);
     if (sent < count)
     {
         rte_pktmbuf_free_bulk(c->tx + sent, count - sent);
@@ -1372,9 +1373,10 @@ void dta_cref_fixed_clock(struct dta_cref *c, int64_t now)
 }
 
 /**
- * The measured loop (DataPlaneAgent.doWork in a loop): per duty cycle the clock, the timers, one rx burst from
- * {@code rx_port} translated in place, the burst freed, the frames built in mbufs from {@code pool} sent to
- * {@code tx_port} in bursts (unsent ones freed). Runs until exactly {@code frames} frames were received (the last
+ * The measured loop (WorkerAgent.doWork in a loop): per duty cycle the clock, the timers, one rx burst from queue
+ * {@code rx_queue} of {@code rx_port} translated in place, the burst freed, the frames built in mbufs from
+ * {@code pool} sent to queue {@code tx_queue} of {@code tx_port} in bursts (unsent ones freed). Several contexts may
+ * run at once, each on an lcore of its own with queues of its own. Runs until exactly {@code frames} frames were received (the last
  * rx burst shortened to what is left).
  * With a feed function (the benchmark's ring input: dta_ring_feed of the shim, the same code the Java bench loop
  * calls after each DataPlaneAgent.doWork), it is called with {@code feeder} once per duty cycle, after the tx flush.
@@ -1383,8 +1385,8 @@ void dta_cref_fixed_clock(struct dta_cref *c, int64_t now)
  *
  * @return 0, or -1 when the context was already used in buffer mode with another pool.
  */
-int dta_cref_run(struct dta_cref *c, uint16_t rx_port, uint16_t tx_port, uintptr_t pool, uint64_t frames,
-    dta_feed_fn feed, void *feeder, uint64_t *result)
+int dta_cref_run(struct dta_cref *c, uint16_t rx_port, uint16_t rx_queue, uint16_t tx_port, uint16_t tx_queue,
+    uintptr_t pool, uint64_t frames, dta_feed_fn feed, void *feeder, uint64_t *result)
 {
     if (NULL != c->pool && (uintptr_t)c->pool != pool)
     {
@@ -1392,6 +1394,7 @@ int dta_cref_run(struct dta_cref *c, uint16_t rx_port, uint16_t tx_port, uintptr
     }
     c->pool = (struct rte_mempool *)pool;
     c->tx_port = tx_port;
+    c->tx_queue = tx_queue;
     struct rte_mbuf *rx[BURST];
     const uint64_t in_before = c->counters[C_FRAMES_IN];
     const uint64_t out_before = c->counters[C_FRAMES_OUT];
@@ -1403,7 +1406,7 @@ int dta_cref_run(struct dta_cref *c, uint16_t rx_port, uint16_t tx_port, uintptr
         const int64_t now = 0 == c->fixed_now ? (int64_t)clock_nanos() : c->fixed_now;
         poll_timers(c, now);
         /* Exactly the frames asked for, as the Java bench loop takes them: the last burst partial. */
-        const uint16_t n = rte_eth_rx_burst(rx_port, 0, rx,
+        const uint16_t n = rte_eth_rx_burst(rx_port, rx_queue, rx,
             frames - received < BURST ? (uint16_t)(frames - received) : BURST);
         for (uint16_t i = 0; i < n; i++)
         {

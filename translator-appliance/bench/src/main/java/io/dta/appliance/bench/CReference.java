@@ -95,7 +95,8 @@ public final class CReference implements AutoCloseable
     private static String failure;
 
     private final Handles h;
-    private final Arena arena = Arena.ofConfined();
+    // Shared: with several workers a context is made on the main thread and run on its worker's lcore.
+    private final Arena arena = Arena.ofShared();
     private final MemorySegment context;
     private final MemorySegment result;
     private MemorySegment output = MemorySegment.NULL;
@@ -256,7 +257,8 @@ public final class CReference implements AutoCloseable
             linker.downcallHandle(lookup.findOrThrow("dta_cref_fixed_clock"), FunctionDescriptor.ofVoid(pointer, jlong)),
             // Not critical: one call runs for a whole measuring round.
             linker.downcallHandle(lookup.findOrThrow("dta_cref_run"),
-                FunctionDescriptor.of(jint, pointer, jshort, jshort, jlong, jlong, pointer, pointer, pointer)),
+                FunctionDescriptor.of(jint, pointer, jshort, jshort, jshort, jshort, jlong, jlong, pointer, pointer,
+                    pointer)),
             linker.downcallHandle(lookup.findOrThrow("dta_cref_io_floor"),
                 FunctionDescriptor.of(jint, jshort, jlong, pointer, pointer, pointer)));
     }
@@ -447,11 +449,36 @@ public final class CReference implements AutoCloseable
     public RunResult run(
         final int rxPortId, final int txPortId, final Mempool pool, final long frames, final RingFeeder feeder)
     {
+        return run(rxPortId, 0, txPortId, 0, pool, frames, feeder);
+    }
+
+    /**
+     * As {@link #run(int, int, Mempool, long, RingFeeder)} on given queues: several contexts run at once, each on an
+     * EAL lcore of its own with queues of its own (the C loop on W lcores).
+     *
+     * @param rxPortId  port the reports come from.
+     * @param rxQueue   its rx queue.
+     * @param txPortId  port the frames go to.
+     * @param txQueue   its tx queue.
+     * @param pool      where frame mbufs come from.
+     * @param frames    frames to receive.
+     * @param feeder    the ring input's feeder of that queue, or null.
+     * @return what was measured.
+     */
+    public RunResult run(
+        final int rxPortId,
+        final int rxQueue,
+        final int txPortId,
+        final int txQueue,
+        final Mempool pool,
+        final long frames,
+        final RingFeeder feeder)
+    {
         final int rc;
         try
         {
-            rc = (int)h.run.invokeExact(context, (short)rxPortId, (short)txPortId, pool.segment().address(), frames,
-                feedFunction(feeder), feederSegment(feeder), result);
+            rc = (int)h.run.invokeExact(context, (short)rxPortId, (short)rxQueue, (short)txPortId, (short)txQueue,
+                pool.segment().address(), frames, feedFunction(feeder), feederSegment(feeder), result);
         }
         catch (final Throwable ex)
         {

@@ -299,6 +299,7 @@ public final class DpdkBench
      * @param workers       how many workers.
      * @param rounds        rounds (each {@code reports / rounds} reports).
      * @param scaling       also one worker, in alternating rounds.
+     * @param compareC      also the C reference loop on the W lcores, in alternating rounds.
      * @return the measurement.
      */
     public static WorkersBench.Scaling runWorkers(
@@ -312,12 +313,13 @@ public final class DpdkBench
         final int sourceReports,
         final int workers,
         final int rounds,
-        final boolean scaling)
+        final boolean scaling,
+        final boolean compareC)
     {
         final ApplianceConfig config = DerivedQueuePairs.withWorkerQueuePairs(EngineBench.config(primitive, base,
             batchSize, EngineBench.DEFAULT_SKETCH_SWITCHES), workers);
         return WorkersBench.run(synthetic(primitive, config, redundancy, batchSize), config, workers,
-            warmupReports / workers, reports / rounds / workers, extraEalArgs, sourceReports, rounds, scaling);
+            warmupReports / workers, reports / rounds / workers, extraEalArgs, sourceReports, rounds, scaling, compareC);
     }
 
     private static BenchInput synthetic(

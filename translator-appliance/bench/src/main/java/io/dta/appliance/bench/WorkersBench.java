@@ -85,15 +85,20 @@ public final class WorkersBench
     }
 
     /**
-     * {@code --scaling}: rounds of one worker and of {@code W} alternating in one EAL, each round's rate kept.
+     * {@code --scaling}: rounds of one worker and of {@code W} alternating in one EAL, each round's rate kept; with
+     * {@code --compare-c} also rounds of the C reference loop on the W lcores.
      *
      * @param one           the one-worker rounds.
      * @param many          the {@code W}-worker rounds.
      * @param oneMedian     median rate of the one-worker rounds.
      * @param manyMedian    median rate of the {@code W}-worker rounds.
      * @param ratio         {@code manyMedian / oneMedian}.
+     * @param reference     the C loop's rate of each round on W lcores (empty without {@code --compare-c}).
+     * @param referenceMedian their median (NaN without).
      */
-    public record Scaling(List<Result> one, List<Result> many, double oneMedian, double manyMedian, double ratio)
+    public record Scaling(
+        List<Result> one, List<Result> many, double oneMedian, double manyMedian, double ratio, List<Double> reference,
+        double referenceMedian)
     {
     }
 
@@ -108,6 +113,7 @@ public final class WorkersBench
      * @param rounds         rounds of {@code W} workers (and, with {@code scaling}, as many of one worker before
      *                       each, on a queue of its own holding every source report).
      * @param scaling        also measure one worker, in alternating rounds.
+     * @param compareC       also measure the C reference loop on the W lcores, in alternating rounds.
      * @return the measurement.
      */
     public static Scaling run(
@@ -119,7 +125,8 @@ public final class WorkersBench
         final List<String> extraEalArgs,
         final int sourcePerQueue,
         final int rounds,
-        final boolean scaling)
+        final boolean scaling,
+        final boolean compareC)
     {
         final int[][] byWorker = spread(frames, workers);
         final List<String> args = Eal.mergeArgs(Eal.virtualDeviceArgs(Eal.uniqueFilePrefix("dta-bench"), 0,
@@ -150,13 +157,26 @@ public final class WorkersBench
                     final Run[] one = scaling ? runs(config, 1, pool, in, out, feeders, true) : null;
                     final List<Result> oneRounds = new ArrayList<>();
                     final List<Result> manyRounds = new ArrayList<>();
-                    for (int r = 0; r < rounds; r++)
+                    final List<Double> cRounds = new ArrayList<>();
+                    try (CWorkers c = compareC ? new CWorkers(EngineGroup.workerConfigs(config, workers)) : null)
                     {
-                        if (scaling)
+                        if (compareC)
                         {
-                            oneRounds.add(measure(eal, lcores, one, 0 == r ? warmupReports : 0, measured * workers));
+                            c.round(eal, lcores, in, out, pool, feeders, Math.max(1, warmupReports));
                         }
-                        manyRounds.add(measure(eal, lcores, many, 0 == r ? warmupReports : 0, measured));
+                        for (int r = 0; r < rounds; r++)
+                        {
+                            if (scaling)
+                            {
+                                oneRounds.add(measure(eal, lcores, one, 0 == r ? warmupReports : 0,
+                                    measured * workers));
+                            }
+                            manyRounds.add(measure(eal, lcores, many, 0 == r ? warmupReports : 0, measured));
+                            if (compareC)
+                            {
+                                cRounds.add(c.round(eal, lcores, in, out, pool, feeders, measured));
+                            }
+                        }
                     }
                     close(many);
                     if (scaling)
@@ -165,7 +185,11 @@ public final class WorkersBench
                     }
                     final double oneMedian = scaling ? median(oneRounds) : Double.NaN;
                     final double manyMedian = median(manyRounds);
-                    return new Scaling(oneRounds, manyRounds, oneMedian, manyMedian, manyMedian / oneMedian);
+                    final double cMedian = compareC ?
+                        DpdkBench.median(cRounds.stream().mapToDouble(Double::doubleValue).sorted().toArray()) :
+                        Double.NaN;
+                    return new Scaling(oneRounds, manyRounds, oneMedian, manyMedian, manyMedian / oneMedian,
+                        cRounds, cMedian);
                 }
                 finally
                 {

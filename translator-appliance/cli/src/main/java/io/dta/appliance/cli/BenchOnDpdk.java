@@ -80,13 +80,13 @@ final class BenchOnDpdk
             System.err.println("dta bench: hugepages: " + missing);
             return 1;
         }
-        if (o.compareC)
-        {
-            return new BenchCompareC(o, onHugepages).run(appliance, ealArgs, frames, sourceFrames);
-        }
         if (o.workers > 1)
         {
             return new BenchWorkers(o, onHugepages, roundsGiven).run(appliance, ealArgs);
+        }
+        if (o.compareC)
+        {
+            return new BenchCompareC(o, onHugepages).run(appliance, ealArgs, frames, sourceFrames);
         }
         return single(appliance, ealArgs, frames, sourceFrames);
     }

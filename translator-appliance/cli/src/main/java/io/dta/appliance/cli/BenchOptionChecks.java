@@ -10,9 +10,11 @@ import io.dta.config.WorkersConfig;
 import io.dta.dpdk.Eal;
 import picocli.CommandLine.ParseResult;
 
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -27,6 +29,9 @@ final class BenchOptionChecks
     static final int MIN_REPORTS_PER_ROUND = 32_768;
 
     private static final int MIN_RING_SOURCE_REPORTS = 64;
+    /** Primitives whose reports never cross between workers: what the C loop on W lcores can run as the workers do. */
+    private static final Set<BenchPrimitive> HAND_OFF_FREE = EnumSet.of(BenchPrimitive.KEYWRITE,
+        BenchPrimitive.KEYINCREMENT);
 
     private final BenchOptions o;
     private final ParseResult parsed;
@@ -236,11 +241,15 @@ final class BenchOptionChecks
         {
             return "--scaling needs --workers 2 or more";
         }
-        if (o.workers > 1 && (!o.dpdk() || o.compareC || o.capture() ||
-            given("--input") && !"ring".equals(o.input)))
+        if (o.workers > 1 && (!o.dpdk() || o.capture() || given("--input") && !"ring".equals(o.input)))
         {
             return "--workers " + o.workers + " runs with --io dpdk, its ring input and " +
-                "synthetic reports (not --compare-c, --in or --input pcap)";
+                "synthetic reports (not --in or --input pcap)";
+        }
+        if (o.workers > 1 && o.compareC && !HAND_OFF_FREE.contains(o.primitive))
+        {
+            return "--compare-c --workers " + o.workers + " compares keywrite and keyincrement (the C reference " +
+                "loop has no hand-offs between workers), not " + o.primitive.name().toLowerCase();
         }
         if (o.compareC && !o.capture() && !CReference.PRIMITIVES.contains(o.primitive))
         {

@@ -84,7 +84,9 @@ final class BenchOptions
         "C loop translates no sequence-tracked, essential or Sketch-Merge report: its counters are printed " +
         "(reference). When the two loops did unequal work (collector responses in the capture, reports the C loop " +
         "does not handle, reports the engine dropped after translating them, drops or frames out that differ) a " +
-        "warning says so, and unequalWork in the JSON")
+        "warning says so, and unequalWork in the JSON. With --workers W the C loop runs on the W workers' lcores, " +
+        "queues and rings (one context each, with the worker's QPs): keywrite and keyincrement, which need no " +
+        "hand-off between workers")
     boolean compareC;
 
     @Option(names = "--rounds", defaultValue = "5",

@@ -41,12 +41,12 @@ final class BenchWorkers
      */
     int run(final ApplianceConfig appliance, final List<String> ealArgs) throws Exception
     {
-        final int measuredRounds = roundsGiven || o.scaling ? o.rounds : 1;
+        final int measuredRounds = roundsGiven || o.scaling || o.compareC ? o.rounds : 1;
         final WorkersBench.Scaling s;
         try
         {
             s = DpdkBench.runWorkers(o.primitive, appliance, o.redundancy, o.batch, o.warmup, o.reports, ealArgs,
-                o.sourceReports, o.workers, measuredRounds, o.scaling);
+                o.sourceReports, o.workers, measuredRounds, o.scaling, o.compareC);
         }
         catch (final DpdkException | IllegalStateException | IllegalArgumentException ex)
         {
@@ -65,6 +65,11 @@ final class BenchWorkers
         {
             System.out.printf("  one worker, alternating rounds: %.2f M reports/s; %d workers / one: %.3f%n",
                 s.oneMedian() / 1e6, o.workers, s.ratio());
+        }
+        if (o.compareC)
+        {
+            System.out.printf("  C reference loop on %d lcores, alternating rounds: %.2f M reports/s; Java / C: %.3f%n",
+                o.workers, s.referenceMedian() / 1e6, s.manyMedian() / s.referenceMedian());
         }
         final WorkersBench.Result last = s.many().getLast();
         for (int i = 0; i < last.perWorker().size(); i++)
@@ -97,6 +102,12 @@ final class BenchWorkers
             out.put("oneWorkerRounds", s.one().stream().map(BenchWorkers::round).toList());
         }
         out.put("workerRounds", s.many().stream().map(BenchWorkers::round).toList());
+        if (o.compareC)
+        {
+            out.put("referenceReportsPerSecond", Math.round(s.referenceMedian()));
+            out.put("javaToReference", s.manyMedian() / s.referenceMedian());
+            out.put("referenceRounds", s.reference().stream().map(Math::round).toList());
+        }
         out.put("agronaBoundsChecks", DirectBuffer.SHOULD_BOUNDS_CHECK);
         return out;
     }

@@ -21,6 +21,16 @@ class BenchCompareOptionsTest
     }
 
     @Test
+    void shouldRefuseComparingTheCLoopOnWorkersForAPrimitiveThatHandsOff()
+    {
+        refused("--compare-c --workers 2 compares keywrite and keyincrement (the C reference loop has no hand-offs " +
+            "between workers), not append", "bench", "--io", "dpdk", "--primitive", "append", "--workers", "2",
+            "--compare-c");
+        refused("--workers 2 runs with --io dpdk, its ring input and synthetic reports (not --in or --input pcap)",
+            "bench", "--io", "dpdk", "--primitive", "keywrite", "--workers", "2", "--input", "pcap");
+    }
+
+    @Test
     void shouldRefuseTheRingInputWithoutDpdk()
     {
         refused("--input needs --io dpdk", "bench", "--primitive", "keywrite", "--input", "ring");

@@ -64,6 +64,8 @@ class ReleaseArchiveTest
         // What a box without a JDK and Maven offers the launcher: bash, and nothing else on the PATH.
         tools = Files.createDirectory(dir.resolve("tools"));
         Files.createSymbolicLink(tools.resolve("bash"), Path.of("/bin/bash"));
+        // And util-linux's taskset, with which the perf gate pins its rounds (it runs unpinned without).
+        Files.createSymbolicLink(tools.resolve("taskset"), Path.of("/usr/bin/taskset"));
     }
 
     private record Run(int exitCode, String out, String err)
@@ -72,7 +74,12 @@ class ReleaseArchiveTest
 
     private static ProcessBuilder dta(final String... args)
     {
-        final List<String> command = new ArrayList<>(List.of(home.resolve("bin/dta").toString()));
+        return dtaOf(home, args);
+    }
+
+    private static ProcessBuilder dtaOf(final Path release, final String... args)
+    {
+        final List<String> command = new ArrayList<>(List.of(release.resolve("bin/dta").toString()));
         command.addAll(List.of(args));
         final ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile());
         final Map<String, String> env = builder.environment();
@@ -84,9 +91,14 @@ class ReleaseArchiveTest
 
     private static Run run(final String... args) throws Exception
     {
+        return runOf(home, args);
+    }
+
+    private static Run runOf(final Path release, final String... args) throws Exception
+    {
         final Path out = Files.createTempFile(dir, "out", ".txt");
         final Path err = Files.createTempFile(dir, "err", ".txt");
-        final Process p = dta(args).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        final Process p = dtaOf(release, args).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         assertTrue(p.waitFor(300, TimeUnit.SECONDS), "dta " + String.join(" ", args) + " did not end");
         return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
     }
@@ -211,5 +223,45 @@ class ReleaseArchiveTest
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), said);
         assertEquals("", said.strip(), "systemd-analyze warns: " + said);
+    }
+
+    /**
+     * The perf gate between two unpacked archives: the release against itself passes (exit 0, a ratio within
+     * 0.9–1.1); a copy whose bundled java starts with compressed references and Agrona's bounds checks on (about a
+     * third slower here) is caught as a regression against it (exit 3).
+     */
+    @Test
+    void shouldPassTheReleaseAgainstItselfAndCatchASlowedCopy() throws Exception
+    {
+        final Path box = Files.createDirectory(dir.resolve("slowed"));
+        final Path archive = TARGET.resolve("dta-" + VERSION + "-linux-x86_64.tar.gz").toAbsolutePath();
+        assertEquals(0, new ProcessBuilder("tar", "-xzf", archive.toString()).directory(box.toFile()).inheritIO()
+            .start().waitFor());
+        final Path slowed = box.resolve("dta-" + VERSION);
+        final Path launcher = slowed.resolve("bin/dta");
+        final String script = Files.readString(launcher);
+        final String slowedScript = script.replace("jvm_opts=\"-XX:-UseCompressedOops\"",
+            "jvm_opts=\"-XX:+UseCompressedOops\"").replace("-Dagrona.disable.bounds.checks=true",
+            "-Dagrona.disable.bounds.checks=false");
+        assertTrue(!slowedScript.equals(script) && slowedScript.contains("+UseCompressedOops") &&
+            slowedScript.contains("checks=false"), slowedScript);
+        Files.writeString(launcher, slowedScript);
+
+        final String[] gate = { "bench", "--primitive", "keywrite", "--warmup", "5000000", "--reports", "8000000",
+            "--rounds", "3", "--max-regression", "10", "--baseline", home.toString(), "--json" };
+        final Run self = run(gate);
+        assertEquals(0, self.exitCode(), self.err() + self.out());
+        final JsonNode same = JSON.readTree(self.out());
+        final double ratio = same.get("ratio").asDouble();
+        assertTrue(0.9 <= ratio && ratio <= 1.1, self.out());
+        assertEquals("no regression", same.get("verdict").asText(), self.out());
+
+        final Run slow = runOf(slowed, gate);
+        assertEquals(3, slow.exitCode(), slow.err() + slow.out());
+        final JsonNode caught = JSON.readTree(slow.out());
+        assertEquals("regression", caught.get("verdict").asText(), slow.out());
+        assertTrue(caught.get("ratioHigh").asDouble() < 0.9, slow.out());
+        assertTrue(caught.get("candidate").get(0).get("context").get("jvmFlags").toString()
+            .contains("+UseCompressedOops"), slow.out());
     }
 }

@@ -22,6 +22,7 @@ public final class BaselineGate
 {
     private final BenchSide candidate;
     private final BenchSide baseline;
+    private final CpuPin pin;
     private final List<String> benchArgs;
     private final int rounds;
     private final double maxRegressionPercent;
@@ -31,6 +32,7 @@ public final class BaselineGate
     /**
      * @param candidate            this build.
      * @param baseline             the build compared against.
+     * @param pin                  the CPU both sides' rounds run on.
      * @param benchArgs            the arguments of each round's {@code dta bench} (no {@code --json}).
      * @param rounds               rounds of each side.
      * @param maxRegressionPercent how much slower the candidate may be.
@@ -40,14 +42,16 @@ public final class BaselineGate
     public BaselineGate(
         final BenchSide candidate,
         final BenchSide baseline,
+        final CpuPin pin,
         final List<String> benchArgs,
         final int rounds,
         final double maxRegressionPercent,
         final PrintStream out,
         final PrintStream err)
     {
-        this.candidate = candidate;
-        this.baseline = baseline;
+        this.candidate = candidate.pinned(pin);
+        this.baseline = baseline.pinned(pin);
+        this.pin = pin;
         this.benchArgs = List.copyOf(benchArgs);
         this.rounds = rounds;
         this.maxRegressionPercent = maxRegressionPercent;
@@ -124,7 +128,7 @@ public final class BaselineGate
         }
         final GateRate rate = GateRate.choose(candidateRounds, baselineRounds);
         final RatioInterval interval = RatioInterval.bootstrap(rate.of(candidateRounds), rate.of(baselineRounds));
-        return new GateResult(benchArgs, candidateRounds, baselineRounds, rate, interval, maxRegressionPercent,
+        return new GateResult(benchArgs, pin, candidateRounds, baselineRounds, rate, interval, maxRegressionPercent,
             Verdict.of(interval, maxRegressionPercent));
     }
 
@@ -136,7 +140,8 @@ public final class BaselineGate
             return;
         }
         final RatioInterval i = result.interval();
-        out.printf("dta bench %s%n", String.join(" ", result.benchArgs()));
+        out.printf("dta bench %s (every round on CPU %s)%n", String.join(" ", result.benchArgs()),
+            result.pin().describe());
         for (int r = 0; r < result.candidateRounds().size(); r++)
         {
             out.printf("  round %d: candidate %.3f M, baseline %.3f M %s%n", r + 1,
@@ -154,6 +159,7 @@ public final class BaselineGate
      * A gate's measurements and conclusion.
      *
      * @param benchArgs            the arguments each round ran with.
+     * @param pin                  the CPU every round ran on.
      * @param candidateRounds      this build's rounds' JSON results, in order.
      * @param baselineRounds       the baseline's, in order.
      * @param rate                 the rate compared.
@@ -163,6 +169,7 @@ public final class BaselineGate
      */
     public record GateResult(
         List<String> benchArgs,
+        CpuPin pin,
         List<Map<String, Object>> candidateRounds,
         List<Map<String, Object>> baselineRounds,
         GateRate rate,
@@ -177,6 +184,7 @@ public final class BaselineGate
         {
             final Map<String, Object> m = new LinkedHashMap<>();
             m.put("bench", benchArgs);
+            m.put("cpu", pin.describe());
             m.put("rounds", candidateRounds.size());
             m.put("rate", rate.key());
             m.put("candidateRates", rate.of(candidateRounds));

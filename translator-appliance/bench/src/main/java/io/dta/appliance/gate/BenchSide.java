@@ -58,6 +58,17 @@ public record BenchSide(String name, List<String> command)
     }
 
     /**
+     * @param pin the CPU every round of this side runs on.
+     * @return this side, its rounds pinned.
+     */
+    public BenchSide pinned(final CpuPin pin)
+    {
+        final List<String> pinned = new ArrayList<>(pin.prefix());
+        pinned.addAll(command);
+        return new BenchSide(name, List.copyOf(pinned));
+    }
+
+    /**
      * Runs one round: {@code dta bench ARGS --json}.
      *
      * @param benchArgs the arguments after {@code bench}, without {@code --json}.

@@ -64,7 +64,8 @@ public final class HtmlReport
             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;" +
             "vertical-align:top;font-size:90%;overflow-wrap:anywhere}svg{display:block;margin:1em 0}</style></head><body>\n");
         h.append("<h1>dta bench: candidate against baseline</h1>\n<p><code>dta bench ")
-            .append(escape(String.join(" ", result.benchArgs()))).append("</code></p>\n");
+            .append(escape(String.join(" ", result.benchArgs()))).append("</code>, every round on CPU ")
+            .append(escape(String.valueOf(result.pin().describe()))).append("</p>\n");
         h.append(String.format(Locale.ROOT, "<p id=\"verdict\"><b>%s</b> (exit %d): candidate / baseline = %.3f, " +
             "%d %% interval %.3f .. %.3f (bootstrap over %d rounds each); allowed down to %.3f.</p>%n",
             escape(result.verdict().name().toLowerCase(Locale.ROOT).replace('_', ' ')),

@@ -6,13 +6,13 @@ import java.util.Set;
 
 /**
  * The arguments each round of a gate runs {@code dta bench} with: the gate's own as given, less the options that
- * belong to the gate ({@code --baseline}, {@code --max-regression}, {@code --report}, {@code --rounds}, {@code
- * --json}).
+ * belong to the gate ({@code --baseline}, {@code --max-regression}, {@code --report}, {@code --rounds},
+ * {@code --cpu}, {@code --json}).
  */
 public final class RoundArgs
 {
     private static final Set<String> GATE_OPTIONS_WITH_VALUE =
-        Set.of("--baseline", "--max-regression", "--report", "--rounds");
+        Set.of("--baseline", "--max-regression", "--report", "--rounds", "--cpu");
     private static final Set<String> GATE_FLAGS = Set.of("--json");
 
     private RoundArgs()

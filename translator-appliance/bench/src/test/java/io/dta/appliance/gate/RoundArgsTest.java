@@ -13,8 +13,8 @@ class RoundArgsTest
     {
         assertEquals(List.of("--primitive", "keywrite", "--reports", "100", "--io", "dpdk", "--eal", "-l 1"),
             RoundArgs.of(List.of("bench", "--primitive", "keywrite", "--baseline", "/opt/dta-old", "--reports", "100",
-                "--max-regression=3", "--json", "--io", "dpdk", "--report", "r.html", "--rounds", "7", "--eal",
-                "-l 1")));
+                "--max-regression=3", "--json", "--io", "dpdk", "--report", "r.html", "--rounds", "7", "--cpu", "1",
+                "--eal", "-l 1")));
     }
 
     @Test

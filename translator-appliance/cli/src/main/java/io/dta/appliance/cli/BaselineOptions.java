@@ -2,6 +2,7 @@ package io.dta.appliance.cli;
 
 import io.dta.appliance.gate.BaselineGate;
 import io.dta.appliance.gate.BenchSide;
+import io.dta.appliance.gate.CpuPin;
 import io.dta.appliance.gate.RoundArgs;
 
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ final class BaselineOptions
      * @param report        the HTML report to write, or null.
      * @param maxRegression the regression allowed, in percent.
      * @param rounds        rounds of each side.
+     * @param cpu           {@code --cpu}: a CPU, "none", or null for the last CPU this process may use.
      * @param json          print JSON.
      * @param commandLine   the whole command line as given.
      * @return the exit status.
@@ -33,6 +35,7 @@ final class BaselineOptions
         final Path report,
         final double maxRegression,
         final int rounds,
+        final String cpu,
         final boolean json,
         final List<String> commandLine) throws Exception
     {
@@ -64,7 +67,54 @@ final class BaselineOptions
             System.err.println("dta bench: --report " + report + ": its directory does not exist");
             return 2;
         }
-        return new BaselineGate(BenchSide.thisBuild(), BenchSide.baseline(baseline), RoundArgs.of(commandLine),
+        final CpuPin pin = pin(cpu);
+        if (null == pin)
+        {
+            return 2;
+        }
+        if (null == cpu && CpuPin.NONE.equals(pin))
+        {
+            System.err.println("dta bench: --baseline: taskset (util-linux) not found: rounds run on any CPU");
+        }
+        return new BaselineGate(BenchSide.thisBuild(), BenchSide.baseline(baseline), pin, RoundArgs.of(commandLine),
             rounds, maxRegression, System.out, System.err).run(json, report);
+    }
+
+    /**
+     * @return the pinning {@code --cpu} asks for, or null when refused (said).
+     */
+    private static CpuPin pin(final String cpu)
+    {
+        if (null == cpu)
+        {
+            return CpuPin.lastAllowed();
+        }
+        if ("none".equals(cpu))
+        {
+            return CpuPin.NONE;
+        }
+        final int n;
+        try
+        {
+            n = Integer.parseInt(cpu);
+        }
+        catch (final NumberFormatException ex)
+        {
+            System.err.println("dta bench: --cpu must be a CPU number or none, not " + cpu);
+            return null;
+        }
+        final int last = CpuPin.lastAllowed().cpu();
+        if (n < 0 || last >= 0 && n > last)
+        {
+            System.err.println("dta bench: --cpu " + n + ": this process may not run there (CPUs 0.." +
+                last + ")");
+            return null;
+        }
+        if (!CpuPin.tasksetAvailable())
+        {
+            System.err.println("dta bench: --cpu needs taskset (util-linux), which is not on the PATH");
+            return null;
+        }
+        return new CpuPin(n);
     }
 }

@@ -63,10 +63,15 @@ public final class BenchCommand implements Callable<Integer>
     {
         // SIGINT and SIGTERM end the JVM through its shutdown hooks, which say so in one line as dta replay does (a
         // bench writes no output file, and its temporary capture is deleted on exit).
+        if (null != o.cpu && null == o.baseline)
+        {
+            System.err.println("dta bench: --cpu needs --baseline DIR (it pins the rounds of a comparison)");
+            return 2;
+        }
         try (RunFiles signalled = RunFiles.onSignal("bench", null, System.err))
         {
             return null == o.baseline && null == o.report ? bench() : BaselineOptions.gate(o.baseline, o.report,
-                o.maxRegression, o.rounds, o.json, spec.commandLine().getParseResult().originalArgs());
+                o.maxRegression, o.rounds, o.cpu, o.json, spec.commandLine().getParseResult().originalArgs());
         }
     }
 

@@ -137,6 +137,11 @@ final class BenchOptions
         "much slower than the baseline this build may be, in percent (default: ${DEFAULT-VALUE})")
     double maxRegression;
 
+    @Option(names = "--cpu", paramLabel = "CPU", description = "with --baseline: the CPU every round of both builds " +
+        "runs on (taskset -c CPU), or none; default: the last CPU this process may use. CPUs of a shared or virtual " +
+        "machine need not run at one speed, and unpinned rounds land on either")
+    String cpu;
+
     @Option(names = "--report", paramLabel = "FILE.html", description = "with --baseline: also write one " +
         "self-contained HTML file (inline SVG charts): rates per round, the ratio and its interval, both contexts")
     Path report;

@@ -90,13 +90,30 @@ class LiveTwoProcessEalTest extends LiveProcessTests
     @Test
     void shouldTellTheRunningTranslatorWithADreqWhenTheCollectorStopsFirst() throws Exception
     {
+        collectorStopsFirst(1);
+    }
 
+    /**
+     * The same with two workers: each worker's QP of each negotiated region was connected from worker 0, and worker
+     * 0 answers all six DREQs; stopping worker 1's QPs is handed to worker 1's thread, and the reconnections of all
+     * six are tried from worker 0.
+     */
+    @Test
+    void shouldTellEveryWorkersQueuePairWhenTheCollectorStopsFirst() throws Exception
+    {
+        collectorStopsFirst(2);
+    }
+
+    private void collectorStopsFirst(final int workers) throws Exception
+    {
         // Set-up timeouts long enough for two cold JVMs (134 ms, 6 retries), short enough that a reconnection to the
         // gone collector fails within a second.
         final Path config = dir.resolve("translator.yaml");
         Files.writeString(config, "acks:\n  timeoutMicros: 2000000\nconnection:\n  cmResponseTimeout: 15\n" +
-            "  maxCmRetries: 6\n  reconnectAttempts: 1\n" + NEGOTIATED_CONFIG);
+            "  maxCmRetries: 6\n  reconnectAttempts: 1\n" + ReplayWorkersTest.withWorkerQueuePairs(NEGOTIATED_CONFIG,
+            workers));
         final Path reportsPcap = writeReports(0);
+        final int qps = 3 * workers;
         final Path socket = dir.resolve("memif.sock");
         final Path store = dir.resolve("store");
         final Path collectorCounters = dir.resolve("collector.counters");
@@ -107,18 +124,25 @@ class LiveTwoProcessEalTest extends LiveProcessTests
         final Process collector = start("collector", "collector", "--config", config.toString(), "--store",
             store.toString(), "--port", "net_memif0", "--vdev", memif + ",role=server", "-l", "1",
             "--file-prefix", prefix("dta-e2e-col1-" + pid), "--counters", collectorCounters.toString(), "--json",
-            "--max-atomics", "4");
+            "--max-atomics", "4", "--queues", Integer.toString(workers));
         awaitStat(collectorCounters, collector, n -> true);
+        // With several workers, each reads the reports RSS would give it from a net_pcap queue of its own.
+        final StringBuilder reportsPort = new StringBuilder("net_pcap0");
+        for (final Path part : RssSplit.split(reportsPcap, workers, dir.resolve("reports-q")))
+        {
+            reportsPort.append(",rx_pcap=").append(part).append(",tx_pcap=").append(part.resolveSibling(
+                part.getFileName() + "-tx.pcap"));
+        }
         final Process translator = start("translator", "run", "--config", config.toString(),
-            "--reports-port", "net_pcap0", "--collector-port", "net_memif0",
-            "--vdev", "net_pcap0,rx_pcap=" + reportsPcap + ",tx_pcap=" + dir.resolve("reports-port-tx.pcap"),
-            "--vdev", memif + ",role=client", "-l", "0", "--file-prefix", prefix("dta-e2e-run1-" + pid),
-            "--counters", translatorCounters.toString(), "--drain-ms", "5000", "--json");
+            "--workers", Integer.toString(workers), "--reports-port", "net_pcap0", "--collector-port", "net_memif0",
+            "--vdev", reportsPort.toString(), "--vdev", memif + ",role=client", "-l", 1 == workers ? "0" : "0,1",
+            "--file-prefix", prefix("dta-e2e-run1-" + pid), "--counters", translatorCounters.toString(),
+            "--drain-ms", "5000", "--json");
 
         final JsonNode running = awaitStat(translatorCounters, translator,
             n -> reports.size() == n.get("counters").path("reportsIn").asLong() &&
-            3 == n.get("counters").path("connectionConnected").asLong());
-        assertEquals(1, running.get("counters").get("connectionAtomicsReduced").asLong(), running.toString());
+            qps == n.get("counters").path("connectionConnected").asLong());
+        assertEquals(workers, running.get("counters").get("connectionAtomicsReduced").asLong(), running.toString());
         // Every request executed (12 FETCH_ADDs: redundancy 4 + 2 + 4 + 2) before the collector goes.
         final JsonNode executed = awaitStat(collectorCounters, collector,
             n -> 12 == n.get("counters").path("atomics").asLong());
@@ -130,35 +154,35 @@ class LiveTwoProcessEalTest extends LiveProcessTests
         collector.destroy();
         assertTrue(collector.waitFor(30, TimeUnit.SECONDS), "collector stops on SIGTERM");
         final JsonNode told = awaitStat(translatorCounters, translator,
-            n -> 3 == n.get("counters").path("connectionReconnectsExhausted").asLong());
+            n -> qps == n.get("counters").path("connectionReconnectsExhausted").asLong());
         final long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stop);
         final JsonNode c = told.get("counters");
         final String why = told + "\ntranslator: " + readQuietly(dir.resolve("translator.err")) + "\ncollector: " +
             readQuietly(dir.resolve("collector.err"));
         assertEquals("running", told.get("status").asText(), why);
-        assertEquals(3, c.get("connectionDreqsIn").asLong(), why);
-        assertEquals(3, c.get("connectionDrepsSent").asLong(), why);
-        assertEquals(3, c.get("connectionReconnectAttempts").asLong(), why);
-        assertEquals(3, c.get("connectionReconnectFailures").asLong(), why);
+        assertEquals(qps, c.get("connectionDreqsIn").asLong(), why);
+        assertEquals(qps, c.get("connectionDrepsSent").asLong(), why);
+        assertEquals(qps, c.get("connectionReconnectAttempts").asLong(), why);
+        assertEquals(qps, c.get("connectionReconnectFailures").asLong(), why);
         assertEquals(0, c.get("connectionReconnects").asLong(), why);
         assertEquals(0, c.get("silentQpStops").asLong(), why);
         final String translatorErr = Files.readString(dir.resolve("translator.err"));
-        assertEquals(3, translatorErr.lines().filter(l -> l.contains("stopped: the collector disconnected (DREQ)"))
+        assertEquals(qps, translatorErr.lines().filter(l -> l.contains("stopped: the collector disconnected (DREQ)"))
             .count(), translatorErr);
-        assertEquals(3, translatorErr.lines().filter(l -> l.contains("stays in the error state: 1 reconnection " +
+        assertEquals(qps, translatorErr.lines().filter(l -> l.contains("stays in the error state: 1 reconnection " +
             "attempt(s) in a row without progress")).count(), translatorErr);
 
         final String collectorOut = Files.readString(dir.resolve("collector.out"));
         assertEquals(0, collector.exitValue(), collectorOut + readQuietly(dir.resolve("collector.err")));
         assertTrue(Files.readString(dir.resolve("collector.err"))
-            .contains("dta collector: disconnecting 3 negotiated connection(s)"));
+            .contains("dta collector: disconnecting " + qps + " negotiated connection(s)"));
         final JsonNode counters = JSON.readTree(collectorOut.lines().filter(l -> l.startsWith("{")).findFirst()
             .orElseThrow()).get("counters");
-        assertEquals(3, counters.get("cmDreqsSent").asLong(), collectorOut);
-        assertEquals(3, counters.get("cmDrepsIn").asLong(),
+        assertEquals(qps, counters.get("cmDreqsSent").asLong(), collectorOut);
+        assertEquals(qps, counters.get("cmDrepsIn").asLong(),
             "the DREPs are awaited within the drain: " + collectorOut);
         assertEquals(0, counters.get("cmDisconnectTimeouts").asLong(), collectorOut);
-        assertEquals(3, counters.get("cmReqsAccepted").asLong(), "no reconnection accepted while stopping: " +
+        assertEquals(qps, counters.get("cmReqsAccepted").asLong(), "no reconnection accepted while stopping: " +
             collectorOut);
         System.out.printf("collector stopped first: translator told and given up %d ms after SIGTERM%n", tookMillis);
 

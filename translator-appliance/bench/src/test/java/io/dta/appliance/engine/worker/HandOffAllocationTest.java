@@ -46,7 +46,10 @@ class HandOffAllocationTest
                 feed(group, input, frame, ROUNDS);
                 least = Math.min(least, threads.getCurrentThreadAllocatedBytes() - before);
             }
-            assertEquals(0, least, primitive + ": bytes allocated for " + ROUNDS + " reports");
+            // Nothing per report: one allocation per report would be 16 bytes or more, 3.2 MB a round. A JVM that ran
+            // other tests first can count a few hundred bytes a round that no report causes (176 for Append): under
+            // 1 KB a round is allowed for that.
+            assertTrue(least < 1024, primitive + ": " + least + " bytes allocated for " + ROUNDS + " reports");
             group.flush(0);
             final EngineCounters counters = group.counters();
             final long in = counters.get(EngineCounter.REPORTS_IN);

@@ -71,9 +71,11 @@ class LiveMemifReconnectEalTest extends LiveProcessTests
             "--vdev", collectorLink + ",role=client", "--vdev", reportsLink + ",role=server",
             "-l", "0", "--file-prefix", prefix("dta-reconnect-run-" + pid),
             "--counters", translatorCounters.toString(), "--drain-ms", "500", "--json");
-        // The port counters exist once every port is open and started: the reports server takes a client now.
+        // The port counters exist once every port is open and started: the reports server takes a client now. The
+        // latency counters are made after the links' watchers, so with them every counter of the start is there.
         final JsonNode opened = awaitStat(translatorCounters, translator,
-            n -> !counter(n, "(reports): rx packets").isMissingNode());
+            n -> !counter(n, "(reports): rx packets").isMissingNode() &&
+                !counter(n, "report latency p50 (ns)").isMissingNode());
         assertTrue(counter(opened, LINK + "link lost (memif server gone)").isIntegralNumber(),
             "a memif client is watched: " + opened);
         assertTrue(counter(opened, "(reports): link lost (memif server gone)").isMissingNode(),

@@ -74,7 +74,9 @@ final class BaselineOptions
         }
         if (null == cpu && CpuPin.NONE.equals(pin))
         {
-            System.err.println("dta bench: --baseline: taskset (util-linux) not found: rounds run on any CPU");
+            System.err.println("dta bench: --baseline: " + (CpuPin.tasksetAvailable() ?
+                "the CPUs this process may use could not be read (/proc/self/status)" :
+                "taskset (util-linux) not found") + ": rounds run on any CPU");
         }
         return new BaselineGate(BenchSide.thisBuild(), BenchSide.baseline(baseline), pin, RoundArgs.of(commandLine),
             rounds, maxRegression, System.out, System.err).run(json, report);

@@ -259,11 +259,7 @@ public final class WorkerConnections
      */
     public int pollOnce(final long now)
     {
-        int work = 0;
-        for (final ConnectionManager manager : managers)
-        {
-            work += manager.poll(now);
-        }
+        int work = pollManagers(now);
         for (final Reconnector r : reconnectors)
         {
             work += r.poll(now);

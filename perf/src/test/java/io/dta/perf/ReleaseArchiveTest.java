@@ -249,19 +249,39 @@ class ReleaseArchiveTest
 
         final String[] gate = { "bench", "--primitive", "keywrite", "--warmup", "5000000", "--reports", "8000000",
             "--rounds", "3", "--max-regression", "10", "--baseline", home.toString(), "--json" };
-        final Run self = run(gate);
+        // Pinned to one CPU, a round can still meet a slow spell of this shared host (its vCPUs change speed for
+        // seconds at a time): the gate runs a second time when the first did not pass; both must not fail.
+        Run self = run(gate);
+        if (!passedAgainstItself(self))
+        {
+            self = run(gate);
+        }
         assertEquals(0, self.exitCode(), self.err() + self.out());
         final JsonNode same = JSON.readTree(self.out());
         final double ratio = same.get("ratio").asDouble();
         assertTrue(0.9 <= ratio && ratio <= 1.1, self.out());
         assertEquals("no regression", same.get("verdict").asText(), self.out());
 
-        final Run slow = runOf(slowed, gate);
+        Run slow = runOf(slowed, gate);
+        if (3 != slow.exitCode())
+        {
+            slow = runOf(slowed, gate);
+        }
         assertEquals(3, slow.exitCode(), slow.err() + slow.out());
         final JsonNode caught = JSON.readTree(slow.out());
         assertEquals("regression", caught.get("verdict").asText(), slow.out());
         assertTrue(caught.get("ratioHigh").asDouble() < 0.9, slow.out());
         assertTrue(caught.get("candidate").get(0).get("context").get("jvmFlags").toString()
             .contains("+UseCompressedOops"), slow.out());
+    }
+
+    private static boolean passedAgainstItself(final Run run) throws IOException
+    {
+        if (0 != run.exitCode())
+        {
+            return false;
+        }
+        final double ratio = JSON.readTree(run.out()).get("ratio").asDouble();
+        return 0.9 <= ratio && ratio <= 1.1;
     }
 }

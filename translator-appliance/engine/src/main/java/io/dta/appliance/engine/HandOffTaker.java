@@ -53,7 +53,6 @@ final class HandOffTaker implements MessageHandler
             }
             return;
         }
-        handOffs.frame(buffer, offset, length);
         final FrameKind decoded = decoder.decode(buffer, offset, length);
         if (HandOffQueues.REPORT == kind && FrameKind.DTA == decoded)
         {
@@ -61,7 +60,7 @@ final class HandOffTaker implements MessageHandler
             final int flags = decoder.dtaBase().flags();
             final boolean essential = decoder.dtaBase().hasSeqnum() &&
                 0 != (flags & DtaBaseHeaderFlyweight.FLAG_ESSENTIAL);
-            router.translate(decoder.dtaOpcode(), essential, nowNanos);
+            router.translate(decoder, decoder.dtaOpcode(), essential, nowNanos);
         }
         else if (HandOffQueues.RESPONSE == kind && FrameKind.ROCE == decoded)
         {

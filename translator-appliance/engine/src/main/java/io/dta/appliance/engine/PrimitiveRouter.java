@@ -13,11 +13,11 @@ import org.agrona.DirectBuffer;
  * Routes a report that passed its checks to its primitive's handler (translation.md §3): collector by IPv4
  * destination, list by id, sketch by id; checks what only the route can tell (redundancy, hop, Key-Write data
  * length) and, for an essential report, whether its QP has room, handing a retransmittable one back to its reporter
- * with a NACK when it has not. Every report it does not translate is counted under a named reason.
+ * with a NACK when it has not. Every report it does not translate is counted under a named reason. The report is
+ * read through the decoder it is given ({@link ReportIngress} says why).
  */
 final class PrimitiveRouter
 {
-    private final FrameDecoder decoder;
     private final EngineCounters counters;
     private final EngineRoutes routes;
     private final ReporterSequenceTracker sequenceTracker;
@@ -28,7 +28,6 @@ final class PrimitiveRouter
     private boolean retransmittable;
 
     PrimitiveRouter(
-        final FrameDecoder decoder,
         final EngineCounters counters,
         final EngineRoutes routes,
         final ReporterSequenceTracker sequenceTracker,
@@ -36,7 +35,6 @@ final class PrimitiveRouter
         final int redundancyMax,
         final int postcardHops)
     {
-        this.decoder = decoder;
         this.counters = counters;
         this.routes = routes;
         this.sequenceTracker = sequenceTracker;
@@ -56,15 +54,15 @@ final class PrimitiveRouter
     /**
      * Translates the report just decoded, counting it translated or dropped.
      */
-    void translate(final int opcode, final boolean essential, final long nowNanos)
+    void translate(final FrameDecoder decoder, final int opcode, final boolean essential, final long nowNanos)
     {
         final boolean translated = switch (opcode)
         {
-            case DtaOpcode.KEY_WRITE -> keyWrite(essential, nowNanos);
-            case DtaOpcode.KEY_INCREMENT -> keyIncrement(essential, nowNanos);
-            case DtaOpcode.APPEND -> append(essential, nowNanos);
-            case DtaOpcode.POSTCARD -> postcard(essential, nowNanos);
-            case DtaOpcode.SKETCH_MERGE -> sketchColumn(nowNanos);
+            case DtaOpcode.KEY_WRITE -> keyWrite(decoder, essential, nowNanos);
+            case DtaOpcode.KEY_INCREMENT -> keyIncrement(decoder, essential, nowNanos);
+            case DtaOpcode.APPEND -> append(decoder, essential, nowNanos);
+            case DtaOpcode.POSTCARD -> postcard(decoder, essential, nowNanos);
+            case DtaOpcode.SKETCH_MERGE -> sketchColumn(decoder, nowNanos);
             default -> dropped(EngineCounter.DROP_UNSUPPORTED_PRIMITIVE);
         };
         if (translated)
@@ -108,14 +106,14 @@ final class PrimitiveRouter
         return true;
     }
 
-    private EngineRoutes.CollectorRoutes collector()
+    private EngineRoutes.CollectorRoutes collector(final FrameDecoder decoder)
     {
         return routes.collectorsByIp.get(decoder.ipv4().dst());
     }
 
-    private boolean keyWrite(final boolean essential, final long nowNanos)
+    private boolean keyWrite(final FrameDecoder decoder, final boolean essential, final long nowNanos)
     {
-        final EngineRoutes.CollectorRoutes collector = collector();
+        final EngineRoutes.CollectorRoutes collector = collector(decoder);
         if (null == collector || null == collector.keyWrite)
         {
             return dropped(EngineCounter.DROP_NO_ROUTE);
@@ -134,7 +132,7 @@ final class PrimitiveRouter
             // Data shorter than the store's slot is a report cut short; longer, a report of another shape.
             return dropped(carried < dataLength ? EngineCounter.DROP_TRUNCATED : EngineCounter.DROP_BAD_LENGTH);
         }
-        if (essential && noRoomFor(collector.keyWriteSender, n, nowNanos))
+        if (essential && noRoomFor(decoder, collector.keyWriteSender, n, nowNanos))
         {
             return false;
         }
@@ -149,7 +147,7 @@ final class PrimitiveRouter
      *
      * @return true when the report was handed back.
      */
-    private boolean noRoomFor(final QueuePairSender sender, final int operations, final long nowNanos)
+    private boolean noRoomFor(final FrameDecoder decoder, final QueuePairSender sender, final int operations, final long nowNanos)
     {
         if (!retransmittable || sender.hasEssentialRoom(operations))
         {
@@ -168,9 +166,9 @@ final class PrimitiveRouter
         return false;
     }
 
-    private boolean keyIncrement(final boolean essential, final long nowNanos)
+    private boolean keyIncrement(final FrameDecoder decoder, final boolean essential, final long nowNanos)
     {
-        final EngineRoutes.CollectorRoutes collector = collector();
+        final EngineRoutes.CollectorRoutes collector = collector(decoder);
         if (null == collector || null == collector.keyIncrement)
         {
             return dropped(EngineCounter.DROP_NO_ROUTE);
@@ -181,7 +179,7 @@ final class PrimitiveRouter
         {
             return dropped(EngineCounter.DROP_BAD_REDUNDANCY);
         }
-        if (essential && noRoomFor(collector.keyIncrementSender, n, nowNanos))
+        if (essential && noRoomFor(decoder, collector.keyIncrementSender, n, nowNanos))
         {
             return false;
         }
@@ -189,7 +187,7 @@ final class PrimitiveRouter
         return true;
     }
 
-    private boolean append(final boolean essential, final long nowNanos)
+    private boolean append(final FrameDecoder decoder, final boolean essential, final long nowNanos)
     {
         final var ap = decoder.append();
         // Ids are u32 on the wire and in the configuration, kept here by their 32-bit pattern: ids from 2^31 on are
@@ -200,7 +198,7 @@ final class PrimitiveRouter
             return dropped(EngineCounter.DROP_NO_ROUTE);
         }
         // The batch this entry completes (if it does) is the one WRITE its QP must take.
-        if (essential && noRoomFor(routes.listSendersById.get((int)ap.listId()), 1, nowNanos))
+        if (essential && noRoomFor(decoder, routes.listSendersById.get((int)ap.listId()), 1, nowNanos))
         {
             return false;
         }
@@ -208,9 +206,9 @@ final class PrimitiveRouter
         return true;
     }
 
-    private boolean postcard(final boolean essential, final long nowNanos)
+    private boolean postcard(final FrameDecoder decoder, final boolean essential, final long nowNanos)
     {
-        final EngineRoutes.CollectorRoutes collector = collector();
+        final EngineRoutes.CollectorRoutes collector = collector(decoder);
         if (null == collector || null == collector.postcards)
         {
             return dropped(EngineCounter.DROP_NO_ROUTE);
@@ -222,7 +220,7 @@ final class PrimitiveRouter
             return dropped(EngineCounter.DROP_BAD_HOP);
         }
         // The record it completes and one a cache collision may push out.
-        if (essential && noRoomFor(collector.postcardSender, 2, nowNanos))
+        if (essential && noRoomFor(decoder, collector.postcardSender, 2, nowNanos))
         {
             return false;
         }
@@ -230,9 +228,9 @@ final class PrimitiveRouter
         return true;
     }
 
-    private boolean sketchColumn(final long nowNanos)
+    private boolean sketchColumn(final FrameDecoder decoder, final long nowNanos)
     {
-        final EngineRoutes.CollectorRoutes collector = collector();
+        final EngineRoutes.CollectorRoutes collector = collector(decoder);
         final var column = decoder.sketchColumn();
         final SketchMergeHandler handler = null == collector ? null : collector.sketches.get(column.sketchId());
         if (null == handler)

@@ -11,10 +11,14 @@ import org.agrona.DirectBuffer;
  * reporter's sequence tracked (a duplicate dropped, a gap NACKed), then handed to the worker that owns it or routed
  * to its primitive ({@link PrimitiveRouter}). A malformed frame is counted under the reason its shape gives, and a
  * damaged report still takes its place in its reporter's sequence when that can be told.
+ * <p>
+ * The frame is read through the decoder the engine passes in with it, not through a decoder field of this class or
+ * of the router: the JIT then sees one decoder object from the decode to the translation and uses the offsets and
+ * buffer the decode just stored instead of loading them again through a second reference (about 5 % of the engine's
+ * time per Key-Write report, docs/performance.md).
  */
 final class ReportIngress
 {
-    private final FrameDecoder decoder;
     private final EngineCounters counters;
     private final ReporterSequenceTracker sequenceTracker;
     private final ReporterNackSender nackSender;
@@ -23,7 +27,6 @@ final class ReportIngress
     private final boolean verifyChecksums;
 
     ReportIngress(
-        final FrameDecoder decoder,
         final EngineCounters counters,
         final ReporterSequenceTracker sequenceTracker,
         final ReporterNackSender nackSender,
@@ -31,7 +34,6 @@ final class ReportIngress
         final WorkerHandOffs handOffs,
         final boolean verifyChecksums)
     {
-        this.decoder = decoder;
         this.counters = counters;
         this.sequenceTracker = sequenceTracker;
         this.nackSender = nackSender;
@@ -43,7 +45,7 @@ final class ReportIngress
     /**
      * The well-formed report just decoded.
      */
-    void onReport(final long nowNanos)
+    void onReport(final FrameDecoder decoder, final long nowNanos)
     {
         counters.increment(EngineCounter.REPORTS_IN);
         if (verifyChecksums && !decoder.ipChecksumValid())
@@ -67,7 +69,7 @@ final class ReportIngress
         }
         final boolean retransmittable = sequenced && 0 != (flags & DtaBaseHeaderFlyweight.FLAG_RETRANSMITTABLE);
         router.retransmittable(retransmittable);
-        if (retransmittable && !checkSequence(base.seqnum(), nowNanos))
+        if (retransmittable && !checkSequence(decoder, base.seqnum(), nowNanos))
         {
             return;
         }
@@ -76,19 +78,19 @@ final class ReportIngress
         {
             return;
         }
-        router.translate(opcode, essential, nowNanos);
+        router.translate(decoder, opcode, essential, nowNanos);
     }
 
     /**
      * @return whether the malformed frame just decoded is a report (counted in {@link EngineCounter#REPORTS_IN} and
      * dropped under a report reason): a broken DTA payload, or a UDP-level fault of a datagram to the report port.
      */
-    boolean malformedReport()
+    boolean malformedReport(final FrameDecoder decoder)
     {
         return switch (decoder.malformedReason())
         {
             case TRUNCATED_DTA, BAD_DTA_LENGTH, UNKNOWN_DTA_OPCODE -> true;
-            case BAD_UDP_CHECKSUM, BAD_UDP_LENGTH, TRUNCATED_IPV4 -> toReportPort();
+            case BAD_UDP_CHECKSUM, BAD_UDP_LENGTH, TRUNCATED_IPV4 -> toReportPort(decoder);
             default -> false;
         };
     }
@@ -96,10 +98,10 @@ final class ReportIngress
     /**
      * The malformed frame just decoded: counted under the reason its shape gives.
      */
-    void onMalformed(final DirectBuffer buffer, final long nowNanos)
+    void onMalformed(final FrameDecoder decoder, final DirectBuffer buffer, final long nowNanos)
     {
         // Which malformed frames are reports is decided in one place, shared with the responses capture's filter.
-        final boolean report = malformedReport();
+        final boolean report = malformedReport(decoder);
         if (report)
         {
             counters.increment(EngineCounter.REPORTS_IN);
@@ -109,17 +111,17 @@ final class ReportIngress
             case TRUNCATED_DTA ->
             {
                 counters.increment(EngineCounter.DROP_TRUNCATED);
-                trackDamaged(buffer, nowNanos);
+                trackDamaged(decoder, buffer, nowNanos);
             }
             case BAD_DTA_LENGTH ->
             {
                 counters.increment(EngineCounter.DROP_BAD_LENGTH);
-                trackDamaged(buffer, nowNanos);
+                trackDamaged(decoder, buffer, nowNanos);
             }
             case UNKNOWN_DTA_OPCODE ->
             {
                 counters.increment(EngineCounter.DROP_UNKNOWN_OPCODE);
-                trackDamaged(buffer, nowNanos);
+                trackDamaged(decoder, buffer, nowNanos);
             }
             // A RoCEv2 response with a bad checksum is no report, but dropped for the same reason.
             case BAD_UDP_CHECKSUM -> counters.increment(EngineCounter.DROP_BAD_CHECKSUM);
@@ -145,7 +147,7 @@ final class ReportIngress
      * (the report is already counted under its shape's reason). Under {@code baseHeader: auto} the form of a report
      * that fits no primitive is unknown, so it is not tracked.
      */
-    private void trackDamaged(final DirectBuffer buffer, final long nowNanos)
+    private void trackDamaged(final FrameDecoder decoder, final DirectBuffer buffer, final long nowNanos)
     {
         final int base = decoder.dtaOffset();
         if (DtaBaseHeaderForm.THREE != decoder.baseHeaderForm() || base < 0 ||
@@ -156,20 +158,20 @@ final class ReportIngress
         {
             return;
         }
-        trackSequence(buffer.getByte(base + DtaBaseHeaderFlyweight.SEQNUM_OFFSET) & 0xFF, nowNanos);
+        trackSequence(decoder, buffer.getByte(base + DtaBaseHeaderFlyweight.SEQNUM_OFFSET) & 0xFF, nowNanos);
     }
 
     /**
      * @return whether the malformed frame's UDP header was found and names the report port.
      */
-    private boolean toReportPort()
+    private boolean toReportPort(final FrameDecoder decoder)
     {
         return decoder.udpOffset() >= 0 && decoder.udp().dstPort() == decoder.dtaPort();
     }
 
-    private boolean checkSequence(final int seqnum, final long nowNanos)
+    private boolean checkSequence(final FrameDecoder decoder, final int seqnum, final long nowNanos)
     {
-        final int outcome = trackSequence(seqnum, nowNanos);
+        final int outcome = trackSequence(decoder, seqnum, nowNanos);
         if (ReporterSequenceTracker.IN_ORDER == outcome || ReporterSequenceTracker.REBASED == outcome)
         {
             return true;
@@ -197,7 +199,7 @@ final class ReportIngress
      *
      * @return the tracker's outcome.
      */
-    private int trackSequence(final int seqnum, final long nowNanos)
+    private int trackSequence(final FrameDecoder decoder, final int seqnum, final long nowNanos)
     {
         final int outcome = sequenceTracker.track(decoder.ipv4().src(), seqnum, nowNanos);
         if (ReporterSequenceTracker.REBASED == outcome)

@@ -137,9 +137,9 @@ public final class TranslatorEngine
         configureDecoder(decoder, config);
         routes = new EngineRoutes(config, sink, closedLoop, counters, listState, nackSender);
         handOffs = new WorkerHandOffs(decoder, counters);
-        router = new PrimitiveRouter(decoder, counters, routes, sequenceTracker, nackSender, config.redundancy().max(),
+        router = new PrimitiveRouter(counters, routes, sequenceTracker, nackSender, config.redundancy().max(),
             config.postcards().hops());
-        ingress = new ReportIngress(decoder, counters, sequenceTracker, nackSender, router, handOffs,
+        ingress = new ReportIngress(counters, sequenceTracker, nackSender, router, handOffs,
             config.reports().verifyChecksums());
         responses = new ResponseDispatch(decoder, counters, routes, handOffs, translator);
         handOffs.takeWith(new HandOffTaker(decoder, counters, handOffs, router, responses));
@@ -262,7 +262,6 @@ public final class TranslatorEngine
     public void onFrame(final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
     {
         counters.increment(EngineCounter.FRAMES_IN);
-        handOffs.frame(buffer, offset, length);
         dispatch(decoder.decode(buffer, offset, length), buffer, nowNanos);
     }
 
@@ -314,7 +313,6 @@ public final class TranslatorEngine
         final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
     {
         counters.increment(EngineCounter.FRAMES_IN);
-        handOffs.frame(buffer, offset, length);
         final FrameKind kind = decoder.decode(buffer, offset, length);
         if (FrameKind.ROCE == kind)
         {
@@ -338,9 +336,8 @@ public final class TranslatorEngine
         final DirectBuffer buffer, final int offset, final int length, final long nowNanos)
     {
         counters.increment(EngineCounter.FRAMES_IN);
-        handOffs.frame(buffer, offset, length);
         final FrameKind kind = decoder.decode(buffer, offset, length);
-        if (FrameKind.DTA == kind || FrameKind.MALFORMED == kind && ingress.malformedReport())
+        if (FrameKind.DTA == kind || FrameKind.MALFORMED == kind && ingress.malformedReport(decoder))
         {
             counters.increment(EngineCounter.REPORTS_IN_RESPONSES_CAPTURE);
             return;
@@ -352,9 +349,9 @@ public final class TranslatorEngine
     {
         switch (kind)
         {
-            case DTA -> ingress.onReport(nowNanos);
+            case DTA -> ingress.onReport(decoder, nowNanos);
             case ROCE -> responses.onResponse(nowNanos);
-            case MALFORMED -> ingress.onMalformed(buffer, nowNanos);
+            case MALFORMED -> ingress.onMalformed(decoder, buffer, nowNanos);
             default -> counters.increment(EngineCounter.OTHER_FRAMES);
         }
     }

@@ -6,7 +6,6 @@ import io.dta.appliance.engine.worker.WorkerLink;
 import io.dta.appliance.engine.worker.WorkerOwnership;
 import io.dta.codec.DtaOpcode;
 import io.dta.codec.FrameDecoder;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.MessageHandler;
 
 /**
@@ -25,9 +24,6 @@ final class WorkerHandOffs
     private MessageHandler taker;
     private WorkerLink worker;
     private HandOffBatches batches;
-    private DirectBuffer frameBuffer;
-    private int frameOffset;
-    private int frameLength;
     private long takeNanos;
 
     /**
@@ -65,16 +61,6 @@ final class WorkerHandOffs
     boolean joined()
     {
         return null != worker;
-    }
-
-    /**
-     * Keeps the frame about to be decoded, so that it can be handed whole to the worker that owns it.
-     */
-    void frame(final DirectBuffer buffer, final int offset, final int length)
-    {
-        frameBuffer = buffer;
-        frameOffset = offset;
-        frameLength = length;
     }
 
     /**
@@ -170,8 +156,9 @@ final class WorkerHandOffs
                 owner = owners.ownerOfSketch(decoder.sketchColumn().sketchId());
                 if (owner != self)
                 {
-                    counters.increment(worker.handOff(owner, HandOffQueues.REPORT, frameBuffer, frameOffset,
-                        frameLength) ? EngineCounter.REPORTS_HANDED_OFF : EngineCounter.DROP_HAND_OFF_FULL);
+                    final boolean handed = worker.handOff(
+                        owner, HandOffQueues.REPORT, decoder.buffer(), decoder.frameOffset(), decoder.frameLength());
+                    counters.increment(handed ? EngineCounter.REPORTS_HANDED_OFF : EngineCounter.DROP_HAND_OFF_FULL);
                 }
                 return owner != self;
             }
@@ -200,7 +187,8 @@ final class WorkerHandOffs
         {
             return false;
         }
-        counters.increment(worker.handOff(owner, HandOffQueues.RESPONSE, frameBuffer, frameOffset, frameLength) ?
+        counters.increment(worker.handOff(owner, HandOffQueues.RESPONSE, decoder.buffer(), decoder.frameOffset(),
+            decoder.frameLength()) ?
             EngineCounter.RESPONSES_HANDED_OFF : EngineCounter.RESPONSE_DROP_HAND_OFF_FULL);
         return true;
     }

@@ -28,7 +28,7 @@ import java.util.concurrent.Callable;
             "reportsPerSecond, roceFramesOutPerSecond, allocatedBytesPerReport (this thread's allocation over the measured " +
             "phase), gcCount, reportsPerCpuSecond (over the thread's CPU time: robust on a shared machine; through " +
             "DPDK with --compare-c only) and whether Agrona's bounds checks were on (agronaBoundsChecks; bin/dta " +
-            "turns them off for bench; see docs/performance.md).",
+            "turns them off for every command; see docs/performance.md).",
         "The reports are synthetic ones of one --primitive, addressed to the first collector of the configuration " +
             "that has that primitive's region (a Key-Write store, a Key-Increment counter store, a list, a postcard " +
             "store, a sketch; refused when none has it), or with --in every frame of a capture (your traffic), fed " +

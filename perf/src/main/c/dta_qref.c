@@ -98,3 +98,27 @@ uint64_t dta_qref_keywrite(const void *storage, uint64_t num_entries, const uint
     *found = hits;
     return sum;
 }
+
+// The reference's loop made to read every copy, and nothing more: for each key, the N slots the translator wrote (the
+// CRC reset per copy, as "fresh" above) and a load of each slot's checksum word, summed; no match, no vote, no
+// answer. What reading all N random lines per key costs on this machine when keys are looked up one after another
+// (the out-of-order core overlaps neighbouring keys' loads by itself), the memory work of a plurality vote.
+uint64_t dta_qref_all_copies(const void *storage, uint64_t num_entries, const uint32_t *keys, uint64_t count,
+    int redundancy)
+{
+    const struct keywrite_entry *entries = storage;
+    char buffer[5];
+    uint64_t sum = 0;
+    for (uint64_t i = 0; i < count; i++)
+    {
+        memcpy(buffer, &keys[i], 4);
+        for (char n = 0; n < (char)redundancy; n++)
+        {
+            uint32_t remainder = 0xFFFFFFFFu;
+            buffer[4] = n;
+            crc_process_bytes(&remainder, buffer, 5);
+            sum += entries[crc_checksum(remainder) % num_entries].checksum;
+        }
+    }
+    return sum;
+}

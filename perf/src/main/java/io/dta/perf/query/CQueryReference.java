@@ -24,6 +24,7 @@ public final class CQueryReference
     public static final String LIBRARY_FILE = "libdta_qref.so";
 
     private static final MethodHandle KEYWRITE;
+    private static final MethodHandle ALL_COPIES;
 
     static
     {
@@ -33,6 +34,8 @@ public final class CQueryReference
         KEYWRITE = Linker.nativeLinker().downcallHandle(lookup.findOrThrow("dta_qref_keywrite"),
             FunctionDescriptor.of(u64, ValueLayout.ADDRESS, u64, ValueLayout.ADDRESS, u64, ValueLayout.JAVA_INT,
                 ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+        ALL_COPIES = Linker.nativeLinker().downcallHandle(lookup.findOrThrow("dta_qref_all_copies"),
+            FunctionDescriptor.of(u64, ValueLayout.ADDRESS, u64, ValueLayout.ADDRESS, u64, ValueLayout.JAVA_INT));
     }
 
     private CQueryReference()
@@ -68,6 +71,7 @@ public final class CQueryReference
         private final int count;
         private final int redundancy;
         private final int fresh;
+        private final boolean allCopies;
         private final MemorySegment found = Arena.ofAuto().allocate(8);
         private final int round;
         private int position;
@@ -85,6 +89,29 @@ public final class CQueryReference
         public Worker(final long store, final long slots, final long[] keys, final int round, final int redundancy,
             final boolean fresh)
         {
+            this(store, slots, keys, round, redundancy, fresh, false);
+        }
+
+        /**
+         * A worker that reads every copy's line and nothing else ({@code dta_qref_all_copies}): the memory work of a
+         * lookup that reads all N copies, one key after another.
+         *
+         * @param store      address of the store's slot 0 (8-byte slots).
+         * @param slots      slots.
+         * @param keys       keys (u32 each), a multiple of {@code round} long.
+         * @param round      keys per round.
+         * @param redundancy N.
+         * @return the worker.
+         */
+        public static Worker allCopies(final long store, final long slots, final long[] keys, final int round,
+            final int redundancy)
+        {
+            return new Worker(store, slots, keys, round, redundancy, true, true);
+        }
+
+        private Worker(final long store, final long slots, final long[] keys, final int round, final int redundancy,
+            final boolean fresh, final boolean allCopies)
+        {
             this.store = store;
             this.slots = slots;
             this.keys = Arena.ofAuto().allocate(4L * keys.length, 64);
@@ -96,6 +123,7 @@ public final class CQueryReference
             this.round = round;
             this.redundancy = redundancy;
             this.fresh = fresh ? 1 : 0;
+            this.allCopies = allCopies;
         }
 
         @Override
@@ -103,8 +131,11 @@ public final class CQueryReference
         {
             try
             {
-                sum += (long)KEYWRITE.invokeExact(MemorySegment.ofAddress(store), slots,
-                    keys.asSlice(4L * position), (long)round, redundancy, fresh, found);
+                sum += allCopies ?
+                    (long)ALL_COPIES.invokeExact(MemorySegment.ofAddress(store), slots, keys.asSlice(4L * position),
+                        (long)round, redundancy) :
+                    (long)KEYWRITE.invokeExact(MemorySegment.ofAddress(store), slots, keys.asSlice(4L * position),
+                        (long)round, redundancy, fresh, found);
             }
             catch (final Throwable ex)
             {

@@ -10,8 +10,10 @@ import java.util.Locale;
 /**
  * Key-Write lookups of this project's query library (batches, plurality vote) side by side with the reference
  * collector's C query (first match; as written, and with its slot CRC reset per copy as intended), over one store
- * filled as the translator fills one, in alternating rounds so that all three see the same machine load. Rates are
- * per thread over each thread's CPU time; the medians over rounds are printed.
+ * filled as the translator fills one, in alternating rounds so that all of them see the same machine load; and the
+ * reference's loop made to read every copy and nothing more ({@code c-all-copies}: each key's N lines loaded in C,
+ * one key after another), the memory work of a plurality vote.
+ * Rates are per thread over each thread's CPU time; the medians over rounds are printed.
  * <p>
  * Arguments: {@code storeMiB redundancies(comma) hitPercents(comma) threads(comma) rounds secondsPerRound}, e.g.
  * {@code 1024 1,2,4 100,0 1,2 5 0.3}.
@@ -43,8 +45,8 @@ public final class QueryCompare
             System.out.printf("store %d MiB (%s), 8-byte slots, %d keys written with N = 4; %d rounds of %.2f s;" +
                 " M lookups/s per thread (CPU time), medians%n", storeMib, store.hugePages() ? "huge pages" :
                 "4 KiB pages", store.keys(), rounds, nanos / 1e9);
-            System.out.printf("%-3s %-5s %-8s %-12s %-14s %-14s %-10s %s%n", "N", "hit%", "threads", "java-vote",
-                "c-ref-written", "c-ref-fresh", "java/c", "java B/lookup");
+            System.out.printf("%-3s %-5s %-8s %-12s %-14s %-14s %-14s %-10s %s%n", "N", "hit%", "threads",
+                "java-vote", "c-ref-written", "c-ref-fresh", "c-all-copies", "java/c", "java B/lookup");
             // Compiled before anything is measured: on a loaded machine a short warm-up per point is mostly spent
             // waiting for a core, with the lookups still interpreted.
             for (final int n : redundancies)
@@ -71,6 +73,7 @@ public final class QueryCompare
         final double[] java = new double[rounds];
         final double[] written = new double[rounds];
         final double[] fresh = new double[rounds];
+        final double[] allCopies = new double[rounds];
         double bytes = 0;
         for (int r = 0; r < rounds; r++)
         {
@@ -84,11 +87,14 @@ public final class QueryCompare
             fresh[r] = TimedThreads.run(threads, i -> new CQueryReference.Worker(store.address(), slots,
                 store.queryKeys(KEYS_PER_THREAD, hit, 17 + i), KeyWriteWorker.ROUND, n, true), nanos / 2, nanos)
                 .perThreadRate();
+            allCopies[r] = TimedThreads.run(threads, i -> CQueryReference.Worker.allCopies(store.address(), slots,
+                store.queryKeys(KEYS_PER_THREAD, hit, 17 + i), KeyWriteWorker.ROUND, n), nanos / 2, nanos)
+                .perThreadRate();
         }
         final double jm = median(java);
         final double wm = median(written);
-        System.out.printf(Locale.ROOT, "%-3d %-5d %-8d %-12.2f %-14.2f %-14.2f %-10.2f %.3f%n", n, hit, threads,
-            jm / 1e6, wm / 1e6, median(fresh) / 1e6, jm / wm, bytes);
+        System.out.printf(Locale.ROOT, "%-3d %-5d %-8d %-12.2f %-14.2f %-14.2f %-14.2f %-10.2f %.3f%n", n, hit,
+            threads, jm / 1e6, wm / 1e6, median(fresh) / 1e6, median(allCopies) / 1e6, jm / wm, bytes);
     }
 
     private static double median(final double[] values)

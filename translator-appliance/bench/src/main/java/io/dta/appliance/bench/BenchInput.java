@@ -149,8 +149,6 @@ public final class BenchInput
         final int[] offsets = new int[distinct];
         final int[] lengths = new int[distinct];
         final SplittableRandom random = new SplittableRandom(seed);
-        final long[] listIds = collector.lists().stream().mapToLong(ListConfig::id).toArray();
-        final int hops = config.postcards().hops();
         final int dataLength = null == collector.keyWrite() ? 4 : collector.keyWrite().slotSize() - 4;
         final EthernetFlyweight eth = new EthernetFlyweight();
         final Ipv4Flyweight ip = new Ipv4Flyweight();
@@ -159,55 +157,14 @@ public final class BenchInput
         // The form the engine expects; under auto either is taken, and the 3-byte one carries the seqnum.
         final DtaBaseHeaderForm form = BaseHeader.TWO == config.reports().baseHeader() ?
             DtaBaseHeaderForm.TWO : DtaBaseHeaderForm.THREE;
+        final Synthetic shape = new Synthetic(primitive, sketch, columnsPerEpoch, redundancy, dataLength,
+            collector.lists().stream().mapToLong(ListConfig::id).toArray(), config.postcards().hops());
         for (int i = 0; i < distinct; i++)
         {
             final int offset = i * stride;
-            int source = 0x0a000100 | (i & 0xFF);
-            final int subOffset = offset + 42 + form.length();
-            final int subLength;
-            switch (primitive)
-            {
-                case KEYWRITE ->
-                {
-                    new KeyWriteFlyweight().wrap(reports, subOffset, dataLength).redundancy(redundancy)
-                        .key(random.nextInt() & 0xFFFFFFFFL).data(random.nextInt() & 0xFFFFFFFFL);
-                    subLength = KeyWriteFlyweight.FIXED_LENGTH + dataLength;
-                }
-                case KEYINCREMENT ->
-                {
-                    new KeyIncrementFlyweight().wrap(reports, subOffset).redundancy(redundancy)
-                        .key(random.nextInt() & 0xFFFFFFFFL).counter(1 + random.nextInt(1000));
-                    subLength = KeyIncrementFlyweight.LENGTH;
-                }
-                case APPEND ->
-                {
-                    new AppendFlyweight().wrap(reports, subOffset).listId(listIds[i % listIds.length])
-                        .data(random.nextInt() & 0xFFFFFFFFL);
-                    subLength = AppendFlyweight.LENGTH;
-                }
-                case SKETCH ->
-                {
-                    // Column c of every switch in turn, so column c completes with its last switch.
-                    final int inEpoch = i % columnsPerEpoch;
-                    final int switchId = inEpoch % sketch.switches();
-                    final SketchColumnFlyweight column = new SketchColumnFlyweight().wrap(reports, subOffset)
-                        .sketchId((int)sketch.id()).switchId(switchId).epoch(i / columnsPerEpoch)
-                        .column(inEpoch / sketch.switches()).rows(sketch.rows()).reserved(0);
-                    for (int r = 0; r < sketch.rows(); r++)
-                    {
-                        column.counter(r, random.nextInt(1 << 10));
-                    }
-                    source = 0x0a000200 | switchId;
-                    subLength = SketchColumnFlyweight.length(sketch.rows());
-                }
-                default ->
-                {
-                    // Consecutive reports walk each flow through all its hops, so every path completes.
-                    new PostcardFlyweight().wrap(reports, subOffset).key(i / hops).hop(1 + i % hops)
-                        .data(random.nextInt() & 0xFFFFFFFFL);
-                    subLength = PostcardFlyweight.LENGTH;
-                }
-            }
+            final int source = null != sketch ? 0x0a000200 | (i % columnsPerEpoch) % sketch.switches() :
+                0x0a000100 | (i & 0xFF);
+            final int subLength = shape.write(reports, offset + 42 + form.length(), i, random);
             final int udpLength = 8 + form.length() + subLength;
             eth.wrap(reports, offset).dstMac(collector.mac()).srcMac(0x020000000000L | (i & 0xFF))
                 .etherType(EthernetFlyweight.ETHER_TYPE_IPV4);
@@ -222,6 +179,63 @@ public final class BenchInput
         }
         return new BenchInput(
             reports, offsets, lengths, primitive, null, null, columnsPerEpoch, epochsPerCycle, form.length());
+    }
+
+    /**
+     * What a synthetic report of one primitive holds after its base header: the sub-header and data of report
+     * {@code i}, from the seeded random source.
+     */
+    private record Synthetic(
+        BenchPrimitive primitive, SketchConfig sketch, int columnsPerEpoch, int redundancy, int dataLength,
+        long[] listIds, int hops)
+    {
+        /**
+         * @return the sub-header's length with its data.
+         */
+        int write(final UnsafeBuffer reports, final int subOffset, final int i, final SplittableRandom random)
+        {
+            switch (primitive)
+            {
+                case KEYWRITE ->
+                {
+                    new KeyWriteFlyweight().wrap(reports, subOffset, dataLength).redundancy(redundancy)
+                        .key(random.nextInt() & 0xFFFFFFFFL).data(random.nextInt() & 0xFFFFFFFFL);
+                    return KeyWriteFlyweight.FIXED_LENGTH + dataLength;
+                }
+                case KEYINCREMENT ->
+                {
+                    new KeyIncrementFlyweight().wrap(reports, subOffset).redundancy(redundancy)
+                        .key(random.nextInt() & 0xFFFFFFFFL).counter(1 + random.nextInt(1000));
+                    return KeyIncrementFlyweight.LENGTH;
+                }
+                case APPEND ->
+                {
+                    new AppendFlyweight().wrap(reports, subOffset).listId(listIds[i % listIds.length])
+                        .data(random.nextInt() & 0xFFFFFFFFL);
+                    return AppendFlyweight.LENGTH;
+                }
+                case SKETCH ->
+                {
+                    // Column c of every switch in turn, so column c completes with its last switch.
+                    final int inEpoch = i % columnsPerEpoch;
+                    final SketchColumnFlyweight column = new SketchColumnFlyweight().wrap(reports, subOffset)
+                        .sketchId((int)sketch.id()).switchId(inEpoch % sketch.switches()).epoch(i / columnsPerEpoch)
+                        .column(inEpoch / sketch.switches()).rows(sketch.rows()).reserved(0);
+                    for (int r = 0; r < sketch.rows(); r++)
+                    {
+                        column.counter(r, random.nextInt(1 << 10));
+                    }
+                    return SketchColumnFlyweight.length(sketch.rows());
+                }
+                default ->
+                {
+                    // Consecutive reports walk each flow through all its hops, so every path completes.
+                    new PostcardFlyweight().wrap(reports, subOffset).key(i / hops).hop(1 + i % hops)
+                        .data(random.nextInt() & 0xFFFFFFFFL);
+                    return PostcardFlyweight.LENGTH;
+                }
+            }
+        }
     }
 
     /**

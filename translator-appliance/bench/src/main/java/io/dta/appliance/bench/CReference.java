@@ -327,6 +327,17 @@ public final class CReference implements AutoCloseable
         final int words = HEADER_WORDS + collectorWords.size() * COLLECTOR_WORDS + listWords.size() * LIST_WORDS +
             qps.size() * QP_WORDS;
         final ByteBuffer out = ByteBuffer.allocate(words * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        putHeader(out, config, crcMode, keyWriteDataLength, collectorWords.size(), listWords.size(), qps.size());
+        collectorWords.forEach(w -> putAll(out, w));
+        listWords.forEach(w -> putAll(out, w));
+        putQps(out, config, qps, qpCollectors);
+        return out.array();
+    }
+
+    private static void putHeader(
+        final ByteBuffer out, final ApplianceConfig config, final int crcMode, final int keyWriteDataLength,
+        final int collectors, final int lists, final int qps)
+    {
         out.putLong(VERSION);
         out.putLong(config.reports().udpPort());
         out.putLong(switch (config.reports().baseHeader())
@@ -343,13 +354,20 @@ public final class CReference implements AutoCloseable
         out.putLong(config.postcards().hops());
         out.putLong(config.postcards().idleFlushMicros() * 1000);
         out.putLong(config.append().idleFlushMicros() * 1000);
-        out.putLong(collectorWords.size());
-        out.putLong(listWords.size());
-        out.putLong(qps.size());
+        out.putLong(collectors);
+        out.putLong(lists);
+        out.putLong(qps);
         out.putLong(crcMode);
         out.putLong(config.postcards().cacheEntries());
-        collectorWords.forEach(w -> putAll(out, w));
-        listWords.forEach(w -> putAll(out, w));
+    }
+
+    /**
+     * Each QP's starting PSN and its WRITE and FETCH_ADD templates.
+     */
+    private static void putQps(
+        final ByteBuffer out, final ApplianceConfig config, final List<RegionConfig> qps,
+        final List<CollectorConfig> qpCollectors)
+    {
         final var translator = config.translator();
         final UnsafeBuffer template = new UnsafeBuffer(ByteBuffer.allocateDirect(TEMPLATE_BYTES));
         for (int i = 0; i < qps.size(); i++)
@@ -371,7 +389,6 @@ public final class CReference implements AutoCloseable
             encoder.opcode(RoceOpcode.RC_FETCH_ADD).swapAddData(0).compareData(0).noPayload().encode(template, 0);
             putTemplate(out, template);
         }
-        return out.array();
     }
 
     private static void putTemplate(final ByteBuffer out, final UnsafeBuffer template)

@@ -41,22 +41,6 @@ import java.util.List;
  */
 public final class ClosedLoopDemo
 {
-    /**
-     * Sees every frame a link delivers, before its receiver does (tests observe the traffic with it).
-     */
-    @FunctionalInterface
-    public interface FrameTap
-    {
-        /**
-         * @param toCollector true for a frame reaching the collector, false for one reaching the translator.
-         * @param buffer      frame memory (valid during the call only).
-         * @param offset      frame start.
-         * @param length      frame length.
-         * @param nowNanos    virtual time of arrival.
-         */
-        void onFrame(boolean toCollector, DirectBuffer buffer, int offset, int length, long nowNanos);
-    }
-
     private static final long LINK_DELAY_NANOS = 2_000;
     private static final long DRAIN_LIMIT_NANOS = 10_000_000_000L;
 

@@ -177,7 +177,7 @@ class AtomicsGrantTest
      * collector is a part of what the translator sent, so this never counts more than the translator's own number.
      * A connection request (after data) starts a new connection: the old QP's FETCH_ADDs are void.
      */
-    private static final class AtomicsWatch implements ClosedLoopDemo.FrameTap
+    private static final class AtomicsWatch implements FrameTap
     {
         private final FrameDecoder decoder = new FrameDecoder();
         private final int localQpn;

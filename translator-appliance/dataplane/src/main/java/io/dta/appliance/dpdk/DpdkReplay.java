@@ -197,28 +197,12 @@ public final class DpdkReplay
             responsesRead = null == responses ? null : streamCopy(responses, directory, files);
             final Path reportsGiven = null == reportsRead ? reports : reportsRead;
             final Path responsesGiven = null == responsesRead ? responses : responsesRead;
-            // Their headers are read first: a capture that is none fails before the output is touched, and an earlier
-            // output of that name stays as it was (as with the Java replay, which opens its readers before its writer).
-            checkHeader(reportsGiven);
-            if (null != responses)
-            {
-                checkHeader(responsesGiven);
-            }
-            if (plainOutput)
-            {
-                requireWritable(output, target);
-            }
+            checkInputs(reportsGiven, null == responses ? null : responsesGiven, plainOutput ? target : null, output);
             final long mac = config.translator().mac();
             try
             {
-                if (PcapNormalizer.needsNormalizing(reportsGiven))
-                {
-                    reportsCopy = ethernetCopy(reportsGiven, directory, mac, files);
-                }
-                if (null != responses && PcapNormalizer.needsNormalizing(responsesGiven))
-                {
-                    responsesCopy = ethernetCopy(responsesGiven, directory, mac, files);
-                }
+                reportsCopy = ethernetCopyIfNeeded(reportsGiven, directory, mac, files);
+                responsesCopy = null == responses ? null : ethernetCopyIfNeeded(responsesGiven, directory, mac, files);
             }
             catch (final IOException | RuntimeException ex)
             {
@@ -268,6 +252,36 @@ public final class DpdkReplay
             files.delete(responsesRead);
             files.delete(staging);
         }
+    }
+
+    /**
+     * Reads the inputs' headers first: a capture that is none fails before the output is touched, and an earlier
+     * output of that name stays as it was (as with the Java replay, which opens its readers before its writer).
+     *
+     * @param responses the responses capture, or null.
+     * @param target    the plain output file the run writes, or null when it writes elsewhere first.
+     */
+    private static void checkInputs(final Path reports, final Path responses, final Path target, final Path output)
+        throws IOException
+    {
+        checkHeader(reports);
+        if (null != responses)
+        {
+            checkHeader(responses);
+        }
+        if (null != target)
+        {
+            requireWritable(output, target);
+        }
+    }
+
+    /**
+     * An Ethernet copy of a capture of another link type (or pcapng), or null when net_pcap reads it as it is.
+     */
+    private static Path ethernetCopyIfNeeded(
+        final Path capture, final Path directory, final long mac, final RunFiles files) throws IOException
+    {
+        return PcapNormalizer.needsNormalizing(capture) ? ethernetCopy(capture, directory, mac, files) : null;
     }
 
     /**

@@ -51,8 +51,6 @@ public abstract class LiveAgent implements Agent
     public static final int TYPE_ID = 0x0D7A_0003;
 
     private static final long LINK_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    /** A stop request this soon after the first is the same stop delivered twice (see {@link #requestStop()}). */
-    static final long REPEAT_STOP_IGNORED_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     private final LiveSettings settings;
     private final String[] roles;
@@ -69,10 +67,7 @@ public abstract class LiveAgent implements Agent
     private AtomicCounter claimFailures;
     private AtomicCounter dutyCycles;
     private AtomicCounter handOverDrops;
-    private volatile boolean stopRequested;
-    private volatile boolean stopNow;
-    private volatile long firstStopNanos;
-    private volatile Throwable failure;
+    private final StopRequests stops = new StopRequests();
 
     private Eal eal;
     private Mempool pool;
@@ -352,7 +347,7 @@ public abstract class LiveAgent implements Agent
     public int doWork()
     {
         final long now = System.nanoTime();
-        if (stopRequested && !draining)
+        if (stops.requested() && !draining)
         {
             draining = true;
             drainDeadline = now + TimeUnit.MILLISECONDS.toNanos(settings.drainMillis());
@@ -378,7 +373,7 @@ public abstract class LiveAgent implements Agent
             nextStats = now + statsIntervalNanos;
             tick();
         }
-        if (draining && (closing || drained() || stopNow || now - drainDeadline >= 0))
+        if (draining && (closing || drained() || stops.atOnce() || now - drainDeadline >= 0))
         {
             if (!closing)
             {
@@ -386,7 +381,7 @@ public abstract class LiveAgent implements Agent
                 drainComplete = drained();
                 closingDeadline = now + startClosing(now);
             }
-            if (closingDone() || stopNow || now - closingDeadline >= 0)
+            if (closingDone() || stops.atOnce() || now - closingDeadline >= 0)
             {
                 throw new AgentTerminationException(true);
             }
@@ -612,23 +607,12 @@ public abstract class LiveAgent implements Agent
     /**
      * Asks the data plane to drain and stop; safe from any thread (a signal handler). A second request (Ctrl-C
      * again) cuts the drain and the closing exchange short: the agent stops at its next duty cycle, still closing
-     * ports, pool and EAL and writing the final counters. A repeat within {@link #REPEAT_STOP_IGNORED_NANOS} of the
-     * first request is the same stop delivered twice, not a second one: GNU {@code timeout} signals the child and
-     * then its process group, so one {@code timeout -s INT} arrives as two signals.
+     * ports, pool and EAL and writing the final counters. The same stop delivered twice is one stop
+     * ({@link StopRequests}).
      */
     public void requestStop()
     {
-        final long now = System.nanoTime();
-        if (stopRequested)
-        {
-            if (now - firstStopNanos >= REPEAT_STOP_IGNORED_NANOS)
-            {
-                stopNow = true;
-            }
-            return;
-        }
-        firstStopNanos = now;
-        stopRequested = true;
+        stops.request(System.nanoTime());
     }
 
     /**
@@ -638,11 +622,7 @@ public abstract class LiveAgent implements Agent
      */
     public void fail(final Throwable error)
     {
-        if (null == failure)
-        {
-            failure = error;
-        }
-        stopRequested = true;
+        stops.fail(error);
     }
 
     /**
@@ -650,7 +630,7 @@ public abstract class LiveAgent implements Agent
      */
     public Throwable failure()
     {
-        return failure;
+        return stops.failure();
     }
 
     /**
@@ -667,7 +647,7 @@ public abstract class LiveAgent implements Agent
      */
     public boolean stoppedAtOnce()
     {
-        return stopNow;
+        return stops.atOnce();
     }
 
     /**

@@ -31,7 +31,7 @@ class LiveAgentStopTest
     {
         final LiveAgent agent = agent();
         agent.requestStop();
-        TimeUnit.NANOSECONDS.sleep(LiveAgent.REPEAT_STOP_IGNORED_NANOS + TimeUnit.MILLISECONDS.toNanos(20));
+        TimeUnit.NANOSECONDS.sleep(StopRequests.REPEAT_IGNORED_NANOS + TimeUnit.MILLISECONDS.toNanos(20));
         assertFalse(agent.stoppedAtOnce());
         agent.requestStop();
         assertTrue(agent.stoppedAtOnce());

@@ -7,12 +7,15 @@ import io.dta.dpdk.Mempool;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
  * Sends frames at a fixed rate from memory ({@code dta send}): the frames, loaded once, are copied into fresh mbufs a
  * burst at a time, each burst at its due time ({@code start + k · burst / rate}, spinning until then), so the rate
- * holds within a burst's worth up to what one core can copy and the device take. A burst the device does not take
+ * holds within a burst's worth up to what one core can copy and the device take. A wait longer than
+ * {@link #PARK_ABOVE_NANOS} (rates below about 5,000 frames per second) sleeps until {@link #SPIN_NANOS} before the
+ * due time and spins only the rest, so a slow sender leaves its CPU to the processes it feeds. A burst the device does not take
  * whole is not offered again (that would shift every later burst): the rest is freed and counted as not taken.
  * The achieved rate is the frames of every burst but the last over the time from the first burst to the last.
  */
@@ -20,6 +23,12 @@ public final class FixedRateSender
 {
     /** The most frames per burst. */
     public static final int MAX_BURST = 32;
+
+    /** A wait for the next burst longer than this sleeps first. */
+    static final long PARK_ABOVE_NANOS = 200_000;
+
+    /** How long before the due time a sleeping sender wakes to spin (the sleep's own lateness is below it). */
+    static final long SPIN_NANOS = 100_000;
 
     private FixedRateSender()
     {
@@ -84,7 +93,11 @@ public final class FixedRateSender
         while (offered < total && !stop.getAsBoolean())
         {
             final long due = start + (long)(bursts * burstNanos);
-            long now;
+            long now = System.nanoTime();
+            if (due - now > PARK_ABOVE_NANOS)
+            {
+                LockSupport.parkNanos(due - now - SPIN_NANOS);
+            }
             while ((now = System.nanoTime()) - due < 0)
             {
                 Thread.onSpinWait();

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The translator's connection set-up for all its workers, in one place (one thread, one sink): each worker's QPs
@@ -136,14 +137,7 @@ public final class WorkerConnections
      */
     public boolean done()
     {
-        for (final ConnectionManager manager : managers)
-        {
-            if (!manager.isDone())
-            {
-                return false;
-            }
-        }
-        return true;
+        return every(ConnectionManager::isDone);
     }
 
     /**
@@ -288,14 +282,7 @@ public final class WorkerConnections
      */
     public boolean allConnected()
     {
-        for (final ConnectionManager manager : managers)
-        {
-            if (!manager.allConnected())
-            {
-                return false;
-            }
-        }
-        return true;
+        return every(ConnectionManager::allConnected);
     }
 
     /**
@@ -319,9 +306,14 @@ public final class WorkerConnections
      */
     public boolean disconnectDone()
     {
+        return every(ConnectionManager::disconnectDone);
+    }
+
+    private boolean every(final Predicate<ConnectionManager> condition)
+    {
         for (final ConnectionManager manager : managers)
         {
-            if (!manager.disconnectDone())
+            if (!condition.test(manager))
             {
                 return false;
             }
